@@ -1,0 +1,81 @@
+"""The City: an attributed city graph in a metric CRS (the paper's G_p).
+
+Columns (a **contract** for tasks, QGIS adapters and tools):
+
+nodes      index ``node_id`` (int); x, y, degree, geometry (Point). Junctions are nodes whose
+           degree != 2; dead ends have degree 1.
+edges      edge_id (int), u, v (node ids), length (m), highway (OSM class), name, geometry
+           (LineString). Only drivable roads; noded at every intersection.
+faces      index ``face_id`` (int): urban blocks polygonized from the street network and the
+           region boundary (the paper's spatial units / parcels). Columns: area,
+           building_area, coverage, floor_area, residential_floor_area, demand (residents),
+           landuse (dominant OSM landuse tag or ''), green_area, n_<category> for every
+           POI category (see ``CATEGORIES``), parking_area, vacant (bool), boundary (bool,
+           touches the region edge), entry_nodes (list of node ids on the face boundary),
+           cx, cy (representative point), geometry (Polygon).
+buildings  building (OSM value), levels, area, floor_area, residential_share, face_id, geometry
+pois       category (one of ``CATEGORIES``), tag, name, face_id, geometry (Point)
+
+Demand formula (documented in README): residential floor area = Σ footprint × levels ×
+residential_share over the face's buildings; demand (residents) = residential floor area /
+``M2_PER_RESIDENT``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import geopandas as gpd
+import networkx as nx
+
+CATEGORIES = ("school", "hospital", "clinic", "business", "office", "recreation", "green",
+              "parking", "fuel", "charging")
+M2_PER_RESIDENT = 40.0
+
+
+@dataclass
+class City:
+    name: str
+    crs: str
+    bounds: tuple[float, float, float, float]  # minx, miny, maxx, maxy in ``crs``
+    nodes: gpd.GeoDataFrame
+    edges: gpd.GeoDataFrame
+    faces: gpd.GeoDataFrame
+    buildings: gpd.GeoDataFrame
+    pois: gpd.GeoDataFrame
+    #: source layers in ``crs`` (roads incl. non-drivable, buildings, pois, landuse) so that a
+    #: window can be rebuilt from the same data
+    raw: dict[str, gpd.GeoDataFrame] = field(default_factory=dict, repr=False)
+    log: list[dict[str, Any]] = field(default_factory=list, repr=False)
+
+    @cached_property
+    def graph(self) -> nx.Graph:
+        """Undirected drivable graph; parallel edges keep the shortest; weight = length."""
+        g = nx.Graph()
+        g.add_nodes_from((int(i), {"x": r.x, "y": r.y}) for i, r in self.nodes.iterrows())
+        for r in self.edges.sort_values("length", ascending=False).itertuples():
+            g.add_edge(int(r.u), int(r.v), length=float(r.length), edge_id=int(r.edge_id), highway=r.highway)
+        return g
+
+    def counts(self) -> dict[str, Any]:
+        return {
+            "region": self.name,
+            "crs": self.crs,
+            "faces": int(len(self.faces)),
+            "roads": int(len(self.edges)),
+            "road_km": round(float(self.edges["length"].sum()) / 1000, 2),
+            "junctions": int((self.nodes["degree"] != 2).sum()),
+            "dead_ends": int((self.nodes["degree"] == 1).sum()),
+            "buildings": int(len(self.buildings)),
+            "pois": int(len(self.pois)),
+            "demand": round(float(self.faces["demand"].sum()), 1),
+            "residential_floor_area_m2": round(float(self.faces["residential_floor_area"].sum()), 0),
+        }
+
+    def window(self, bounds: tuple[float, float, float, float], name: str | None = None) -> "City":
+        """The city rebuilt inside ``bounds`` (same CRS) from the same source layers."""
+        from .build import build_city
+
+        return build_city(self.raw, name or f"{self.name}@{'_'.join(str(int(b)) for b in bounds)}",
+                          crs=self.crs, bounds=bounds)

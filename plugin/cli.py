@@ -1,0 +1,56 @@
+"""``python -m plugin COMMAND …``: the headless interface (DESIGN.md §5).
+
+Each command lives in ``plugin.commands.<name>`` and is imported only when chosen, so
+``--help`` stays instant. ``run(args)`` returns a JSON-serialisable result (printed) or an
+exit code. Bad input raises ``InputError``: one line on stderr, exit code 2.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+
+from plugin.errors import Cancelled, InputError
+
+COMMANDS: dict[str, str] = {
+    "city": "build the city model of a region or PBF and write it as a GeoPackage",
+    "instance": "build a planning instance workspace (land | road | station)",
+    "evaluate": "evaluate a plan in a workspace",
+    "solve": "solve a workspace with a heuristic, the MILP or the default method",
+    "bench": "benchmark solvers on an instance suite",
+}
+
+
+def _usage() -> str:
+    width = max(map(len, COMMANDS))
+    rows = "\n".join(f"  {name:<{width}}  {text}" for name, text in COMMANDS.items())
+    return ("usage: python -m plugin COMMAND [options]\n\nCityPlanner headless commands:\n"
+            f"{rows}\n\n'python -m plugin COMMAND --help' describes one command.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help"):
+        print(_usage())
+        return 0
+    name = argv[0]
+    if name not in COMMANDS:
+        print(f"error: unknown command '{name}'\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(f"plugin.commands.{name}")
+    parser = argparse.ArgumentParser(prog=f"python -m plugin {name}", description=COMMANDS[name])
+    module.add_arguments(parser)
+    args = parser.parse_args(argv[1:])
+    try:
+        result = module.run(args)
+    except InputError as e:
+        print(f"error: {str(e).splitlines()[0] if str(e) else type(e).__name__}", file=sys.stderr)
+        return 2
+    except Cancelled as e:
+        print(f"cancelled: {e}", file=sys.stderr)
+        return 130
+    if isinstance(result, int):
+        return result
+    print(json.dumps(result, indent=2, default=str))
+    return 0

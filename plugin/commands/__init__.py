@@ -1,0 +1,1 @@
+"""One module per ``python -m plugin`` command: ``add_arguments(parser)`` and ``run(args)``."""
