@@ -1,0 +1,1 @@
+"""LLM planner agent: backends, protocol, BuildPlan/ImprovePlan loop, tools (no QGIS import)."""

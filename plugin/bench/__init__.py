@@ -1,0 +1,1 @@
+"""Benchmarks: instance suites, a parallel runner (processes or a Dask cluster) and reports."""

@@ -1,0 +1,52 @@
+"""``python -m plugin bench --suite quick|full|tiny | --instances WS1,WS2 --out DIR``.
+
+Writes DIR/results.json (rows: task, size, instance, method, seed, valid, score,
+upper_bound, gap, seconds, …), DIR/table.md and PNG plots; prints the summary as JSON.
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from plugin.solvers import SOLVERS
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    src = parser.add_mutually_exclusive_group(required=True)
+    src.add_argument("--suite", help="quick | full | tiny")
+    src.add_argument("--instances", help="comma-separated workspace folders")
+    parser.add_argument("--methods", default="greedy,grasp,sa,alns,default",
+                        help=f"comma-separated, from {','.join(SOLVERS)}")
+    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve (default 10)")
+    parser.add_argument("--bound-time-limit", type=float, default=60.0,
+                        help="seconds for the MILP bound of each instance (default 60)")
+    parser.add_argument("--seeds", type=int, default=1, help="seeds per method: 42, 43, … (default 1)")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: CPU count)")
+    parser.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786")
+    parser.add_argument("--out", required=True, help="output folder")
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    from plugin.bench.report import write_report
+    from plugin.bench.runner import run_bench
+    from plugin.bench.suites import suite
+    from plugin.errors import InputError
+
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    unknown = [m for m in methods if m not in SOLVERS]
+    if unknown or not methods:
+        raise InputError(f"unknown method(s) {', '.join(unknown) or '(none)'} (choose from {', '.join(SOLVERS)})")
+    if args.time_limit <= 0 or args.seeds < 1 or (args.workers is not None and args.workers < 1):
+        raise InputError("--time-limit must be positive, --seeds and --workers at least 1")
+    if args.suite:
+        sources = suite(args.suite)
+    else:
+        sources = [p.strip() for p in args.instances.split(",") if p.strip()]
+        missing = [p for p in sources if not (Path(p) / "input" / "export.json").exists()]
+        if missing:
+            raise InputError(f"not a workspace (no input/export.json): {', '.join(missing)}")
+    results = run_bench(sources, methods, args.out, time_limit=args.time_limit, seeds=args.seeds,
+                        workers=args.workers, scheduler=args.scheduler, bound_time_limit=args.bound_time_limit)
+    report = write_report(results, args.out)
+    return {"rows": len(results["rows"]), "winners": report["winners"], "files": report["files"]}

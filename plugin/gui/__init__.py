@@ -1,0 +1,1 @@
+"""QGIS GUI: plugin class, docks, QgsTask wrappers."""

@@ -1,0 +1,1 @@
+"""Thin adapters between QGIS layers and the core's GeoDataFrames (imports qgis)."""

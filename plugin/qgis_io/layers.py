@@ -1,0 +1,105 @@
+"""QgsFeatureSource ⇄ GeoDataFrame, with the checks a planner's own layers need."""
+from __future__ import annotations
+
+from typing import Iterable
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import shapely
+from qgis.core import (QgsFeature, QgsFeatureSink, QgsField, QgsFields, QgsGeometry,
+                       QgsProcessingException, QgsProcessingFeedback, QgsWkbTypes)
+from qgis.PyQt.QtCore import QVariant
+
+_GEOM = {"line": QgsWkbTypes.LineGeometry, "polygon": QgsWkbTypes.PolygonGeometry,
+         "point": QgsWkbTypes.PointGeometry}
+
+
+def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
+                  feedback: QgsProcessingFeedback | None = None, require_metric: bool = True) -> gpd.GeoDataFrame:
+    """Read a processing feature source into a GeoDataFrame.
+
+    Raises QgsProcessingException with one line naming the layer for: an empty layer, the
+    wrong geometry type, a geographic CRS, a missing field. Invalid geometries are repaired
+    by the core (make_valid) rather than rejected."""
+    if source is None:
+        raise QgsProcessingException(f"{name}: layer could not be opened")
+    if QgsWkbTypes.geometryType(source.wkbType()) != _GEOM[geometry]:
+        raise QgsProcessingException(f"{name}: expected a {geometry} layer, got "
+                                     f"{QgsWkbTypes.geometryDisplayString(QgsWkbTypes.geometryType(source.wkbType()))}")
+    crs = source.sourceCrs()
+    if not crs.isValid():
+        raise QgsProcessingException(f"{name}: layer has no valid CRS")
+    if require_metric and crs.isGeographic():
+        raise QgsProcessingException(f"{name}: layer is in a geographic CRS ({crs.authid()}); "
+                                     "reproject it to a projected CRS in metres")
+    names = [f.name() for f in source.fields()]
+    fields = [f for f in fields if f]
+    missing = [f for f in fields if f not in names]
+    if missing:
+        raise QgsProcessingException(f"{name}: missing field {', '.join(missing)}")
+    total = source.featureCount() or 1
+    wkb, rows = [], []
+    for k, feat in enumerate(source.getFeatures()):
+        if feedback is not None:
+            if feedback.isCanceled():
+                break
+            if k % 500 == 0:
+                feedback.setProgress(100.0 * k / total)
+        g = feat.geometry()
+        if g.isNull() or g.isEmpty():
+            continue
+        wkb.append(bytes(g.asWkb()))
+        rows.append([_py(feat[f]) for f in fields])
+    if not wkb:
+        raise QgsProcessingException(f"{name}: layer has no features with geometry")
+    df = pd.DataFrame(rows, columns=list(fields))
+    return gpd.GeoDataFrame(df, geometry=shapely.from_wkb(wkb), crs=crs.toWkt())
+
+
+def _py(v):
+    # QVariant NULLs come through as QVariant objects in PyQGIS; map them to None
+    return None if v is None or (isinstance(v, QVariant) and v.isNull()) else v
+
+
+def qgs_fields(df: pd.DataFrame) -> QgsFields:
+    fields = QgsFields()
+    for col, dtype in df.drop(columns="geometry").dtypes.items():
+        if pd.api.types.is_bool_dtype(dtype):
+            fields.append(QgsField(col, QVariant.Bool))
+        elif pd.api.types.is_integer_dtype(dtype):
+            fields.append(QgsField(col, QVariant.LongLong))
+        elif pd.api.types.is_float_dtype(dtype):
+            fields.append(QgsField(col, QVariant.Double))
+        else:
+            fields.append(QgsField(col, QVariant.String))
+    return fields
+
+
+def write_gdf(gdf: gpd.GeoDataFrame, sink: QgsFeatureSink, fields: QgsFields,
+              feedback: QgsProcessingFeedback | None = None) -> int:
+    """Write rows to a sink made with ``qgs_fields(gdf)``; list/dict cells become JSON-ish text."""
+    attrs = gdf.drop(columns="geometry")
+    wkb = shapely.to_wkb(gdf.geometry.values)
+    n = 0
+    for k, (row, geom) in enumerate(zip(attrs.itertuples(index=False), wkb)):
+        if feedback is not None and feedback.isCanceled():
+            break
+        f = QgsFeature(fields)
+        g = QgsGeometry()
+        g.fromWkb(geom)
+        f.setGeometry(g)
+        f.setAttributes([_cell(v) for v in row])
+        sink.addFeature(f, QgsFeatureSink.FastInsert)
+        n += 1
+    return n
+
+
+def _cell(v):
+    if isinstance(v, (list, tuple, dict)):
+        return str(list(v) if isinstance(v, tuple) else v)
+    if isinstance(v, np.generic):
+        return v.item()
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return None
+    return v

@@ -1,0 +1,82 @@
+"""Solvers for every planning task: greedy, GRASP, SA, ALNS (the paper's baselines), the
+task MILPs and the default pipeline, behind one call:
+
+    solve(inst, method, time_limit=60, seed=42, cancel=None, progress=None) -> SolveResult
+
+Every solver checks ``cancel`` and the time limit inside its loops and returns its best plan
+so far. The returned plan is re-evaluated with ``inst.evaluate`` and labelled valid only from
+that evaluation. Defaults (the paper's seed and iteration counts) live in
+``plugin.solvers.common.Settings``.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from plugin.errors import InputError
+from plugin.tasks.base import Instance
+
+from .common import PAPER, Context, Settings, better
+
+SOLVERS: dict[str, str] = {
+    "greedy": "plugin.solvers.greedy:run",
+    "grasp": "plugin.solvers.grasp:run",
+    "sa": "plugin.solvers.sa:run",
+    "alns": "plugin.solvers.alns:run",
+    "milp": "plugin.solvers.default:run_milp",
+    "default": "plugin.solvers.default:run",
+}
+
+
+@dataclass
+class SolveResult:
+    mask: np.ndarray
+    ids: list[str]
+    valid: bool
+    score: float | None
+    upper_bound: float | None        # proven bound on S (from the MILP) when known
+    gap: float | None                # (upper_bound − score) / max(|upper_bound|, 1e-9), valid plans only
+    seconds: float
+    method: str
+    status: str                      # done | time_limit | cancelled | optimal | infeasible
+    trace: list[tuple[float, float]] = field(default_factory=list)  # (seconds, best score)
+    errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "mask"}
+
+
+def gap(upper_bound: float | None, score: float | None) -> float | None:
+    if upper_bound is None or score is None:
+        return None
+    return round((upper_bound - score) / max(abs(upper_bound), 1e-9), 6)
+
+
+def solver(method: str) -> Callable[[Instance, Context], None]:
+    if method not in SOLVERS:
+        raise InputError(f"unknown method '{method}' (choose {', '.join(SOLVERS)})")
+    mod, fn = SOLVERS[method].split(":")
+    return getattr(importlib.import_module(mod), fn)
+
+
+def solve(inst: Instance, method: str, time_limit: float = 60.0, seed: int = PAPER.seed,
+          cancel: Callable[[], bool] | None = None, progress: Callable[[float], None] | None = None,
+          settings: Settings = PAPER) -> SolveResult:
+    """Solve ``inst`` with ``method``; the plan is the best found within ``time_limit`` seconds."""
+    run = solver(method)
+    ctx = Context(inst, time_limit, seed, cancel, progress, settings)
+    run(inst, ctx)
+    mask = ctx.best_mask if ctx.best_mask is not None else np.zeros(inst.n, dtype=bool)
+    ev = inst.evaluate(inst.ids_of(mask))
+    ctx.report(1.0)
+    return SolveResult(
+        mask=mask, ids=ev.candidate_ids, valid=ev.valid, score=ev.score, upper_bound=ctx.upper_bound,
+        gap=gap(ctx.upper_bound, inst.score_mask(mask)[0]) if ev.valid else None, seconds=round(ctx.elapsed(), 4),
+        method=method, status=ctx.final_status(), trace=ctx.trace, errors=ev.errors, notes=ctx.notes)
+
+
+__all__ = ["SOLVERS", "Settings", "PAPER", "SolveResult", "better", "gap", "solve", "solver"]

@@ -1,0 +1,71 @@
+"""The MILP method and the default pipeline (the strongest combination we have).
+
+``milp``: the greedy plan warm-starts the task's MILP, which gets the rest of the time.
+
+``default``: greedy → ALNS (``alns_iterations``, time-boxed to ``default_alns_share`` of the
+time when a MILP follows) → local search → the MILP warm-started from that plan with the
+remaining time. The better plan under the validity-first order is kept and the MILP's bound
+becomes the upper bound. Without a MILP (task has none, or more than ``milp_max_n``
+candidates), or when the MILP fails, ALNS gets the remaining time instead.
+"""
+from __future__ import annotations
+
+import math
+
+from plugin.tasks.base import Instance
+
+from . import alns
+from .common import Context
+from .greedy import run as greedy_run
+from .milp import MilpUnavailable, milp_module, solve_milp
+
+
+def milp_stage(inst: Instance, ctx: Context) -> bool:
+    """Run the MILP from the best plan so far for the remaining time; False if it failed."""
+    try:
+        res = solve_milp(inst, ctx.remaining(), warm_start=ctx.best_mask, cancel=ctx.cancel)
+    except MilpUnavailable as e:
+        ctx.notes.append(str(e))
+        return False
+    except Exception as e:  # a failing MILP must not lose the heuristic plan
+        ctx.notes.append(f"milp failed: {type(e).__name__}: {e}")
+        return False
+    ctx.notes.append(f"milp {res.status} in {res.seconds:.1f}s ({'exact' if res.exact else 'relaxation'})")
+    if res.status == "error":
+        return False
+    if math.isfinite(res.bound):
+        ctx.upper_bound = float(res.bound)
+    if res.mask is not None and len(res.mask) == inst.n:
+        ctx.offer_plan(res.mask)
+    if res.exact:  # a relaxation's "optimal" says nothing about the plan
+        ctx.status = res.status
+    return True
+
+
+def run_milp(inst: Instance, ctx: Context) -> None:
+    milp_module(inst.task)  # fail fast with a clear message when the task has no MILP
+    greedy_run(inst, ctx)
+    milp_stage(inst, ctx)
+
+
+def _has_milp(inst: Instance, ctx: Context) -> bool:
+    if inst.n > ctx.settings.milp_max_n:
+        ctx.notes.append(f"milp skipped: {inst.n} candidates > {ctx.settings.milp_max_n}")
+        return False
+    try:
+        milp_module(inst.task)
+    except MilpUnavailable as e:
+        ctx.notes.append(str(e))
+        return False
+    return True
+
+
+def run(inst: Instance, ctx: Context) -> None:
+    s = ctx.settings
+    greedy_run(inst, ctx)
+    use_milp = _has_milp(inst, ctx)
+    share = s.default_alns_share if use_milp else 1.0
+    alns.search(inst.state(ctx.best_mask), ctx, s.alns_iterations, ctx.start + share * ctx.time_limit)
+    if use_milp and not ctx.stopped() and not milp_stage(inst, ctx):
+        # the MILP failed: spend what is left on ALNS from the best plan
+        alns.search(inst.state(ctx.best_mask), ctx, s.alns_iterations, ctx.deadline)

@@ -1,0 +1,1 @@
+"""QGIS Processing provider and algorithms (one file per algorithm)."""

@@ -1,0 +1,27 @@
+"""The ``cityplanner`` Processing provider."""
+from __future__ import annotations
+
+from qgis.core import QgsProcessingProvider
+from qgis.PyQt.QtGui import QIcon
+
+from plugin import PLUGIN_ROOT
+
+from .build_city_model import BuildCityModel
+
+
+class CityPlannerProvider(QgsProcessingProvider):
+    def id(self) -> str:
+        return "cityplanner"
+
+    def name(self) -> str:
+        return "CityPlanner"
+
+    def longName(self) -> str:
+        return "CityPlanner: executable urban planning"
+
+    def icon(self) -> QIcon:
+        return QIcon(str(PLUGIN_ROOT / "resources" / "icon.svg"))
+
+    def loadAlgorithms(self) -> None:
+        for alg in (BuildCityModel(),):
+            self.addAlgorithm(alg)

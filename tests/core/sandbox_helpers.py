@@ -1,0 +1,21 @@
+"""Shared set-up for the sandbox tests: a toy-task workspace and a real-task check."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from plugin.sandbox import write_workspace
+from plugin.tasks import TASKS
+from tests.toy_task import ToyCover
+
+HAS_LAND = importlib.util.find_spec("plugin.tasks.land") is not None
+needs_land = pytest.mark.skipif(not HAS_LAND, reason="plugin.tasks.land is not written yet")
+
+
+def toy_workspace(path: Path, monkeypatch: pytest.MonkeyPatch, seed: int = 0, **kw) -> tuple[ToyCover, Path]:
+    """A fresh workspace of the toy covering task at ``path`` (the toy task registered)."""
+    monkeypatch.setitem(TASKS, "toy", "tests.toy_task:ToyCover")
+    inst = ToyCover.build(seed=seed)
+    return inst, write_workspace(inst, path, **kw)

@@ -1,0 +1,61 @@
+"""Road-construction MILP: equals brute force on tiny instances, bound ≥ optimum, valid plan."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from plugin.solvers.milp import solve_milp
+from plugin.solvers.milp.road import reduced_graph, solve
+from tests.core.test_task_road import handmade, random_instance
+
+
+def brute_force(inst) -> float:
+    best = -np.inf
+    for bits in itertools.product([False, True], repeat=inst.n):
+        mask = np.array(bits, dtype=bool)
+        if not inst.hard_errors(mask):
+            best = max(best, inst.score_mask(mask)[0])
+    return best
+
+
+def test_handmade_optimum():
+    inst = handmade()
+    res = solve_milp(inst, 10.0)
+    # best valid plan: {r0, n1} (S = 46/47 − 0.05); n0 + n1 + n2 scores 40/47 − 0.15
+    assert res.exact and res.status == "optimal" and inst.ids_of(res.mask) == ["r0", "n1"]
+    assert res.bound == pytest.approx(46 / 47 - 0.05, abs=1e-6)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_equals_brute_force(seed):
+    inst = random_instance(seed, n=int(np.random.default_rng(seed).integers(4, 13)))
+    opt = brute_force(inst)
+    res = solve(inst, 30.0)
+    assert res.status == "optimal" and not inst.hard_errors(res.mask)
+    assert inst.score_mask(res.mask)[0] == pytest.approx(opt, abs=1e-6)
+    assert res.bound >= opt - 1e-6
+
+
+def test_warm_start_is_the_fallback():
+    inst = random_instance(7, n=10)
+    warm = np.zeros(inst.n, dtype=bool)
+    res = solve(inst, 30.0, warm_start=warm)
+    assert inst.score_mask(res.mask)[0] >= inst.score_mask(warm)[0]
+    bad = np.ones(inst.n, dtype=bool)  # invalid warm start (budget): never returned
+    assert not inst.hard_errors(solve(inst, 30.0, warm_start=bad).mask)
+
+
+def test_reduced_graph_keeps_key_distances():
+    from scipy.sparse.csgraph import dijkstra
+
+    from plugin.tasks.road import _csr
+
+    inst = random_instance(3, n=8, n_nodes=30)
+    nodes, edges = reduced_graph(inst)
+    keep = np.r_[inst.key_nodes, np.concatenate(inst.entries)]
+    full = dijkstra(inst.csr, directed=False, indices=keep)[:, keep]
+    pos = np.searchsorted(nodes, keep)
+    red = dijkstra(_csr(edges, len(nodes)), directed=False, indices=pos)[:, pos]
+    assert np.allclose(full, red, equal_nan=True)

@@ -1,0 +1,136 @@
+"""Solvers on ToyCover instances small enough to enumerate every plan."""
+from __future__ import annotations
+
+import itertools
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+from plugin.errors import InputError
+from plugin.solvers import SOLVERS, Settings, better, solve
+from plugin.solvers.milp import MILP_MODULES, MilpUnavailable, solve_milp
+from tests.toy_task import ToyCover
+
+HEURISTICS = ["greedy", "grasp", "sa", "alns", "default"]
+LONG = Settings(sa_iterations=10**8, alns_iterations=10**8, grasp_iterations=10**8)
+
+
+def brute_force(inst) -> float:
+    """Best score over every valid plan."""
+    best = -np.inf
+    for bits in itertools.product([False, True], repeat=inst.n):
+        mask = np.array(bits)
+        if not inst.hard_errors(mask):
+            best = max(best, inst.score_mask(mask)[0])
+    return best
+
+
+@pytest.fixture
+def toy_milp(monkeypatch):
+    monkeypatch.setitem(MILP_MODULES, "toy", "tests.core.toy_milp")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_heuristics_valid_and_below_optimum(seed):
+    inst = ToyCover.build(seed=seed, n=10, m=12, max_select=4)
+    opt = brute_force(inst)
+    for method in HEURISTICS:
+        r = solve(inst, method, time_limit=10)
+        assert r.valid and not inst.hard_errors(r.mask), method
+        assert r.score <= opt + 1e-6, method
+        assert r.score == pytest.approx(inst.score_mask(r.mask)[0], abs=1e-6)
+        assert r.trace and r.trace[-1][1] == pytest.approx(r.score, abs=1e-6)
+    assert solve(inst, "alns", time_limit=10).score == pytest.approx(opt, abs=1e-6)
+
+
+@pytest.mark.parametrize("method", HEURISTICS)
+def test_same_seed_same_plan(method):
+    inst = ToyCover.build(seed=7, n=30, m=40)
+    a, b = (solve(inst, method, time_limit=30, seed=3) for _ in range(2))
+    assert a.ids == b.ids and a.score == b.score
+
+
+@pytest.mark.parametrize("method", ["grasp", "sa", "alns", "default"])
+def test_time_limit_respected(method):
+    inst = ToyCover.build(seed=1, n=40, m=60)
+    t0 = time.perf_counter()
+    r = solve(inst, method, time_limit=0.2, settings=LONG)
+    assert time.perf_counter() - t0 < 0.5
+    assert r.valid and r.status == "time_limit"
+
+
+@pytest.mark.parametrize("method", ["greedy", "grasp", "sa", "alns", "default"])
+def test_cancel_stops_promptly_with_best_so_far(method):
+    inst = ToyCover.build(seed=2, n=40, m=60)
+    calls = []
+    def cancel() -> bool:
+        calls.append(1)
+        return len(calls) > 3
+    t0 = time.perf_counter()
+    r = solve(inst, method, time_limit=60, cancel=cancel, settings=LONG)
+    assert time.perf_counter() - t0 < 1.0
+    assert r.status == "cancelled" and r.valid
+    assert r.score == pytest.approx(max(s for _, s in r.trace), abs=1e-6)
+
+
+def test_progress_is_monotone_and_ends_at_one():
+    seen: list[float] = []
+    solve(ToyCover.build(seed=0, n=20, m=30), "sa", time_limit=10, progress=seen.append)
+    assert seen == sorted(seen) and seen[-1] == 1.0
+
+
+@hsettings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 9), frac=st.floats(0.0, 1.0),
+       k=st.integers(0, 9), method=st.sampled_from(HEURISTICS), solver_seed=st.integers(0, 100))
+def test_never_labels_an_invalid_plan_valid(seed, n, frac, k, method, solver_seed):
+    inst = ToyCover.build(seed=seed, n=n, m=6, max_select=k)
+    inst.budget = max(frac * float(inst.cost.sum()), 1e-6)
+    r = solve(inst, method, time_limit=5, seed=solver_seed)
+    ev = inst.evaluate(r.ids)
+    assert r.valid == ev.valid
+    if r.valid:
+        assert not inst.hard_errors(r.mask) and r.score <= brute_force(inst) + 1e-6
+
+
+def test_better_is_validity_first():
+    assert better((True, -5.0), (False, 1.0))
+    assert not better((False, 9.0), (True, 0.0))
+    assert better((True, 0.5), (True, 0.4)) and not better((True, 0.4), (True, 0.4))
+    assert better((False, 0.1), (False, None))
+
+
+def test_unknown_method_and_missing_milp():
+    inst = ToyCover.build(seed=0)
+    with pytest.raises(InputError):
+        solve(inst, "nope")
+    with pytest.raises(MilpUnavailable):
+        solve_milp(inst, 1.0)
+    with pytest.raises(MilpUnavailable):
+        solve(inst, "milp", time_limit=1)
+    assert set(HEURISTICS) | {"milp"} == set(SOLVERS)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_milp_dispatch_and_default_reach_optimum_with_bound(toy_milp, seed):
+    inst = ToyCover.build(seed=seed, n=10, m=12, max_select=4)
+    opt = brute_force(inst)
+    res = solve_milp(inst, 10)
+    assert res.status == "optimal" and res.exact and res.bound == pytest.approx(opt, abs=1e-6)
+    for method in ("milp", "default"):
+        r = solve(inst, method, time_limit=10)
+        assert r.valid and r.score == pytest.approx(opt, abs=1e-6)
+        assert r.upper_bound == pytest.approx(opt, abs=1e-6) and abs(r.gap) < 1e-6
+        assert r.status == "optimal"
+
+
+def test_default_keeps_heuristic_plan_when_milp_fails(monkeypatch):
+    import tests.core.toy_milp as toy
+
+    def broken(inst, time_limit, warm_start=None, cancel=None):
+        raise RuntimeError("solver crashed")
+    monkeypatch.setitem(MILP_MODULES, "toy", "tests.core.toy_milp")
+    monkeypatch.setattr(toy, "solve", broken)
+    r = solve(ToyCover.build(seed=3, n=12, m=15), "default", time_limit=10)
+    assert r.valid and r.upper_bound is None and any("milp failed" in s for s in r.notes)
