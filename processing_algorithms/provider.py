@@ -7,6 +7,13 @@ from qgis.PyQt.QtGui import QIcon
 from plugin import PLUGIN_ROOT
 
 from .build_city_model import BuildCityModel
+from .build_land_instance import BuildLandInstance
+from .build_road_instance import BuildRoadInstance
+from .build_station_instance import BuildStationInstance
+from .evaluate_plan import EvaluatePlan
+from .solve_land import SolveLand
+from .solve_road import SolveRoad
+from .solve_station import SolveStation
 
 
 class CityPlannerProvider(QgsProcessingProvider):
@@ -23,5 +30,6 @@ class CityPlannerProvider(QgsProcessingProvider):
         return QIcon(str(PLUGIN_ROOT / "resources" / "icon.svg"))
 
     def loadAlgorithms(self) -> None:
-        for alg in (BuildCityModel(),):
+        for alg in (BuildCityModel(), BuildLandInstance(), BuildRoadInstance(), BuildStationInstance(),
+                    SolveLand(), SolveRoad(), SolveStation(), EvaluatePlan()):
             self.addAlgorithm(alg)

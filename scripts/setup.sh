@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PKGS="qgis python3-qgis qgis-providers xvfb python3-venv python3-dev cmake g++ make"
+APT_PKGS="qgis python3-qgis qgis-providers python3-pyproj xvfb python3-venv python3-dev libgdal-dev libgeos-dev cmake g++ make"
 missing=""
 for p in $APT_PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

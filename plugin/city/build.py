@@ -60,13 +60,18 @@ def build_city(raw: dict[str, gpd.GeoDataFrame], name: str, crs: str | None = No
         raise InputError(f"{name}: no roads in the input")
     crs = crs or metric_crs(roads)
     raw = {k: _prepare_layer(v, crs) for k, v in raw.items() if v is not None}
-    if bounds is None:
+    for col in ("name", "service"):  # optional on user layers
+        if col not in raw["roads"]:
+            raw["roads"][col] = ""
+    if bounds is None:  # the whole input: no clipping (clip_by_rect drops lines on the rectangle's edge)
         bounds = tuple(float(b) for b in raw["roads"].total_bounds)
-    clipped = {k: _clip(v, bounds) for k, v in raw.items()}
+        clipped = raw
+    else:
+        clipped = {k: _clip(v, bounds) for k, v in raw.items()}
     log: list[dict] = []
 
     drive = clipped["roads"]
-    drive = drive[drive["highway"].isin(DRIVABLE) & ~drive.get("service", pd.Series("", index=drive.index)).fillna("").isin(NOT_DRIVABLE_SERVICE)]
+    drive = drive[drive["highway"].isin(DRIVABLE) & ~drive["service"].fillna("").isin(NOT_DRIVABLE_SERVICE)]
     if drive.empty:
         raise InputError(f"{name}: no drivable roads inside the area")
     nodes, edges = _graph(drive, crs)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import importlib
 import math
+import time
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Callable
 
 import numpy as np
 
-from plugin.errors import InputError
+from plugin.errors import Cancelled, InputError
 from plugin.tasks.base import Instance
 
 MILP_MODULES: dict[str, str] = {
@@ -54,10 +55,57 @@ def milp_module(task: str) -> ModuleType:
         raise MilpUnavailable(f"no MILP for task '{task}': module {name} is missing") from e
 
 
+def check_cancel(cancel: Callable[[], bool] | None, what: str) -> None:
+    """HiGHS cannot be interrupted from scipy: a MILP honours ``cancel`` before it starts."""
+    if cancel is not None and cancel():
+        raise Cancelled(f"cancelled before the {what} MILP started")
+
+
+def valid_warm_start(inst: Instance, warm_start: np.ndarray | None) -> np.ndarray:
+    """The warm start if it is a valid plan, else the empty plan (always valid).
+
+    scipy's ``milp`` takes no start solution, so the warm start is the fallback plan: it is
+    returned whenever HiGHS ends without a better valid one."""
+    if warm_start is not None:
+        w = np.asarray(warm_start, dtype=bool)
+        if len(w) == inst.n and not inst.hard_errors(w):
+            return w.copy()
+    return np.zeros(inst.n, dtype=bool)
+
+
+def highs_options(time_limit: float) -> dict:
+    return {"time_limit": max(float(time_limit), 0.1), "mip_rel_gap": 1e-6, "disp": False}
+
+
+def result_from_highs(inst: Instance, res, const: float, trivial_bound: float, fallback: np.ndarray,
+                      t0: float, exact: bool = True) -> MilpResult:
+    """The MilpResult of a HiGHS run whose minimised objective is ``const − S``.
+
+    The plan is the better (by the evaluator) of HiGHS's plan, when valid, and ``fallback``;
+    the bound is ``const − dual bound`` when HiGHS proved one, capped by ``trivial_bound``
+    (a bound that holds for every plan), and never below the returned plan's score (the MIP
+    tolerance must not cut the plan found)."""
+    best, best_s = fallback, inst.score_mask(fallback)[0]
+    if res.x is not None:
+        mask = res.x[: inst.n] > 0.5
+        # rounding may push a plan that sits exactly on a limit over it: keep only valid ones
+        if not inst.hard_errors(mask):
+            s = inst.score_mask(mask)[0]
+            if s >= best_s:
+                best, best_s = mask, s
+    dual = getattr(res, "mip_dual_bound", None)
+    bound = float(trivial_bound)
+    if dual is not None and np.isfinite(dual) and res.status in (0, 1):
+        bound = min(bound, const - float(dual))
+    status = {0: "optimal", 1: "time_limit", 2: "infeasible"}.get(res.status, "error")
+    return MilpResult(best, max(bound, float(best_s)), status, exact, time.perf_counter() - t0)
+
+
 def solve_milp(inst: Instance, time_limit: float, warm_start: np.ndarray | None = None,
                cancel: Callable[[], bool] | None = None) -> MilpResult:
     """Solve ``inst`` with its task's MILP for at most ``time_limit`` seconds."""
     return milp_module(inst.task).solve(inst, time_limit, warm_start=warm_start, cancel=cancel)
 
 
-__all__ = ["MILP_MODULES", "MilpResult", "MilpUnavailable", "milp_module", "solve_milp"]
+__all__ = ["MILP_MODULES", "MilpResult", "MilpUnavailable", "check_cancel", "highs_options", "milp_module",
+           "result_from_highs", "solve_milp", "valid_warm_start"]

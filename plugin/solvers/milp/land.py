@@ -25,10 +25,9 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_matrix, csr_matrix, vstack
 
-from plugin.errors import Cancelled
 from plugin.tasks.land import ECOLOGY, W_A, W_R, W_RHO, W_V, LandAllocation
 
-from . import MilpResult
+from . import MilpResult, check_cancel, highs_options, result_from_highs, valid_warm_start
 
 
 def _model(inst: LandAllocation):
@@ -98,32 +97,10 @@ def _model(inst: LandAllocation):
 def solve(inst: LandAllocation, time_limit: float, warm_start: np.ndarray | None = None,
           cancel: Callable[[], bool] | None = None) -> MilpResult:
     """Solve exactly (within ``time_limit`` seconds); see the module docstring."""
-    if cancel is not None and cancel():
-        raise Cancelled("cancelled before the land-allocation MILP started")
+    check_cancel(cancel, "land-allocation")
     t0 = time.perf_counter()
     c, const, cons, integrality, bounds = _model(inst)
-    res = milp(c, constraints=cons, integrality=integrality, bounds=bounds,
-               options={"time_limit": max(float(time_limit), 0.1), "mip_rel_gap": 1e-6, "disp": False})
-    best = _fallback(inst, warm_start)
-    best_s = inst.score_mask(best)[0]
-    if res.x is not None:
-        mask = res.x[: inst.n] > 0.5
-        # rounding may push a plan that sits exactly on a limit over it: keep only valid ones
-        if not inst.hard_errors(mask) and inst.score_mask(mask)[0] >= best_s:
-            best, best_s = mask, inst.score_mask(mask)[0]
-    dual = getattr(res, "mip_dual_bound", None)
-    if dual is not None and np.isfinite(dual) and res.status in (0, 1):
-        bound = max(const - float(dual), best_s)
-    else:  # no proven bound from HiGHS: R ≤ 1, A ≤ A(every candidate), ρ and V ≥ 0
-        bound = W_R + W_A * inst.score_mask(np.ones(inst.n, dtype=bool))[1]["A"]
-    status = {0: "optimal", 1: "time_limit", 2: "infeasible"}.get(res.status, "error")
-    return MilpResult(best, float(bound), status, True, time.perf_counter() - t0)
-
-
-def _fallback(inst: LandAllocation, warm_start: np.ndarray | None) -> np.ndarray:
-    """The warm start if it is a valid plan, else the empty plan (always valid)."""
-    if warm_start is not None:
-        w = np.asarray(warm_start, dtype=bool)
-        if len(w) == inst.n and not inst.hard_errors(w):
-            return w.copy()
-    return np.zeros(inst.n, dtype=bool)
+    res = milp(c, constraints=cons, integrality=integrality, bounds=bounds, options=highs_options(time_limit))
+    # without a proven bound: R ≤ 1, A ≤ A(every candidate), ρ and V ≥ 0
+    trivial = W_R + W_A * inst.score_mask(np.ones(inst.n, dtype=bool))[1]["A"]
+    return result_from_highs(inst, res, const, trivial, valid_warm_start(inst, warm_start), t0)

@@ -29,8 +29,7 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_matrix
 
-from plugin.errors import Cancelled
-from plugin.solvers.milp import MilpResult
+from plugin.solvers.milp import MilpResult, check_cancel, highs_options, result_from_highs, valid_warm_start
 from plugin.tasks.station import W_A, W_D, W_RHO, W_T, WAIT_A, WAIT_B, StationPlacement
 
 #: a trivially valid bound: A, D, T ≤ 1 and every other term is ≤ 0
@@ -67,13 +66,9 @@ class _Rows:
 def solve(inst: StationPlacement, time_limit: float, warm_start: np.ndarray | None = None,
           cancel: Callable[[], bool] | None = None) -> MilpResult:
     """Solve exactly (within ``time_limit`` seconds); see the module docstring."""
-    if cancel is not None and cancel():
-        raise Cancelled("cancelled before the station-placement MILP started")
+    check_cancel(cancel, "station-placement")
     t0 = time.perf_counter()
     n = inst.n
-    fallback = np.zeros(n, dtype=bool) if warm_start is None else np.asarray(warm_start, dtype=bool)
-    if inst.hard_errors(fallback):
-        fallback = np.zeros(n, dtype=bool)
 
     p, W = inst.params, inst.W
     pi, pj = np.nonzero(inst.rank[:n] < inst.BIG)         # covering pairs (i, j)
@@ -125,18 +120,5 @@ def solve(inst: StationPlacement, time_limit: float, warm_start: np.ndarray | No
     integrality = np.zeros(nv)
     integrality[:n] = 1
     res = milp(-c, constraints=rows.constraint(nv), integrality=integrality, bounds=Bounds(lb, ub),
-               options={"time_limit": max(1e-3, float(time_limit)), "mip_rel_gap": 1e-6, "disp": False})
-
-    status = "optimal" if res.status == 0 else "time_limit" if res.status == 1 else \
-        "infeasible" if res.status == 2 else "error"
-    mask = fallback
-    if res.x is not None:
-        cand = res.x[:n] > 0.5
-        if not inst.hard_errors(cand) and inst.score_mask(cand)[0] >= inst.score_mask(fallback)[0]:
-            mask = cand
-    dual = getattr(res, "mip_dual_bound", None)
-    bound = TRIVIAL_BOUND
-    if dual is not None and np.isfinite(dual) and status in ("optimal", "time_limit"):
-        bound = min(TRIVIAL_BOUND, -float(dual) + const)
-    bound = max(bound, inst.score_mask(mask)[0])          # tolerance noise must not cut the plan found
-    return MilpResult(mask, float(bound), status, True, time.perf_counter() - t0)
+               options=highs_options(time_limit))
+    return result_from_highs(inst, res, const, TRIVIAL_BOUND, valid_warm_start(inst, warm_start), t0)

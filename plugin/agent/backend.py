@@ -1,0 +1,260 @@
+"""Model backends: a local GGUF in a worker process, or an OpenAI-compatible HTTP endpoint.
+
+``make_backend`` is the one entry point. Both backends answer ``chat(messages, schema=…)``
+with a ``ChatResult``; a JSON schema asks for constrained decoding (llama.cpp grammar on the
+local backend, ``response_format`` over HTTP).
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from plugin.agent.model_files import resolve_model
+from plugin.errors import InputError
+
+WORKER_SCRIPT = Path(__file__).with_name("worker.py")
+
+
+class BackendError(RuntimeError):
+    """The model could not answer (worker died twice, HTTP failure, timeout)."""
+
+
+@dataclass
+class ChatResult:
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float
+    finish_reason: str
+
+
+class Backend(Protocol):
+    def chat(self, messages: list[dict], *, schema: dict | None = None, max_tokens: int = 512,
+             temperature: float = 0.7, seed: int | None = None) -> ChatResult: ...
+
+    def close(self) -> None: ...
+
+
+def default_threads() -> int:
+    """More llama threads than free cores collapses speed to ~1 tok/s: leave one core free."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return 1 if cores <= 2 else cores - 1
+
+
+def python_executable() -> str:
+    """The Python to start the worker with. Inside QGIS ``sys.executable`` is the qgis binary."""
+    exe = Path(sys.executable)
+    if "python" in exe.name.lower():
+        return str(exe)
+    for name in ("python3", "python", "python3.exe", "python.exe"):
+        for folder in (Path(sys.exec_prefix) / "bin", Path(sys.exec_prefix)):
+            if (folder / name).is_file():
+                return str(folder / name)
+    raise BackendError(f"no Python interpreter found next to {sys.executable}")
+
+
+class LocalBackend:
+    """llama-cpp-python in a worker process; a dead worker is restarted and the call retried once.
+
+    ``seed=None`` in ``chat`` uses ``seed + call number`` so retries differ but a run repeats."""
+
+    def __init__(self, model_path: Path, *, lora: str | None = None, threads: int | None = None,
+                 n_ctx: int = 4096, seed: int = 0, timeout_s: float = 600.0):
+        self.config = {"model": str(model_path), "lora": lora, "threads": threads or default_threads(),
+                       "n_ctx": int(n_ctx), "seed": int(seed)}
+        self.seed = int(seed)
+        self.timeout_s = timeout_s
+        self.calls = 0
+        self.restarts = 0
+        self._proc: subprocess.Popen | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lock = threading.Lock()
+
+    # -- worker lifecycle -------------------------------------------------------------------
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    def _start(self) -> None:
+        self._proc = subprocess.Popen(
+            [python_executable(), str(WORKER_SCRIPT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, encoding="utf-8", bufsize=1)
+        self._lines = queue.Queue()
+        # A reader thread gives portable timeouts (select() does not work on Windows pipes).
+        threading.Thread(target=self._pump, args=(self._proc, self._lines), daemon=True).start()
+        ready = self._roundtrip(self.config, timeout_s=120.0)
+        if "error" in ready:
+            self.close()
+            raise InputError(f"model failed to load: {ready['error']}")
+
+    @staticmethod
+    def _pump(proc: subprocess.Popen, lines: "queue.Queue[str | None]") -> None:
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)  # EOF: the worker died
+
+    def _roundtrip(self, obj: dict, timeout_s: float) -> dict:
+        assert self._proc is not None and self._proc.stdin is not None
+        try:
+            self._proc.stdin.write(json.dumps(obj) + "\n")
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError) as e:
+            raise _WorkerDied(f"worker pipe closed: {e}") from e
+        try:
+            line = self._lines.get(timeout=timeout_s)
+        except queue.Empty:
+            self.close()
+            raise BackendError(f"model worker gave no answer within {timeout_s:.0f} s") from None
+        if line is None:
+            code = self._proc.wait()
+            raise _WorkerDied(f"model worker exited with code {code}")
+        return json.loads(line)
+
+    def close(self) -> None:
+        """Stop the worker (safe from another thread: a running ``chat`` then fails or retries)."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    # -- chat -------------------------------------------------------------------------------
+    def chat(self, messages: list[dict], *, schema: dict | None = None, max_tokens: int = 512,
+             temperature: float = 0.7, seed: int | None = None) -> ChatResult:
+        with self._lock:
+            self.calls += 1
+            req = {"messages": messages, "schema": schema, "max_tokens": int(max_tokens),
+                   "temperature": float(temperature),
+                   "seed": self.seed + self.calls if seed is None else int(seed)}
+            t0 = time.perf_counter()
+            for attempt in (1, 2):
+                try:
+                    if self._proc is None or self._proc.poll() is not None:
+                        if self._proc is not None:
+                            self.restarts += 1
+                        self._start()
+                    ans = self._roundtrip(req, timeout_s=self.timeout_s)
+                    break
+                except _WorkerDied as e:
+                    self._proc = None
+                    self.restarts += 1
+                    if attempt == 2:
+                        raise BackendError(str(e)) from e
+            if not ans.get("ok"):
+                raise BackendError(ans.get("error", "model worker failed"))
+            return ChatResult(text=ans["text"], prompt_tokens=ans["prompt_tokens"],
+                              completion_tokens=ans["completion_tokens"],
+                              seconds=time.perf_counter() - t0, finish_reason=ans["finish_reason"])
+
+
+class _WorkerDied(Exception):
+    pass
+
+
+class HttpBackend:
+    """An OpenAI-compatible ``/chat/completions`` endpoint (llama.cpp server, Ollama, vLLM, APIs).
+
+    Servers disagree on how a schema is passed: the OpenAI ``json_schema`` form is tried first,
+    then llama.cpp's ``json_object`` + ``schema``; the first one accepted is remembered."""
+
+    FORMATS = ("json_schema", "json_object")
+
+    def __init__(self, endpoint: str, model: str | None = None, *, seed: int = 0,
+                 timeout_s: float = 300.0, api_key: str | None = None):
+        base = endpoint.rstrip("/")
+        if not base.startswith(("http://", "https://")):
+            raise InputError(f"endpoint must be an http(s) URL: {endpoint}")
+        self.url = base if base.endswith("/chat/completions") else base + (
+            "/chat/completions" if base.endswith("/v1") else "/v1/chat/completions")
+        self.model = model or "default"
+        self.seed = int(seed)
+        self.timeout_s = timeout_s
+        self.api_key = api_key if api_key is not None else os.environ.get("CITYPLANNER_API_KEY")
+        self.calls = 0
+        self._format: str | None = None
+
+    def _post(self, body: dict) -> dict:
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        req = urllib.request.Request(self.url, data=json.dumps(body).encode(), headers=headers)
+        with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
+            return json.loads(resp.read().decode("utf-8"))
+
+    @staticmethod
+    def _response_format(kind: str, schema: dict) -> dict:
+        if kind == "json_schema":
+            return {"type": "json_schema", "json_schema": {"name": "turn", "schema": schema}}
+        return {"type": "json_object", "schema": schema}
+
+    def chat(self, messages: list[dict], *, schema: dict | None = None, max_tokens: int = 512,
+             temperature: float = 0.7, seed: int | None = None) -> ChatResult:
+        self.calls += 1
+        body = {"model": self.model, "messages": messages, "max_tokens": int(max_tokens),
+                "temperature": float(temperature),
+                "seed": self.seed + self.calls if seed is None else int(seed)}
+        kinds = [self._format] if self._format else list(self.FORMATS)
+        t0 = time.perf_counter()
+        res, last_err = None, None
+        for kind in (kinds if schema else [None]):
+            if kind:
+                body["response_format"] = self._response_format(kind, schema)
+            try:
+                res = self._post(body)
+            except urllib.error.HTTPError as e:
+                last_err = f"HTTP {e.code} from {self.url}"
+                if e.code in (400, 422) and schema:  # this server wants the other schema form
+                    continue
+                break
+            except (urllib.error.URLError, OSError, json.JSONDecodeError) as e:
+                last_err = f"{type(e).__name__}: {e}"
+                break
+            if kind:
+                self._format = kind
+            break
+        if res is None:
+            raise BackendError(f"endpoint failed: {last_err}")
+        try:
+            choice = res["choices"][0]
+            usage = res.get("usage") or {}
+            return ChatResult(text=choice["message"].get("content") or "",
+                              prompt_tokens=int(usage.get("prompt_tokens", 0)),
+                              completion_tokens=int(usage.get("completion_tokens", 0)),
+                              seconds=time.perf_counter() - t0,
+                              finish_reason=choice.get("finish_reason") or "stop")
+        except (KeyError, IndexError, TypeError) as e:
+            raise BackendError(f"endpoint answered without choices[0].message: {e}") from e
+
+    def close(self) -> None:
+        """Nothing to release: each call is one HTTP request."""
+
+
+def make_backend(model: str | None = None, endpoint: str | None = None, *, lora: str | None = None,
+                 threads: int | None = None, n_ctx: int = 4096, seed: int = 0) -> Backend:
+    """``endpoint`` (an OpenAI-compatible base URL) → HTTP backend, where ``model`` is the name
+    the server knows; otherwise ``model`` None/"default" = the shipped SmolLM2 GGUF, or a path."""
+    if endpoint:
+        return HttpBackend(endpoint, None if model in (None, "", "default") else model, seed=seed)
+    if lora and not Path(lora).is_file():
+        raise InputError(f"LoRA adapter not found: {lora}")
+    return LocalBackend(resolve_model(model), lora=lora, threads=threads, n_ctx=n_ctx, seed=seed)

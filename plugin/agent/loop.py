@@ -1,0 +1,270 @@
+"""Iterative inference (REFERENCE.md §1): BuildPlan, then ImprovePlan rounds, validity first.
+
+An *episode* is one atomic goal worked on for at most ``max_turns`` terminal turns. A model
+reply that is not a valid turn (garbage, cut off by max_tokens, wrong schema) is retried
+with another seed; a backend failure (the worker died twice) ends that episode, not the run.
+Every episode ends with an evaluated *proposal*; a proposal replaces the best plan only if
+it is better in the validity-first order, so the loop never accepts a worse plan, and the
+best-so-far plan is what is written back and returned. Everything goes to
+``logs/agent.jsonl``.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from plugin.errors import Cancelled
+from plugin.sandbox.evaluator import evaluate_plan_file
+from plugin.sandbox.terminal import VirtualTerminal, parse_turn
+from plugin.sandbox.workspace import CONTEXT_FILE, PLAN_FILE, atomic_context, load_instance, read_plan
+from plugin.solvers.common import better
+from plugin.util.io import append_jsonl, atomic_write_json
+
+from . import tools  # noqa: F401 - registers the `solve` verb
+from .backend import Backend, BackendError
+from .protocol import (TURN_SCHEMA, instance_prompt, invalid_turn_prompt, observation_prompt, system_prompt,
+                       workspace_state)
+
+LOG_FILE = "logs/agent.jsonl"
+KEEP_EXCHANGES = 3   # earlier turns are dropped from the prompt: a 4k context holds about this many
+
+
+@dataclass
+class AgentSettings:
+    rounds: int = 5                 # ImprovePlan round budget
+    patience: int = 3               # stop after this many non-improving ImprovePlan rounds
+    build_attempts: int = 3         # BuildPlan retries
+    max_turns: int = 20             # turns per atomic episode
+    parse_retries: int = 3          # new samples of one turn when the reply is not a valid turn
+    max_tokens: int = 384
+    temperature: float = 0.7
+    seed: int = 0
+    constrained: bool = True        # JSON-schema constrained decoding of turns
+    fallback: str | None = "greedy"  # tool run for the model when no BuildPlan gave a valid plan
+    time_limit: float | None = None  # seconds for the whole run
+
+
+@dataclass
+class Proposal:
+    goal: str
+    round: int
+    valid: bool
+    score: float | None
+    ids: list[str]
+    errors: list[str]
+    turns: int
+    accepted: bool = False
+
+
+@dataclass
+class RunStats:
+    turns: int = 0
+    replies: int = 0
+    parsed: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    model_seconds: float = 0.0
+    backend_errors: int = 0
+    proposals: list[Proposal] = field(default_factory=list)
+
+    def add(self, res) -> None:
+        self.replies += 1
+        self.prompt_tokens += res.prompt_tokens
+        self.completion_tokens += res.completion_tokens
+        self.model_seconds += res.seconds
+
+
+Event = Callable[[dict[str, Any]], None]
+
+
+class PlannerAgent:
+    """Runs BuildPlan / ImprovePlan on one workspace with one backend."""
+
+    def __init__(self, backend: Backend, ws: str | os.PathLike, settings: AgentSettings | None = None,
+                 cancel: Callable[[], bool] | None = None, on_event: Event | None = None):
+        self.backend = backend
+        self.ws = Path(ws)
+        self.inst = load_instance(self.ws)
+        self.s = settings or AgentSettings()
+        self.cancel = cancel
+        self.on_event = on_event
+        self.stats = RunStats()
+        self.log_path = self.ws / LOG_FILE
+        self.terminal = VirtualTerminal(self.ws, time_limit=15.0)
+        self._sample = 0
+        self._t0 = time.perf_counter()
+
+    # ------------------------------------------------------------------ run
+    def run(self) -> dict[str, Any]:
+        self._t0 = time.perf_counter()
+        best: Proposal | None = None
+        curve: list[dict[str, Any]] = []
+        stop_reason = "rounds"
+        try:
+            for attempt in range(1, self.s.build_attempts + 1):
+                prop = self.episode("build", attempt, [])
+                best = self._accept(prop, best, curve)
+                if best.valid:
+                    break
+            if not best.valid and self.s.fallback:
+                best = self._accept(self._fallback(), best, curve)
+            idle = 0
+            for rnd in range(1, self.s.rounds + 1):
+                if not best.valid or not best.ids:
+                    stop_reason = "no valid plan to improve"
+                    break
+                improved = self._accept(self.episode("improve", rnd, best.ids), best, curve)
+                idle = 0 if improved is not best else idle + 1
+                best = improved
+                if idle >= self.s.patience:
+                    stop_reason = "patience"
+                    break
+        except Cancelled:
+            stop_reason = "cancelled"
+        except _OutOfTime:
+            stop_reason = "time_limit"
+        return self._finish(best, curve, stop_reason)
+
+    def _accept(self, prop: Proposal, best: Proposal | None, curve: list[dict[str, Any]]) -> Proposal:
+        """Validity-first acceptance; returns the (possibly unchanged) best proposal."""
+        prop.accepted = best is None or better((prop.valid, prop.score), (best.valid, best.score))
+        self.stats.proposals.append(prop)
+        new_best = prop if prop.accepted else best
+        curve.append({"seconds": round(self.elapsed(), 3), "goal": prop.goal, "round": prop.round,
+                      "score": prop.score, "valid": prop.valid, "best_score": new_best.score,
+                      "best_valid": new_best.valid})
+        self._log({"event": "proposal", **prop.__dict__, "best_score": new_best.score,
+                   "best_valid": new_best.valid})
+        return new_best
+
+    def _fallback(self) -> Proposal:
+        """No BuildPlan episode produced a valid plan: run the fallback tool for the model."""
+        out = self.terminal.run(f"solve --method {self.s.fallback}\n")
+        self._log({"event": "fallback", "method": self.s.fallback, "output": out})
+        return self._proposal("fallback", 0, 0)
+
+    def _finish(self, best: Proposal | None, curve: list[dict[str, Any]], reason: str) -> dict[str, Any]:
+        if best is not None:  # write back the best-so-far plan and evaluate it (the run's answer)
+            atomic_write_json(self.ws / PLAN_FILE, {"candidate_ids": best.ids})
+            ev = evaluate_plan_file(self.ws, self.ws / PLAN_FILE)
+        else:
+            ev = {"valid": False, "score": None, "errors": ["no proposal"], "candidate_ids": []}
+        st = self.stats
+        result = {
+            "valid": ev["valid"], "score": ev["score"], "errors": ev.get("errors", []),
+            "candidate_ids": ev.get("candidate_ids", []), "plan": str(self.ws / PLAN_FILE),
+            "rounds": sum(p.goal == "improve" for p in st.proposals),
+            "build_attempts": sum(p.goal == "build" for p in st.proposals),
+            "fallback_used": any(p.goal == "fallback" for p in st.proposals),
+            "best_from": None if best is None else best.goal,
+            "turns": st.turns, "replies": st.replies,
+            "parse_rate": round(st.parsed / st.replies, 4) if st.replies else None,
+            "tokens": {"prompt": st.prompt_tokens, "completion": st.completion_tokens},
+            "tokens_per_second": round(st.completion_tokens / st.model_seconds, 1) if st.model_seconds else None,
+            "backend_errors": st.backend_errors, "stop_reason": reason,
+            "seconds": round(self.elapsed(), 2), "curve": curve, "log": str(self.log_path),
+        }
+        self._log({"event": "result", **{k: v for k, v in result.items() if k != "curve"}})
+        return result
+
+    # ------------------------------------------------------------------ episode
+    def episode(self, goal: str, rnd: int, base: list[str]) -> Proposal:
+        """One atomic BuildPlan / ImprovePlan episode; returns its evaluated proposal."""
+        atomic_write_json(self.ws / PLAN_FILE, {"candidate_ids": list(base)})
+        atomic_write_json(self.ws / CONTEXT_FILE, atomic_context(self.inst, goal, list(base)))
+        self._log({"event": "episode", "goal": goal, "round": rnd, "base": base})
+        head = [{"role": "system", "content": system_prompt()},
+                {"role": "user", "content": instance_prompt(self.ws, goal)}]
+        exchanges: list[dict[str, str]] = []
+        turns = 0
+        while turns < self.s.max_turns:
+            self._check()
+            try:
+                turn, reply = self._next_turn(head + exchanges[-2 * KEEP_EXCHANGES:])
+            except BackendError as e:
+                self.stats.backend_errors += 1
+                self._log({"event": "backend_error", "goal": goal, "round": rnd, "error": str(e)})
+                break
+            if turn is None:
+                break  # no valid turn after the retries: the episode ends with what is on disk
+            turns += 1
+            self.stats.turns += 1
+            obs = self.terminal.run_turn(turn)
+            state = workspace_state(self.ws, goal)
+            self._log({"event": "turn", "goal": goal, "round": rnd, "turn": turns, **reply,
+                       "analysis": turn["analysis"], "plan": turn["plan"],
+                       "commands": [c["keystrokes"] for c in turn["commands"]],
+                       "observation": obs["observation"], "state": state})
+            self._emit({"event": "turn", "goal": goal, "round": rnd, "turn": turns, "analysis": turn["analysis"],
+                        "plan": turn["plan"], "commands": [c["keystrokes"] for c in turn["commands"]]})
+            if turn["task_complete"] and state["non_empty"] and not state["needs_evaluation"]:
+                break
+            exchanges += [{"role": "assistant", "content": reply["text"]},
+                          {"role": "user", "content": observation_prompt(obs["observation"], state)}]
+        return self._proposal(goal, rnd, turns)
+
+    def _next_turn(self, messages: list[dict[str, str]]) -> tuple[dict | None, dict[str, Any]]:
+        """Sample until the reply is a valid protocol turn (at most 1 + parse_retries samples)."""
+        reply: dict[str, Any] = {}
+        extra: list[dict[str, str]] = []
+        for _ in range(1 + self.s.parse_retries):
+            self._check()
+            self._sample += 1
+            res = self.backend.chat(messages + extra, schema=TURN_SCHEMA if self.s.constrained else None,
+                                    max_tokens=self.s.max_tokens, temperature=self.s.temperature,
+                                    seed=self.s.seed * 100_003 + self._sample)
+            self.stats.add(res)
+            turn, error = parse_turn(res.text)
+            if turn is not None and res.finish_reason == "length" and not turn["commands"]:
+                turn, error = None, "the reply was cut off"
+            reply = {"text": res.text, "prompt_tokens": res.prompt_tokens,
+                     "completion_tokens": res.completion_tokens, "latency": round(res.seconds, 3),
+                     "finish_reason": res.finish_reason}
+            if turn is not None:
+                self.stats.parsed += 1
+                return turn, reply
+            self._log({"event": "invalid_reply", **reply, "error": error})
+            # tell the model what was wrong (kept out of the history once it answers well)
+            extra = [{"role": "assistant", "content": res.text[:400]},
+                     {"role": "user", "content": invalid_turn_prompt(error)}]
+        return None, reply
+
+    def _proposal(self, goal: str, rnd: int, turns: int) -> Proposal:
+        ev = evaluate_plan_file(self.ws, self.ws / PLAN_FILE)
+        ids, _ = read_plan(self.ws / PLAN_FILE)
+        prop = Proposal(goal=goal, round=rnd, valid=bool(ev["valid"]) and bool(ev["candidate_ids"]),
+                        score=ev["score"], ids=list(ev["candidate_ids"]), errors=ev.get("errors", []), turns=turns)
+        self._emit({"event": "proposal", "goal": goal, "round": rnd, "valid": prop.valid, "score": prop.score,
+                    "errors": prop.errors, "warnings": ev.get("warnings", []), "ids": prop.ids,
+                    "submitted": len(ids or [])})
+        return prop
+
+    # ------------------------------------------------------------------ helpers
+    def elapsed(self) -> float:
+        return time.perf_counter() - self._t0
+
+    def _check(self) -> None:
+        if self.cancel is not None and self.cancel():
+            raise Cancelled("planner agent cancelled")
+        if self.s.time_limit is not None and self.elapsed() > self.s.time_limit:
+            raise _OutOfTime()
+
+    def _log(self, record: dict[str, Any]) -> None:
+        append_jsonl(self.log_path, record)
+
+    def _emit(self, event: dict[str, Any]) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def run_agent(backend: Backend, ws: str | os.PathLike, settings: AgentSettings | None = None,
+              cancel: Callable[[], bool] | None = None, on_event: Event | None = None) -> dict[str, Any]:
+    """BuildPlan + ImprovePlan on workspace ``ws``; the JSON result (best plan written back)."""
+    return PlannerAgent(backend, ws, settings, cancel, on_event).run()

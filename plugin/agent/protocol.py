@@ -1,0 +1,148 @@
+"""The paper's terminal protocol on the model side: turn schema, prompts, workspace state.
+
+Prompt text lives in ``resources/prompts/*.md`` (``string.Template`` files); this module only
+fills them. The workspace-state block is computed from the files an agent can see, so the
+model is told exactly what the next required action is.
+"""
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from plugin import RESOURCES
+from plugin.sandbox.verbs import VERBS
+from plugin.sandbox.workspace import (CONTEXT_FILE, EVAL_COMMAND, GOALS, HISTORY_FILE, PLAN_FILE, PLAN_FORMAT,
+                                      load_instance, read_plan)
+from plugin.util.io import read_jsonl
+
+PROMPTS = RESOURCES / "prompts"
+MAX_OBSERVATION = 1500  # characters of terminal output shown per turn: a 4k context holds several turns
+
+#: JSON schema of one turn for constrained decoding (no maxLength/pattern: they make deep grammars)
+TURN_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "analysis": {"type": "string"},
+        "plan": {"type": "string"},
+        "commands": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"keystrokes": {"type": "string"}, "duration": {"type": "number"}},
+            "required": ["keystrokes", "duration"]}},
+        "task_complete": {"type": "boolean"},
+    },
+    "required": ["analysis", "plan", "commands", "task_complete"],
+}
+
+#: JSON schema of a text-only answer (the raw model without tools)
+PLAN_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"candidate_ids": {"type": "array", "items": {"type": "string"}}},
+    "required": ["candidate_ids"],
+}
+
+
+@lru_cache(maxsize=None)
+def template(name: str) -> Template:
+    return Template((PROMPTS / f"{name}.md").read_text(encoding="utf-8"))
+
+
+def render(name: str, **values: Any) -> str:
+    return template(name).substitute(**values).strip()
+
+
+def system_prompt() -> str:
+    commands = "\n".join(f"- {v.help}" for name, v in VERBS.items() if name in AGENT_COMMANDS)
+    return render("system", commands=commands)
+
+
+#: the commands named in the system prompt (the terminal knows more; `help` lists them)
+AGENT_COMMANDS = ("solve", "plan", "candidates", "diagnose", "cat", "head", "grep", "python", "help")
+
+
+def workspace_state(ws: str | os.PathLike, goal: str) -> dict[str, Any]:
+    """What the agent must know about its workspace (REFERENCE.md §1 state block)."""
+    ws = Path(ws)
+    plan_path = ws / PLAN_FILE
+    ids, err = read_plan(plan_path) if plan_path.exists() else (None, None)
+    history = read_jsonl(ws / HISTORY_FILE)
+    last = next((h for h in reversed(history) if h.get("plan") == PLAN_FILE), None)
+    # evaluated = the last evaluation of the plan file is newer than the file (or saw the same ids)
+    evaluated = last is not None and ids is not None and (
+        plan_path.stat().st_mtime <= float(last.get("ts", 0))
+        or list(dict.fromkeys(map(str, ids))) == last.get("candidate_ids"))
+    state = {
+        "plan_exists": plan_path.exists(),
+        "non_empty": bool(ids),
+        "count": len(ids or []),
+        "needs_evaluation": bool(ids) and not evaluated,
+        "last_valid": None if last is None else bool(last.get("valid")),
+        "last_score": None if last is None else last.get("score"),
+        "hard_errors": ([err] if err else []) + (list(last.get("errors", [])) if evaluated else []),
+        "warnings": list(last.get("warnings", [])) if evaluated else [],
+    }
+    state["next_action"] = _next_action(state, goal, ws)
+    return state
+
+
+def _next_action(s: dict[str, Any], goal: str, ws: Path) -> str:
+    if s["hard_errors"] and not s["non_empty"]:
+        return "rewrite outputs/final_plan.json in the plan format (e.g. `plan set ID...`)"
+    if not s["non_empty"]:
+        return "write a non-empty plan (e.g. `solve --method greedy` or `plan add ID...`), then evaluate it"
+    if s["needs_evaluation"]:
+        return f"evaluate the plan: {EVAL_COMMAND}"
+    if s["hard_errors"]:
+        return "fix the hard errors (`plan remove ID`, `plan swap OUT IN`), then evaluate"
+    if goal == "improve" and _unchanged(ws):
+        return "make one concrete edit (`plan swap OUT IN`, `plan add ID`, `plan remove ID`), then evaluate"
+    return 'done: reply with "task_complete": true'
+
+
+def _unchanged(ws: Path) -> bool:
+    """ImprovePlan: is the plan still the preloaded base plan?"""
+    try:
+        ctx = json.loads((ws / CONTEXT_FILE).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return False
+    ids, _ = read_plan(ws / PLAN_FILE)
+    base = (ctx.get("base_plan") or {}).get("candidate_ids")
+    return base is not None and ids is not None and sorted(map(str, ids)) == sorted(map(str, base))
+
+
+def state_block(state: dict[str, Any]) -> str:
+    def words(items: list[str]) -> str:
+        return "; ".join(items[:5]) if items else "none"
+
+    return render("state", plan_exists=_yn(state["plan_exists"]), non_empty=_yn(state["non_empty"]),
+                  count=state["count"], needs_evaluation=_yn(state["needs_evaluation"]),
+                  last_valid="none" if state["last_valid"] is None else _yn(state["last_valid"]),
+                  last_score="none" if state["last_score"] is None else f"{state['last_score']:.4f}",
+                  hard_errors=words(state["hard_errors"]), warnings=words(state["warnings"]),
+                  next_action=state["next_action"])
+
+
+def _yn(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def instance_prompt(ws: str | os.PathLike, goal: str) -> str:
+    inst = load_instance(ws)
+    name, text = GOALS[goal]
+    return render("instance", task=inst.task, instance_id=inst.instance_id, goal_name=name, goal_text=text,
+                  budget=f"{inst.budget:g}", max_select=inst.max_select, n_candidates=inst.n,
+                  plan_format=PLAN_FORMAT, eval_command=EVAL_COMMAND,
+                  state=state_block(workspace_state(ws, goal)))
+
+
+def observation_prompt(observation: str, state: dict[str, Any]) -> str:
+    if len(observation) > MAX_OBSERVATION:
+        observation = observation[:MAX_OBSERVATION] + f"\n[… {len(observation) - MAX_OBSERVATION} more characters]"
+    return render("observation", observation=observation or "(no output)", state=state_block(state))
+
+
+def invalid_turn_prompt(error: str) -> str:
+    return render("invalid_turn", error=error)

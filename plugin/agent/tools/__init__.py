@@ -1,0 +1,19 @@
+"""The tool registry: region and layer queries, instance building, solving, evaluation,
+participation metrics (shared by the ``ask`` agent and the MCP server)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .registry import Observation, Registry, Tool, ToolContext, ToolFailure, dumps
+
+
+def default_registry(root: str | os.PathLike, read_roots: tuple[str | os.PathLike, ...] = ()) -> Registry:
+    """Every tool over the bundled regions; workspaces live under ``root``."""
+    from . import places, planning
+
+    ctx = ToolContext(Path(root), read_roots=tuple(Path(p) for p in read_roots))
+    return Registry(places.tools(ctx) + planning.tools(ctx), ctx)
+
+
+__all__ = ["Observation", "Registry", "Tool", "ToolContext", "ToolFailure", "default_registry", "dumps"]

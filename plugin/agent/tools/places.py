@@ -1,0 +1,240 @@
+"""Region and layer queries on the City model: named features, nearest facility, route, radius.
+
+Places are given as a feature name of the region (a POI or a street, case-insensitive), a
+feature id returned by an earlier call (``poi:17``, ``street:Annankatu``), or coordinates
+``"x,y"`` in the region's metric CRS or ``"lat,lon"`` in degrees. A place outside the
+region's bounds is a failed observation (the geographic-consistency check), as is an empty
+result. Network distances are shortest paths on ``City.graph`` (drivable roads, metres)
+between the graph nodes nearest to the two places; straight distances are Euclidean.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import networkx as nx
+import numpy as np
+from scipy.spatial import cKDTree
+
+from plugin.city import CATEGORIES, City, load_city
+
+from .registry import Tool, ToolContext, ToolFailure, object_schema, region_schema
+
+MAX_LIST = 20          # features listed in one result; the count is always complete
+COORDS = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$")
+
+
+@dataclass(frozen=True)
+class Place:
+    id: str
+    name: str
+    kind: str          # poi | street | point
+    category: str
+    x: float
+    y: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "kind": self.kind, "category": self.category,
+                "x": round(self.x, 1), "y": round(self.y, 1)}
+
+
+class RegionIndex:
+    """Named features of one City with a KD-tree on the road graph's nodes."""
+
+    def __init__(self, city: City):
+        self.city = city
+        pois = city.pois
+        xy = np.c_[pois.geometry.x.to_numpy(), pois.geometry.y.to_numpy()]
+        self.pois = [Place(f"poi:{i}", str(n or ""), "poi", str(c), float(x), float(y))
+                     for i, n, c, (x, y) in zip(pois.index, pois["name"], pois["category"], xy)]
+        self.streets: dict[str, Place] = {}
+        for name, geom in zip(city.edges["name"], city.edges.geometry):
+            if name and str(name).casefold() not in self.streets:
+                p = geom.interpolate(0.5, normalized=True)
+                self.streets[str(name).casefold()] = Place(f"street:{name}", str(name), "street", "street",
+                                                           float(p.x), float(p.y))
+        self.node_ids = np.array(city.nodes.index, dtype=int)
+        self.tree = cKDTree(np.c_[city.nodes["x"].to_numpy(), city.nodes["y"].to_numpy()])
+
+    def inside(self, x: float, y: float) -> bool:
+        minx, miny, maxx, maxy = self.city.bounds
+        return minx <= x <= maxx and miny <= y <= maxy
+
+    def node(self, p: Place) -> int:
+        return int(self.node_ids[self.tree.query([p.x, p.y])[1]])
+
+    def named(self, text: str) -> list[Place]:
+        """Features whose name equals ``text`` (case-insensitive), else those containing it."""
+        q = text.strip().casefold()
+        feats = [p for p in self.pois if p.name] + list(self.streets.values())
+        exact = [p for p in feats if p.name.casefold() == q]
+        return exact or [p for p in feats if q and q in p.name.casefold()]
+
+    def resolve(self, text: str) -> Place:
+        text = str(text).strip()
+        if text.startswith("poi:"):
+            found = [p for p in self.pois if p.id == text]
+        elif text.startswith("street:"):
+            found = [self.streets[k] for k in (text[7:].casefold(),) if k in self.streets]
+        elif COORDS.match(text):
+            return self._point(*map(float, COORDS.match(text).groups()), text)
+        else:
+            found = self.named(text)
+        if not found:
+            raise ToolFailure(f"no feature named '{text}' in {self.city.name}")
+        names = sorted({p.name for p in found})
+        if len(names) > 1:
+            raise ToolFailure(f"'{text}' is ambiguous in {self.city.name}: {', '.join(names[:8])}")
+        return found[0]
+
+    def _point(self, a: float, b: float, text: str) -> Place:
+        if abs(a) <= 90 and abs(b) <= 180:  # degrees: lat, lon
+            from pyproj import Transformer
+
+            x, y = Transformer.from_crs("EPSG:4326", self.city.crs, always_xy=True).transform(b, a)
+        else:
+            x, y = a, b
+        if not self.inside(x, y):
+            raise ToolFailure(f"{text} lies outside the region {self.city.name}")
+        return Place(f"point:{x:.1f},{y:.1f}", text, "point", "point", float(x), float(y))
+
+    def of_category(self, category: str) -> list[Place]:
+        return [p for p in self.pois if p.category == category]
+
+    def distances_from(self, p: Place) -> dict[int, float]:
+        return nx.single_source_dijkstra_path_length(self.city.graph, self.node(p), weight="length")
+
+
+@lru_cache(maxsize=8)
+def _index(path: str, name: str) -> RegionIndex:
+    return RegionIndex(load_city(path, name))
+
+
+def region_index(ctx: ToolContext, region: str) -> RegionIndex:
+    if region not in ctx.regions:
+        raise ToolFailure(f"unknown region '{region}' (available: {', '.join(ctx.regions)})")
+    return _index(str(ctx.regions[region]), region)
+
+
+def _straight(a: Place, b: Place) -> float:
+    return float(np.hypot(a.x - b.x, a.y - b.y))
+
+
+def _label(p: Place) -> str:
+    return p.name or f"unnamed {p.category} ({p.id})"
+
+
+# ------------------------------------------------------------------------------- tools
+def region_summary(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    idx = region_index(ctx, a["region"])
+    counts = idx.city.counts()
+    pois = idx.city.pois["category"].value_counts()
+    counts["pois_by_category"] = {c: int(pois.get(c, 0)) for c in CATEGORIES}
+    return counts
+
+
+def find_features(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    idx = region_index(ctx, a["region"])
+    if not a.get("name") and not a.get("category"):
+        raise ToolFailure("give a name, a category or both")
+    found = idx.named(a["name"]) if a.get("name") else idx.pois
+    if a.get("category"):
+        found = [p for p in found if p.category == a["category"]]
+    if not found:
+        what = " ".join(filter(None, [a.get("category"), f"named '{a['name']}'" if a.get("name") else None]))
+        raise ToolFailure(f"nothing {what} found in {a['region']}")
+    named = sum(1 for p in found if p.name)
+    return {"region": a["region"], "count": len(found), "named": named,
+            "features": [p.to_json() for p in found[:MAX_LIST]], "listed": min(len(found), MAX_LIST)}
+
+
+def nearest_facility(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    idx = region_index(ctx, a["region"])
+    origin = idx.resolve(a["place"])
+    pool = [p for p in idx.of_category(a["category"]) if p.id != origin.id]
+    if not pool:
+        raise ToolFailure(f"no {a['category']} in {a['region']}")
+    dist = idx.distances_from(origin)
+    reach = sorted(((dist[idx.node(p)], _straight(origin, p), p) for p in pool if idx.node(p) in dist),
+                   key=lambda r: (r[0], r[1], r[2].id))
+    if not reach:
+        raise ToolFailure(f"no {a['category']} reachable by road from {_label(origin)}")
+    rows = [{"facility": _label(p), **p.to_json(), "network_distance_m": round(d, 1),
+             "straight_distance_m": round(s, 1)} for d, s, p in reach[: a.get("limit", 3)]]
+    return {"region": a["region"], "origin": origin.to_json(), "category": a["category"],
+            "nearest": rows[0], "ranked": rows, "reachable": len(reach)}
+
+
+def route(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    idx = region_index(ctx, a["region"])
+    src, dst = idx.resolve(a["origin"]), idx.resolve(a["destination"])
+    g = idx.city.graph
+    try:
+        length, nodes = nx.single_source_dijkstra(g, idx.node(src), idx.node(dst), weight="length")
+    except nx.NetworkXNoPath:
+        raise ToolFailure(f"no road connects {_label(src)} and {_label(dst)} in {a['region']}") from None
+    edges = idx.city.edges.set_index("edge_id")
+    streets: list[str] = []
+    coords: list[list[float]] = []
+    for u, v in zip(nodes, nodes[1:]):
+        e = edges.loc[g.edges[u, v]["edge_id"]]
+        if e["name"] and (not streets or streets[-1] != e["name"]):
+            streets.append(str(e["name"]))
+        line = list(e.geometry.coords)
+        if coords and np.hypot(*np.subtract(line[-1], coords[-1])) < np.hypot(*np.subtract(line[0], coords[-1])):
+            line = line[::-1]  # orient each edge along the route
+        coords.extend([round(x, 1), round(y, 1)] for x, y in line)
+    return {"region": a["region"], "origin": src.to_json(), "destination": dst.to_json(),
+            "network_distance_m": round(float(length), 1), "straight_distance_m": round(_straight(src, dst), 1),
+            "road_segments": len(nodes) - 1, "streets": streets,
+            "geometry": {"type": "LineString", "coordinates": coords}, "crs": idx.city.crs}
+
+
+def within_distance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    idx = region_index(ctx, a["region"])
+    center = idx.resolve(a["place"])
+    pool = idx.of_category(a["category"]) if a.get("category") else idx.pois
+    hits = sorted(((d, p) for p in pool if p.id != center.id and (d := _straight(center, p)) <= a["radius_m"]),
+                  key=lambda r: (r[0], r[1].id))
+    if not hits:
+        what = a.get("category") or "feature"
+        raise ToolFailure(f"no {what} within {a['radius_m']:g} m of {_label(center)}")
+    by_cat: dict[str, int] = {}
+    for _, p in hits:
+        by_cat[p.category] = by_cat.get(p.category, 0) + 1
+    return {"region": a["region"], "center": center.to_json(), "radius_m": a["radius_m"], "count": len(hits),
+            "by_category": by_cat,
+            "features": [{**p.to_json(), "straight_distance_m": round(d, 1)} for d, p in hits[:MAX_LIST]],
+            "listed": min(len(hits), MAX_LIST)}
+
+
+def tools(ctx: ToolContext) -> list[Tool]:
+    region = region_schema(ctx)
+    category = {"type": "string", "enum": list(CATEGORIES), "description": "POI category"}
+    place = {"type": "string", "minLength": 1,
+             "description": "feature name, an id from an earlier result (poi:17), 'x,y' in the region CRS or 'lat,lon'"}
+
+    return [
+        Tool("region_summary", "Counts for a region: faces, roads and road km, junctions, buildings, "
+             "residents (demand) and points of interest by category.", object_schema({"region": region}, ["region"]),
+             region_summary),
+        Tool("find_features", "Find points of interest and streets of a region by name (case-insensitive, "
+             "substring) and/or category; returns the count and up to 20 features with ids and coordinates.",
+             object_schema({"region": region, "name": {"type": "string"}, "category": category}, ["region"]), find_features),
+        Tool("nearest_facility", "The facility of a category nearest to a place by road network distance "
+             "(metres), with the next ones ranked.",
+             object_schema({"region": region, "place": place, "category": category,
+                  "limit": {"type": "integer", "minimum": 1, "maximum": 10}}, ["region", "place", "category"]),
+             nearest_facility),
+        Tool("route", "Shortest drivable route between two places: network distance (m), straight "
+             "distance, the streets in order and the line geometry.",
+             object_schema({"region": region, "origin": place, "destination": place}, ["region", "origin", "destination"]),
+             route),
+        Tool("within_distance", "Points of interest within a straight-line radius (m) of a place, "
+             "optionally of one category; counts by category and the nearest 20.",
+             object_schema({"region": region, "place": place,
+                  "radius_m": {"type": "number", "exclusiveMinimum": 0, "maximum": 5000}, "category": category},
+                 ["region", "place", "radius_m"]), within_distance),
+    ]

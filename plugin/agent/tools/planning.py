@@ -1,0 +1,138 @@
+"""Planning tools: build an instance workspace, solve it, evaluate a plan, participation metrics.
+
+Workspaces are named folders under the context's root (the only place these tools write);
+plans are written and judged by the sandbox evaluator, so each evaluation also lands in the
+workspace's ``outputs/eval_history.jsonl`` as any agent's would.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from plugin.errors import InputError
+from plugin.tasks import SIZES, TASKS
+
+from .registry import Tool, ToolContext, ToolFailure, object_schema, region_schema
+
+MAX_IDS_SHOWN = 30
+SOLVE_METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")
+
+
+def build_instance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    from plugin.city import load_city
+    from plugin.sandbox import write_workspace
+    from plugin.tasks import task_class
+
+    if a["region"] not in ctx.regions:
+        raise ToolFailure(f"unknown region '{a['region']}'")
+    size, seed = a.get("size", "small"), int(a.get("seed", 0))
+    name = a.get("workspace") or f"{a['region']}-{a['task']}-{size}-{seed}"
+    ws = ctx.workspace(name, must_exist=False)
+    try:
+        inst = task_class(a["task"]).build(load_city(ctx.regions[a["region"]], a["region"]), size=size, seed=seed,
+                                           budget=a.get("budget"))
+        write_workspace(inst, ws)
+    except InputError as e:
+        raise ToolFailure(str(e)) from None
+    return {"workspace": name, "task": inst.task, "region": a["region"], "instance_id": inst.instance_id,
+            "candidates": inst.n, "budget": round(float(inst.budget), 2), "step_limit": inst.max_select}
+
+
+def solve_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    from plugin.sandbox.evaluator import evaluate_plan_file
+    from plugin.sandbox.workspace import PLAN_FILE, load_instance
+    from plugin.solvers import solve
+    from plugin.util.io import atomic_write_json
+
+    ws = ctx.workspace(a["workspace"])
+    res = solve(load_instance(ws), a.get("method", "default"), time_limit=float(a.get("time_limit", 5.0)),
+                seed=int(a.get("seed", 42)))
+    plan = atomic_write_json(ws / PLAN_FILE, {"candidate_ids": res.ids})
+    ev = evaluate_plan_file(ws, plan)
+    return {"workspace": a["workspace"], "method": res.method, "status": res.status, **_brief(ev),
+            "upper_bound": res.upper_bound, "gap": res.gap if ev["valid"] else None, "seconds": res.seconds}
+
+
+def evaluate_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    from plugin.sandbox.evaluator import evaluate_plan_file
+    from plugin.sandbox.workspace import PLAN_FILE
+    from plugin.util.io import atomic_write_json
+
+    ws = ctx.workspace(a["workspace"])
+    if "candidate_ids" in a:
+        plan = atomic_write_json(ws / "work" / "ask_plan.json", {"candidate_ids": a["candidate_ids"]})
+    else:
+        plan = ws / PLAN_FILE
+    return {"workspace": a["workspace"], **_brief(evaluate_plan_file(ws, plan))}
+
+
+def _brief(ev: dict[str, Any]) -> dict[str, Any]:
+    """The evaluator JSON without the per-candidate contributions (long); ids cut to a sample."""
+    ids = ev.get("candidate_ids", [])
+    return {"valid": ev["valid"], "score": ev["score"], "errors": ev.get("errors", [])[:5],
+            "warnings": ev.get("warnings", [])[:5], "metrics": ev.get("metrics", {}),
+            "cost_ratio": ev.get("cost_ratio"), "selected": len(ids), "candidate_ids": ids[:MAX_IDS_SHOWN],
+            "binding": ev.get("binding")}
+
+
+def participation_metrics(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    """Service and Ecology of a parcels GeoJSON (the participation regions' definitions)."""
+    import geopandas as gpd
+
+    from plugin.tasks.land import KINDS, TYPE_CODES, ecology_polygons, facilities_by_kind, service_coverage
+
+    path = ctx.readable(a["parcels"])
+    try:
+        gdf = gpd.read_file(path)
+    except Exception as e:  # noqa: BLE001 - any unreadable file is one failed observation
+        raise ToolFailure(f"cannot read {a['parcels']}: {type(e).__name__}") from None
+    if "type" not in gdf:
+        raise ToolFailure(f"{a['parcels']} has no 'type' field")
+    if "existence" in gdf:
+        gdf = gdf[gdf["existence"].astype(bool)]
+    gdf = gdf[gdf.geometry.geom_type.isin(["Polygon", "MultiPolygon"])]
+    if gdf.crs is not None and gdf.crs.is_geographic:
+        # GeoJSON readers label every file WGS 84; planar metres (the participation files) stay as they are
+        in_degrees = bool((abs(gdf.total_bounds) <= 180).all())
+        gdf = gdf.to_crs(gdf.estimate_utm_crs()) if in_degrees else gdf.set_crs(None, allow_override=True)
+    types = gdf["type"].map(lambda v: TYPE_CODES.get(int(v), str(v)) if str(v).isdigit() else str(v))
+    res = (types == "residential").to_numpy()
+    if not res.any():
+        raise ToolFailure(f"{a['parcels']} has no residential parcel: Service and Ecology are undefined")
+    cen = gdf.geometry.centroid
+    xy = np.c_[cen.x.to_numpy(), cen.y.to_numpy()]
+    cov = service_coverage(xy[res], facilities_by_kind(types[~res], xy[~res]))
+    green = gdf.geometry[types.isin(["green_l", "green_s"]).to_numpy()]
+    return {"parcels": a["parcels"], "residential_parcels": int(res.sum()),
+            "service": round(float(cov.mean()), 4),
+            "service_by_kind": dict(zip(KINDS, np.round(cov.mean(axis=0), 4).tolist())),
+            "ecology": round(ecology_polygons(list(gdf.geometry[res]), list(green)), 4)}
+
+
+def tools(ctx: ToolContext) -> list[Tool]:
+    ws = {"type": "string", "minLength": 1, "description": "workspace name under the server's workspace root"}
+    return [
+        Tool("build_instance", "Build a planning instance (land allocation, road construction or EV charging "
+             "station placement) of a region and write its workspace; returns its name, candidates, budget "
+             "(k€) and step limit.",
+             object_schema({"region": region_schema(ctx), "task": {"type": "string", "enum": sorted(TASKS)},
+                            "size": {"type": "string", "enum": list(SIZES)},
+                            "budget": {"type": "number", "exclusiveMinimum": 0},
+                            "seed": {"type": "integer", "minimum": 0}, "workspace": ws},
+                           ["region", "task"]), build_instance),
+        Tool("solve_plan", "Solve a workspace's instance with a solver, write outputs/final_plan.json and "
+             "evaluate it: valid, score, metrics, selected candidates.",
+             object_schema({"workspace": ws, "method": {"type": "string", "enum": list(SOLVE_METHODS)},
+                            "time_limit": {"type": "number", "exclusiveMinimum": 0, "maximum": 120},
+                            "seed": {"type": "integer", "minimum": 0}}, ["workspace"]), solve_plan),
+        Tool("evaluate_plan", "Evaluate a plan (candidate ids) in a workspace with the sandbox evaluator; "
+             "without ids the workspace's final plan is evaluated.",
+             object_schema({"workspace": ws, "candidate_ids": {"type": "array", "items": {"type": "string"},
+                                                               "maxItems": 5000}}, ["workspace"]), evaluate_plan),
+        Tool("participation_metrics", "Service (share of the five service kinds within 500 m of residential "
+             "parcels) and Ecology (residential area within 300 m of green ≥ 2000 m²) of a parcels GeoJSON.",
+             object_schema({"parcels": {"type": "string", "minLength": 1,
+                                        "description": "parcels GeoJSON path under a readable folder"}},
+                           ["parcels"]), participation_metrics),
+    ]

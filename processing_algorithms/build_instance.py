@@ -1,0 +1,56 @@
+"""Build <task> instance: the city (extract or layers) → a workspace folder + candidates layer."""
+from __future__ import annotations
+
+from qgis.core import (QgsProcessingOutputNumber, QgsProcessingOutputString,
+                       QgsProcessingParameterFolderDestination)
+
+from plugin.qgis_io.plans import candidate_frame, staged_workspace
+
+from .task_base import CANDIDATE_HELP, TITLES, TaskAlgorithm
+
+
+class BuildInstance(TaskAlgorithm):
+    """Shared by the three "Build <task> instance" algorithms (``TASK`` set by each subclass)."""
+
+    WORKSPACE = "WORKSPACE"
+    CANDIDATES = "CANDIDATES"
+    INSTANCE_ID = "INSTANCE_ID"
+    CANDIDATE_COUNT = "CANDIDATE_COUNT"
+
+    def name(self) -> str:
+        return f"build{self.TASK}instance"
+
+    def displayName(self) -> str:
+        return self.tr(f"Build {TITLES[self.TASK]} instance")
+
+    def shortHelpString(self) -> str:
+        return self.tr(
+            f"Turns a city into a {TITLES[self.TASK]} planning instance.\n\n"
+            "Input: an OpenStreetMap extract, or your own layers (roads, optional buildings and points "
+            "of interest, in a projected CRS in metres) with field mappings.\n\n"
+            "Output: a workspace folder (input/ with the candidate tables, export.json and the "
+            "evaluator; work/; outputs/; logs/) that 'Solve' and 'Evaluate plan' read, and a "
+            f"candidates layer: {CANDIDATE_HELP[self.TASK]}. Tick the 'selected' field to draft a "
+            "plan by hand and score it with 'Evaluate plan'.\n\n"
+            "The workspace is written to a temporary folder and renamed at the end: a cancelled run "
+            "leaves nothing behind.")
+
+    def initAlgorithm(self, config=None) -> None:
+        self.add_instance_parameters()
+        ws = QgsProcessingParameterFolderDestination(self.WORKSPACE, self.tr("Workspace folder"))
+        ws.setHelp(self.tr("An empty or new folder, or an older workspace (replaced)."))
+        self.addParameter(ws)
+        self.add_layer_sink(self.CANDIDATES, "Candidates", CANDIDATE_HELP[self.TASK])
+        self.addOutput(QgsProcessingOutputString(self.INSTANCE_ID, self.tr("Instance id")))
+        self.addOutput(QgsProcessingOutputNumber(self.CANDIDATE_COUNT, self.tr("Number of candidates")))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        inst = self.instance_from_parameters(parameters, context, feedback)
+        target = self.parameterAsFileOutput(parameters, self.WORKSPACE, context)
+        feedback.setProgress(60)
+        with staged_workspace(inst, target):
+            frame = candidate_frame(inst, selected=[False] * inst.n)
+            dest = self.write_frame(parameters, self.CANDIDATES, context, inst, frame, feedback)
+        feedback.setProgress(100)
+        return {self.WORKSPACE: target, self.CANDIDATES: dest, self.INSTANCE_ID: inst.instance_id,
+                self.CANDIDATE_COUNT: inst.n}

@@ -1,0 +1,6 @@
+"""Build road instance (Toolbox: Planning tasks)."""
+from .build_instance import BuildInstance
+
+
+class BuildRoadInstance(BuildInstance):
+    TASK = "road"

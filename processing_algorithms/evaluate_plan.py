@@ -1,0 +1,102 @@
+"""Evaluate plan: a candidates layer + selection → VALID, SCORE, ERRORS and per-candidate contributions."""
+from __future__ import annotations
+
+import pandas as pd
+from qgis.core import (QgsProcessing, QgsProcessingException, QgsProcessingOutputBoolean,
+                       QgsProcessingOutputNumber, QgsProcessingOutputString, QgsProcessingParameterFeatureSink,
+                       QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
+                       QgsProcessingParameterFile)
+
+from plugin.qgis_io.layers import qgs_fields, source_to_gdf, write_gdf
+from plugin.qgis_io.plans import GEOMETRY, check_fields, flags, plan_ids
+from plugin.sandbox.workspace import load_instance
+
+from .task_base import TaskAlgorithm
+
+
+class EvaluatePlan(TaskAlgorithm):
+    INPUT = "INPUT"
+    WORKSPACE = "WORKSPACE"
+    ID_FIELD = "ID_FIELD"
+    SELECTION_FIELD = "SELECTION_FIELD"
+    OUTPUT = "OUTPUT"
+    VALID, SCORE, ERRORS, WARNINGS = "VALID", "SCORE", "ERRORS", "WARNINGS"
+
+    def name(self) -> str:
+        return "evaluateplan"
+
+    def displayName(self) -> str:
+        return self.tr("Evaluate plan")
+
+    def shortHelpString(self) -> str:
+        return self.tr(
+            "Scores a plan drawn on the map with the workspace's executable evaluator (the same one "
+            "agents and solvers use).\n\n"
+            "The plan is the features of the candidates layer whose selection field is true — or, "
+            "without a selection field, every feature (tick 'Selected features only' to use the map "
+            "selection). Edit the 'selected' field of a 'Build … instance' candidates layer, or a "
+            "'Solve' output, and re-run to see the new score.\n\n"
+            "OUTPUT: the plan's features with contribution (score lost if the candidate is removed) "
+            "and flag (unknown id, duplicate, conflict: two candidates of one parcel or site). "
+            "ERRORS lists the hard violations (budget, step limit, conflicts) that make it invalid.")
+
+    def initAlgorithm(self, config=None) -> None:
+        src = QgsProcessingParameterFeatureSource(self.INPUT, self.tr("Candidates layer"),
+                                                  [QgsProcessing.TypeVectorAnyGeometry])
+        src.setHelp(self.tr("A candidates or plan layer with candidate ids."))
+        self.addParameter(src)
+        ws = QgsProcessingParameterFile(self.WORKSPACE, self.tr("Workspace folder (from Build … instance)"),
+                                        behavior=QgsProcessingParameterFile.Folder)
+        ws.setHelp(self.tr("The instance the ids refer to."))
+        self.addParameter(ws)
+        # optional: QGIS 3.22 rejects a missing field value even when the parameter has a default
+        idf = QgsProcessingParameterField(self.ID_FIELD, self.tr("Candidate id field"), defaultValue="id",
+                                          parentLayerParameterName=self.INPUT, optional=True)
+        idf.setHelp(self.tr("Text or integer ids as in the workspace's candidates.csv (empty = id)."))
+        self.addParameter(idf)
+        sel = QgsProcessingParameterField(self.SELECTION_FIELD, self.tr("Selection field (empty = every feature)"),
+                                          parentLayerParameterName=self.INPUT, optional=True)
+        sel.setHelp(self.tr("A boolean (or 0/1) field: true = in the plan."))
+        self.addParameter(sel)
+        out = QgsProcessingParameterFeatureSink(self.OUTPUT, self.tr("Contributions"))
+        out.setHelp(self.tr("The plan's features with contribution and flag fields."))
+        self.addParameter(out)
+        self.addOutput(QgsProcessingOutputBoolean(self.VALID, self.tr("Plan is valid")))
+        self.addOutput(QgsProcessingOutputNumber(self.SCORE, self.tr("Score")))
+        self.addOutput(QgsProcessingOutputString(self.ERRORS, self.tr("Errors")))
+        self.addOutput(QgsProcessingOutputString(self.WARNINGS, self.tr("Warnings")))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        inst = self.core(load_instance, self.parameterAsFile(parameters, self.WORKSPACE, context))
+        source = self.parameterAsSource(parameters, self.INPUT, context)
+        if source is None:
+            raise QgsProcessingException(self.invalidSourceError(parameters, self.INPUT))
+        id_field = self.parameterAsString(parameters, self.ID_FIELD, context) or "id"
+        sel_field = self.parameterAsString(parameters, self.SELECTION_FIELD, context) or ""
+        check_fields(source, "candidates layer", id_field, sel_field)
+        gdf = source_to_gdf(source, "candidates layer", GEOMETRY[inst.task][1], [id_field, sel_field], feedback)
+        if feedback.isCanceled():
+            raise QgsProcessingException("cancelled")
+        if sel_field:
+            gdf = gdf[gdf[sel_field].fillna(False).astype(bool)]
+        ids = plan_ids(gdf, id_field)
+        ev = inst.evaluate(ids)
+        feedback.setProgress(80)
+        table = inst.candidates.drop(columns="wkt").set_index("id")
+        out = pd.DataFrame({"id": ids}).join(table, on="id")
+        out["contribution"] = [ev.contributions.get(i) for i in ids]
+        out["flag"] = flags(inst, ids)
+        frame = out.assign(geometry=gdf.geometry.to_numpy()[:len(ids)])
+        fields = qgs_fields(frame)
+        sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, source.wkbType(),
+                                          source.sourceCrs())
+        if sink is None:
+            raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT))
+        write_gdf(frame, sink, fields, feedback)
+        if feedback.isCanceled():
+            raise QgsProcessingException("cancelled")
+        for line in ev.errors:
+            feedback.reportError(line)
+        feedback.pushInfo(f"valid={ev.valid} score={ev.score} cost ratio={ev.cost_ratio}")
+        return {self.OUTPUT: dest, self.VALID: ev.valid, self.SCORE: ev.score, self.ERRORS: "; ".join(ev.errors),
+                self.WARNINGS: "; ".join(ev.warnings)}

@@ -1,0 +1,6 @@
+"""Solve land (Toolbox: Planning tasks)."""
+from .solve_task import SolveTask
+
+
+class SolveLand(SolveTask):
+    TASK = "land"

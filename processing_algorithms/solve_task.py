@@ -1,0 +1,110 @@
+"""Solve <task>: a workspace (or the same inputs as Build) → the plan as a layer + numbers + HTML."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from qgis.core import (QgsProcessingException, QgsProcessingOutputBoolean, QgsProcessingOutputNumber,
+                       QgsProcessingOutputString, QgsProcessingParameterEnum, QgsProcessingParameterFile,
+                       QgsProcessingParameterFileDestination, QgsProcessingParameterNumber)
+
+from plugin.qgis_io.city_source import has_city_input
+from plugin.qgis_io.plans import candidate_frame
+from plugin.qgis_io.reports import solve_report
+from plugin.sandbox.evaluator import evaluate_plan_file
+from plugin.sandbox.workspace import PLAN_FILE, load_instance
+from plugin.solvers import solve
+from plugin.util.io import atomic_write_json, atomic_write_text
+
+from .task_base import TITLES, TaskAlgorithm
+
+METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")
+
+
+class SolveTask(TaskAlgorithm):
+    """Shared by the three "Solve <task>" algorithms (``TASK`` set by each subclass)."""
+
+    WORKSPACE = "WORKSPACE"
+    METHOD = "METHOD"
+    TIME_LIMIT = "TIME_LIMIT"
+    OUTPUT = "OUTPUT"
+    REPORT = "REPORT"
+    VALID, SCORE, UPPER_BOUND, GAP, STATUS = "VALID", "SCORE", "UPPER_BOUND", "GAP", "STATUS"
+
+    def name(self) -> str:
+        return f"solve{self.TASK}"
+
+    def displayName(self) -> str:
+        return self.tr(f"Solve {TITLES[self.TASK]}")
+
+    def shortHelpString(self) -> str:
+        return self.tr(
+            f"Finds a {TITLES[self.TASK]} plan within the time limit.\n\n"
+            "Give a workspace made by 'Build … instance', or the same city inputs as that algorithm "
+            "(the instance is then built on the fly).\n\n"
+            "Methods: default (greedy → ALNS → local search → MILP, the strongest), greedy, grasp, "
+            "sa (simulated annealing), alns, milp (exact or a proven bound, HiGHS). Every method "
+            "returns its best plan so far when the time is up; the MILP's bound gives UPPER_BOUND "
+            "and GAP = (bound − score) / |bound|.\n\n"
+            "OUTPUT holds the selected candidates with their contribution (score lost if removed). "
+            "With a workspace, the plan is also written to outputs/final_plan.json and evaluated "
+            "there (eval_history.jsonl). A cancelled run writes nothing.")
+
+    def initAlgorithm(self, config=None) -> None:
+        ws = QgsProcessingParameterFile(self.WORKSPACE, self.tr("Workspace folder (from Build … instance)"),
+                                        behavior=QgsProcessingParameterFile.Folder, optional=True)
+        ws.setHelp(self.tr("Leave empty to build the instance from the city inputs below."))
+        self.addParameter(ws)
+        self.add_instance_parameters()
+        method = QgsProcessingParameterEnum(self.METHOD, self.tr("Method"), options=list(METHODS), defaultValue=0)
+        method.setHelp(self.tr("default, greedy, grasp, sa, alns or milp."))
+        self.addParameter(method)
+        limit = QgsProcessingParameterNumber(self.TIME_LIMIT, self.tr("Time limit (seconds)"),
+                                             QgsProcessingParameterNumber.Double, defaultValue=60.0, minValue=0.1)
+        limit.setHelp(self.tr("Wall-clock limit; the best plan found so far is returned."))
+        self.addParameter(limit)
+        self.add_layer_sink(self.OUTPUT, "Plan", "The selected candidates with contribution and score fields.")
+        report = QgsProcessingParameterFileDestination(self.REPORT, self.tr("Report"), "HTML files (*.html)",
+                                                       optional=True, createByDefault=True)
+        report.setHelp(self.tr("Result, score components and solver notes."))
+        self.addParameter(report)
+        self.addOutput(QgsProcessingOutputBoolean(self.VALID, self.tr("Plan is valid")))
+        self.addOutput(QgsProcessingOutputNumber(self.SCORE, self.tr("Score")))
+        self.addOutput(QgsProcessingOutputNumber(self.UPPER_BOUND, self.tr("Upper bound on the score")))
+        self.addOutput(QgsProcessingOutputNumber(self.GAP, self.tr("Gap to the bound")))
+        self.addOutput(QgsProcessingOutputString(self.STATUS, self.tr("Solver status")))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        ws = self.parameterAsFile(parameters, self.WORKSPACE, context)
+        if ws:
+            inst = self.core(load_instance, ws)
+            if inst.task != self.TASK:
+                raise QgsProcessingException(f"workspace holds a {inst.task} instance, not {self.TASK}")
+        elif has_city_input(self, parameters, context):
+            inst = self.instance_from_parameters(parameters, context, feedback)
+        else:
+            raise QgsProcessingException("give a workspace folder or an OSM extract / road layer")
+        method = METHODS[self.parameterAsEnum(parameters, self.METHOD, context)]
+        limit = self.parameterAsDouble(parameters, self.TIME_LIMIT, context)
+        feedback.pushInfo(f"Solving {inst.instance_id} ({inst.n} candidates) with {method}, {limit:g} s")
+        res = self.core(solve, inst, method, time_limit=limit, seed=self.parameterAsInt(parameters, self.SEED, context),
+                        cancel=feedback.isCanceled, progress=lambda f: feedback.setProgress(100.0 * f))
+        if feedback.isCanceled():
+            raise QgsProcessingException("cancelled: no plan written")
+        ev = inst.evaluate(res.ids)
+        frame = candidate_frame(inst, res.mask, selected=[True] * len(res.ids),
+                                contribution=[ev.contributions.get(i) for i in inst.ids_of(res.mask)],
+                                flag=[""] * len(res.ids), plan_score=[ev.score] * len(res.ids),
+                                method=[method] * len(res.ids))
+        dest = self.write_frame(parameters, self.OUTPUT, context, inst, frame, feedback)
+        if ws:
+            evaluate_plan_file(ws, atomic_write_json(Path(ws) / PLAN_FILE, {"candidate_ids": res.ids}))
+        row = {"method": method, "status": res.status, "valid": ev.valid, "score": ev.score,
+               "upper_bound": res.upper_bound, "gap": res.gap, "seconds": res.seconds, "selected": len(res.ids)}
+        report = self.parameterAsFileOutput(parameters, self.REPORT, context)
+        if report:
+            atomic_write_text(report, solve_report(inst.task, inst.instance_id, row, ev.metrics, res.notes + ev.errors))
+        for line in res.notes + ev.errors:
+            feedback.pushInfo(line)
+        feedback.pushInfo(f"valid={ev.valid} score={ev.score} bound={res.upper_bound} gap={res.gap}")
+        return {self.OUTPUT: dest, self.REPORT: report, self.VALID: ev.valid, self.SCORE: ev.score,
+                self.UPPER_BOUND: res.upper_bound, self.GAP: res.gap, self.STATUS: res.status}

@@ -1,0 +1,167 @@
+"""Shared parameters and steps of the "Planning tasks" algorithms.
+
+``TaskAlgorithm`` declares what every task algorithm needs (the city inputs, size, seed,
+budget and the task's own knobs in ``TASK_PARAMETERS``) and builds an Instance from them.
+``BuildInstance`` and ``SolveTask`` are parameterised by the class attribute ``TASK``;
+one subclass per task lives in its own file (build_land_instance.py, solve_land.py, …).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from qgis.core import (QgsProcessing, QgsProcessingContext, QgsProcessingException, QgsProcessingFeedback,
+                       QgsProcessingParameterDefinition, QgsProcessingParameterEnum,
+                       QgsProcessingParameterFeatureSink, QgsProcessingParameterNumber,
+                       QgsProcessingParameterString)
+
+from plugin.qgis_io.city_source import add_city_parameters, city_from_parameters
+from plugin.qgis_io.layers import qgs_fields, write_gdf
+from plugin.qgis_io.plans import GEOMETRY, crs_of
+from plugin.tasks import SIZES, Instance, task_class
+from plugin.tasks.land import TYPES
+
+from .base import CityPlannerAlgorithm
+
+TITLES = {"land": "land allocation", "road": "road construction", "station": "station placement"}
+SINK_TYPE = {"land": QgsProcessing.TypeVectorPolygon, "road": QgsProcessing.TypeVectorLine,
+             "station": QgsProcessing.TypeVectorPoint}
+CANDIDATE_HELP = {
+    "land": "one feature per (parcel, land-use type) assignment; at most one type per parcel",
+    "road": "one feature per road segment that could be built (rebuilt links and new links)",
+    "station": "one feature per (site, charger configuration); at most one configuration per site",
+}
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A task parameter: processing name, core keyword, title, help, type, advanced flag."""
+
+    name: str
+    key: str
+    title: str
+    help: str
+    integer: bool = True
+    advanced: bool = True
+
+
+TASK_PARAMETERS: dict[str, tuple[Knob, ...]] = {
+    "land": (Knob("N_CANDIDATES", "n_candidates", "Number of candidates (0 = the size's default)",
+                  "Candidate (parcel, type) pairs drawn from vacant or redevelopable blocks."),),
+    "road": (Knob("N_CANDIDATES", "n_candidates", "Number of candidate segments (0 = the size's default)",
+                  "Rebuilt links plus new straight links."),
+             Knob("N_GROUPS", "n_groups", "Demand faces to connect (0 = the size's default)",
+                  "Residential blocks sampled by demand; every pair of them should be connected."),
+             Knob("LINK_RADIUS", "link_radius", "Longest new link in metres (0 = 150 m)",
+                  "New straight links join nodes at most this far apart.", integer=False, advanced=False)),
+    "station": (Knob("N_SITES", "n_sites", "Candidate sites (0 = the size's default)",
+                     "Parking, fuel, charging and business places or large blocks.", advanced=False),
+                Knob("N_CONFIGS", "n_configs", "Charger configurations per site (0 = the size's default)",
+                     "Each configuration is a mix of slow / medium / fast chargers."),
+                Knob("MAX_SELECT", "max_select", "Stations to place at most (0 = the size's default)",
+                     "The plan's step limit.", advanced=False)),
+}
+
+
+def _set_help(p: QgsProcessingParameterDefinition, text: str, advanced: bool = False) -> QgsProcessingParameterDefinition:
+    p.setHelp(text)
+    if advanced:
+        p.setFlags(p.flags() | QgsProcessingParameterDefinition.FlagAdvanced)
+    return p
+
+
+def parse_need(text: str) -> dict[str, int]:
+    """``"school=2, green_l=1"`` → {"school": 2, "green_l": 1}; one-line error otherwise."""
+    need: dict[str, int] = {}
+    for part in filter(None, (s.strip() for s in text.split(","))):
+        name, sep, value = part.partition("=")
+        name = name.strip().lower()
+        if not sep or name not in TYPES or not value.strip().isdigit():
+            raise QgsProcessingException(f"need: '{part}' is not TYPE=COUNT with TYPE one of {', '.join(TYPES)}")
+        need[name] = int(value)
+    return need
+
+
+class TaskAlgorithm(CityPlannerAlgorithm):
+    GROUP = "Planning tasks"
+    GROUP_ID = "planningtasks"
+    TASK: ClassVar[str]
+
+    SIZE = "SIZE"
+    SEED = "SEED"
+    BUDGET = "BUDGET"
+    NEED = "NEED"
+
+    def add_instance_parameters(self) -> None:
+        """City inputs, size, seed, budget and the task's knobs."""
+        add_city_parameters(self)
+        self.addParameter(_set_help(QgsProcessingParameterEnum(
+            self.SIZE, self.tr("Instance size"), options=list(SIZES), defaultValue=0),
+            self.tr("small / medium / large: the paper's candidate counts (land 85/119/199, "
+                    "road 63/102/143, station 80/80/180).")))
+        self.addParameter(_set_help(QgsProcessingParameterNumber(
+            self.SEED, self.tr("Random seed"), QgsProcessingParameterNumber.Integer, defaultValue=42, minValue=0),
+            self.tr("Seeds the instance sampling and the solver: the same seed gives the same result.")))
+        self.addParameter(_set_help(QgsProcessingParameterNumber(
+            self.BUDGET, self.tr("Budget in k€ (0 = the task's default)"), QgsProcessingParameterNumber.Double,
+            defaultValue=0.0, minValue=0.0),
+            self.tr("Total cost the plan may spend. The default binds: not every useful candidate fits.")))
+        for k in TASK_PARAMETERS[self.TASK]:
+            kind = QgsProcessingParameterNumber.Integer if k.integer else QgsProcessingParameterNumber.Double
+            self.addParameter(_set_help(QgsProcessingParameterNumber(
+                k.name, self.tr(k.title), kind, defaultValue=0, minValue=0), self.tr(k.help), k.advanced))
+        if self.TASK == "land":
+            self.addParameter(_set_help(QgsProcessingParameterString(
+                self.NEED, self.tr("Need per land-use type (e.g. school=2, green_l=1; empty = derived)"),
+                optional=True),
+                self.tr(f"How many parcels of each type the plan should hold; types: {', '.join(TYPES)}. "
+                        "Raises the step limit to fit; the budget stays the size's default unless given.")))
+
+    def instance_from_parameters(self, parameters: dict, context: QgsProcessingContext,
+                                 feedback: QgsProcessingFeedback) -> Instance:
+        city = city_from_parameters(self, parameters, context, feedback)
+        if feedback.isCanceled():
+            raise QgsProcessingException("cancelled")
+        feedback.setProgress(40)
+        size = SIZES[self.parameterAsEnum(parameters, self.SIZE, context)]
+        seed = self.parameterAsInt(parameters, self.SEED, context)
+        budget = self.parameterAsDouble(parameters, self.BUDGET, context) or None
+        params = {}
+        for k in TASK_PARAMETERS[self.TASK]:
+            v = (self.parameterAsInt if k.integer else self.parameterAsDouble)(parameters, k.name, context)
+            if v:
+                params[k.key] = v
+        inst = self.core(task_class(self.TASK).build, city, size=size, seed=seed, budget=budget, **params)
+        if self.TASK == "land":
+            inst = self._with_need(inst, parse_need(self.parameterAsString(parameters, self.NEED, context) or ""))
+        feedback.pushInfo(f"{inst.instance_id}: {inst.n} candidates, budget {inst.budget:.1f}, "
+                          f"step limit {inst.max_select}")
+        return inst
+
+    @staticmethod
+    def _with_need(inst: Instance, need: dict[str, int]) -> Instance:
+        if not need:
+            return inst
+        d = inst.to_export()
+        d["data"]["need"] = {t: need.get(t, 0) for t in TYPES}
+        d["meta"]["need_config"] = d["data"]["need"]
+        d["max_select"] = max(inst.max_select, sum(need.values()) + 2)
+        return type(inst).from_export(d)
+
+    def add_layer_sink(self, name: str, title: str, help_text: str) -> None:
+        self.addParameter(_set_help(QgsProcessingParameterFeatureSink(name, self.tr(title), SINK_TYPE[self.TASK]),
+                                    self.tr(help_text)))
+
+    def write_frame(self, parameters: dict, name: str, context: QgsProcessingContext, inst: Instance, frame,
+                    feedback: QgsProcessingFeedback) -> str:
+        """Write a candidate frame to the sink ``name``; returns its destination id."""
+        fields = qgs_fields(frame)
+        sink, dest = self.parameterAsSink(parameters, name, context, fields, GEOMETRY[inst.task][0], crs_of(inst))
+        if sink is None:
+            raise QgsProcessingException(self.invalidSinkError(parameters, name))
+        write_gdf(frame, sink, fields, feedback)
+        if feedback.isCanceled():
+            raise QgsProcessingException("cancelled")
+        sink.flushBuffer()
+        return dest
+

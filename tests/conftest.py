@@ -1,0 +1,9 @@
+"""Test-wide settings: QGIS/Qt run offscreen; QGIS's own Python plugins are importable."""
+import os
+import sys
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp/runtime-cityplanner")
+os.makedirs(os.environ["XDG_RUNTIME_DIR"], mode=0o700, exist_ok=True)
+if "/usr/share/qgis/python/plugins" not in sys.path:
+    sys.path.append("/usr/share/qgis/python/plugins")
