@@ -19,6 +19,8 @@ COMMANDS: dict[str, str] = {
     "evaluate": "evaluate a plan in a workspace",
     "solve": "solve a workspace with a heuristic, the MILP or the default method",
     "bench": "benchmark solvers on an instance suite",
+    "train": "train the planner model (SFT + GRPO on BuildPlan/ImprovePlan), export a GGUF LoRA adapter",
+    "participate": "participatory revision: residents discuss a parcel plan in fishbowl rounds, the planner revises it",
 }
 
 

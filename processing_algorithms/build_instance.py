@@ -4,7 +4,7 @@ from __future__ import annotations
 from qgis.core import (QgsProcessingOutputNumber, QgsProcessingOutputString,
                        QgsProcessingParameterFolderDestination)
 
-from plugin.qgis_io.plans import candidate_frame, staged_workspace
+from plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of, staged_workspace
 
 from .task_base import CANDIDATE_HELP, TITLES, TaskAlgorithm
 
@@ -50,7 +50,8 @@ class BuildInstance(TaskAlgorithm):
         feedback.setProgress(60)
         with staged_workspace(inst, target):
             frame = candidate_frame(inst, selected=[False] * inst.n)
-            dest = self.write_frame(parameters, self.CANDIDATES, context, inst, frame, feedback)
+            dest = self.write_frame(parameters, self.CANDIDATES, context, frame, GEOMETRY[inst.task][0], crs_of(inst),
+                                    feedback, f"candidates_{inst.task}")
         feedback.setProgress(100)
         return {self.WORKSPACE: target, self.CANDIDATES: dest, self.INSTANCE_ID: inst.instance_id,
                 self.CANDIDATE_COUNT: inst.n}

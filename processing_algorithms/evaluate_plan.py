@@ -7,7 +7,7 @@ from qgis.core import (QgsProcessing, QgsProcessingException, QgsProcessingOutpu
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
                        QgsProcessingParameterFile)
 
-from plugin.qgis_io.layers import qgs_fields, source_to_gdf, write_gdf
+from plugin.qgis_io.layers import source_to_gdf
 from plugin.qgis_io.plans import GEOMETRY, check_fields, flags, plan_ids
 from plugin.sandbox.workspace import load_instance
 
@@ -87,14 +87,8 @@ class EvaluatePlan(TaskAlgorithm):
         out["contribution"] = [ev.contributions.get(i) for i in ids]
         out["flag"] = flags(inst, ids)
         frame = out.assign(geometry=gdf.geometry.to_numpy()[:len(ids)])
-        fields = qgs_fields(frame)
-        sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, source.wkbType(),
-                                          source.sourceCrs())
-        if sink is None:
-            raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT))
-        write_gdf(frame, sink, fields, feedback)
-        if feedback.isCanceled():
-            raise QgsProcessingException("cancelled")
+        dest = self.write_frame(parameters, self.OUTPUT, context, frame, source.wkbType(), source.sourceCrs(), feedback,
+                                f"plan_{inst.task}")
         for line in ev.errors:
             feedback.reportError(line)
         feedback.pushInfo(f"valid={ev.valid} score={ev.score} cost ratio={ev.cost_ratio}")

@@ -8,7 +8,7 @@ from qgis.core import (QgsProcessingException, QgsProcessingOutputBoolean, QgsPr
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber)
 
 from plugin.qgis_io.city_source import has_city_input
-from plugin.qgis_io.plans import candidate_frame
+from plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of
 from plugin.qgis_io.reports import solve_report
 from plugin.sandbox.evaluator import evaluate_plan_file
 from plugin.sandbox.workspace import PLAN_FILE, load_instance
@@ -95,7 +95,8 @@ class SolveTask(TaskAlgorithm):
                                 contribution=[ev.contributions.get(i) for i in inst.ids_of(res.mask)],
                                 flag=[""] * len(res.ids), plan_score=[ev.score] * len(res.ids),
                                 method=[method] * len(res.ids))
-        dest = self.write_frame(parameters, self.OUTPUT, context, inst, frame, feedback)
+        dest = self.write_frame(parameters, self.OUTPUT, context, frame, GEOMETRY[inst.task][0], crs_of(inst), feedback,
+                                f"plan_{inst.task}")
         if ws:
             evaluate_plan_file(ws, atomic_write_json(Path(ws) / PLAN_FILE, {"candidate_ids": res.ids}))
         row = {"method": method, "status": res.status, "valid": ev.valid, "score": ev.score,

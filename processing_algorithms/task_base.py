@@ -10,14 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from qgis.core import (QgsProcessing, QgsProcessingContext, QgsProcessingException, QgsProcessingFeedback,
+from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessingContext, QgsProcessingException,
+                       QgsProcessingFeedback, QgsProcessingLayerPostProcessorInterface,
                        QgsProcessingParameterDefinition, QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSink, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
 
 from plugin.qgis_io.city_source import add_city_parameters, city_from_parameters
 from plugin.qgis_io.layers import qgs_fields, write_gdf
-from plugin.qgis_io.plans import GEOMETRY, crs_of
+from plugin.qgis_io.maps import apply_style
 from plugin.tasks import SIZES, Instance, task_class
 from plugin.tasks.land import TYPES
 
@@ -92,6 +93,10 @@ class TaskAlgorithm(CityPlannerAlgorithm):
     BUDGET = "BUDGET"
     NEED = "NEED"
 
+    def __init__(self):
+        super().__init__()
+        self._stylers: list[QgsProcessingLayerPostProcessorInterface] = []
+
     def add_instance_parameters(self) -> None:
         """City inputs, size, seed, budget and the task's knobs."""
         add_city_parameters(self)
@@ -152,16 +157,29 @@ class TaskAlgorithm(CityPlannerAlgorithm):
         self.addParameter(_set_help(QgsProcessingParameterFeatureSink(name, self.tr(title), SINK_TYPE[self.TASK]),
                                     self.tr(help_text)))
 
-    def write_frame(self, parameters: dict, name: str, context: QgsProcessingContext, inst: Instance, frame,
-                    feedback: QgsProcessingFeedback) -> str:
-        """Write a candidate frame to the sink ``name``; returns its destination id."""
+    def write_frame(self, parameters: dict, name: str, context: QgsProcessingContext, frame, wkb_type: int,
+                    crs: QgsCoordinateReferenceSystem, feedback: QgsProcessingFeedback, style: str) -> str:
+        """Write a frame to the sink ``name`` and style the layer QGIS loads from it; returns its id."""
         fields = qgs_fields(frame)
-        sink, dest = self.parameterAsSink(parameters, name, context, fields, GEOMETRY[inst.task][0], crs_of(inst))
+        sink, dest = self.parameterAsSink(parameters, name, context, fields, wkb_type, crs)
         if sink is None:
             raise QgsProcessingException(self.invalidSinkError(parameters, name))
         write_gdf(frame, sink, fields, feedback)
         if feedback.isCanceled():
             raise QgsProcessingException("cancelled")
-        sink.flushBuffer()
+        if context.willLoadLayerOnCompletion(dest):
+            styler = _Styler(style)
+            self._stylers.append(styler)  # QGIS keeps only a pointer: the Python object must outlive the run
+            context.layerToLoadOnCompletionDetails(dest).setPostProcessor(styler)
         return dest
 
+
+class _Styler(QgsProcessingLayerPostProcessorInterface):
+    """Applies resources/styles/<name>.qml to an output layer when QGIS loads it."""
+
+    def __init__(self, style: str):
+        super().__init__()
+        self.style = style
+
+    def postProcessLayer(self, layer, context, feedback) -> None:  # noqa: N802 (QGIS API name)
+        apply_style(layer, self.style)

@@ -34,7 +34,8 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
-QT_QPA_PLATFORM=offscreen .venv/bin/python - <<'PY'
+# QGIS prints start-up noise on stderr: show it only when the check fails
+if ! check=$(QT_QPA_PLATFORM=offscreen .venv/bin/python -W ignore - 2>&1 <<'PY'
 import sys
 sys.path.append("/usr/share/qgis/python/plugins")
 import qgis.core  # noqa: F401
@@ -45,3 +46,9 @@ from plugin.agent.model_files import default_model_path  # noqa: F401
 print(f"setup: ok (QGIS {qgis.core.Qgis.QGIS_VERSION}, numpy {numpy.__version__}, "
       f"model {default_model_path().name})")
 PY
+); then
+  echo "$check" >&2
+  echo "setup: import check failed" >&2
+  exit 1
+fi
+echo "$check" | grep '^setup:'

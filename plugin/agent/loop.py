@@ -23,7 +23,7 @@ from plugin.sandbox.workspace import CONTEXT_FILE, PLAN_FILE, atomic_context, lo
 from plugin.solvers.common import better
 from plugin.util.io import append_jsonl, atomic_write_json
 
-from . import tools  # noqa: F401 - registers the `solve` verb
+from . import terminal_verbs  # noqa: F401 - registers the `solve` verb
 from .backend import Backend, BackendError
 from .protocol import (TURN_SCHEMA, instance_prompt, invalid_turn_prompt, observation_prompt, system_prompt,
                        workspace_state)

@@ -1,7 +1,9 @@
-"""``python -m plugin bench --suite quick|full|tiny | --instances WS1,WS2 --out DIR``.
+"""``python -m plugin bench --suite quick|full|tiny|speed | --instances WS1,WS2 --out DIR``.
 
 Writes DIR/results.json (rows: task, size, instance, method, seed, valid, score,
 upper_bound, gap, seconds, …), DIR/table.md and PNG plots; prints the summary as JSON.
+``--suite speed`` measures the evaluators instead (plugin.bench.speed): DIR/speed.json and
+DIR/speed.md with full-evaluation ms and add / remove / swap µs per task on medium instances.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from plugin.solvers import SOLVERS
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     src = parser.add_mutually_exclusive_group(required=True)
-    src.add_argument("--suite", help="quick | full | tiny")
+    src.add_argument("--suite", help="quick | full | tiny | speed (evaluator timings, no solving)")
     src.add_argument("--instances", help="comma-separated workspace folders")
     parser.add_argument("--methods", default="greedy,grasp,sa,alns,default",
                         help=f"comma-separated, from {','.join(SOLVERS)}")
@@ -33,6 +35,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from plugin.bench.suites import suite
     from plugin.errors import InputError
 
+    if args.suite == "speed":
+        return _speed(Path(args.out))
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     unknown = [m for m in methods if m not in SOLVERS]
     if unknown or not methods:
@@ -50,3 +54,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         workers=args.workers, scheduler=args.scheduler, bound_time_limit=args.bound_time_limit)
     report = write_report(results, args.out)
     return {"rows": len(results["rows"]), "winners": report["winners"], "files": report["files"]}
+
+
+def _speed(out: Path) -> dict[str, Any]:
+    from plugin.bench.speed import speed_markdown, speed_table
+    from plugin.util.io import atomic_write_json, atomic_write_text
+
+    rows = speed_table()
+    atomic_write_json(out / "speed.json", rows)
+    atomic_write_text(out / "speed.md", speed_markdown(rows))
+    return {"rows": rows, "files": [str(out / "speed.json"), str(out / "speed.md")]}

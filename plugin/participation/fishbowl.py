@@ -98,7 +98,7 @@ class RulePersona:
         """Needs, what of them is missing within 500 m, a proposal on the community's nearest
         plannable parcel for the first missing need, and support for a previous request."""
         needs = [t for t, n in zip(TYPES, pop.needs[i]) if n]
-        reach = _reach_one(pop, plan, i)
+        reach = reach_one(pop, plan, i)
         unmet = [t for t in needs if not reach[TYPES.index(t)]]
         proposal = propose(region, pop, plan, parcels, i, unmet)
         parts = [f"I am {pop.describe(i)}. I need {', '.join(needs)}."]
@@ -115,7 +115,7 @@ class RulePersona:
         return extractive_text(summary, opinions), self.name
 
 
-def _reach_one(pop: Population, plan: np.ndarray, i: int) -> np.ndarray:
+def reach_one(pop: Population, plan: np.ndarray, i: int) -> np.ndarray:
     near = pop.near[i]
     return np.array([(near & (plan == t)).any() for t in TYPES])
 

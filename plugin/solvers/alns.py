@@ -7,7 +7,9 @@ construction over at most ``repair_limit`` candidates per step. Operators are ch
 roulette wheel (scores 25 / 5 / 1 / 0 for new best / better / accepted / rejected, decay
 0.8); acceptance is simulated annealing from ``sa_t0`` to ``sa_t_end``. The package
 minimises, so the objective is −S (its ``autofit`` rejects negative objectives, hence the
-explicit temperatures). The best plan ends with a best-improvement local search.
+explicit temperatures). The best plan ends with a best-improvement local search (with pairs
+of additions); the iterations stop at ``alns_polish_share`` of the time left, so the polish
+always gets its share.
 """
 from __future__ import annotations
 
@@ -97,6 +99,8 @@ def _repair(noisy: bool):
 def search(st: SearchState, ctx: Context, iterations: int, until: float) -> SearchState:
     """ALNS from ``st`` for ``iterations`` or until ``until`` (perf_counter); best state, polished."""
     s = ctx.settings
+    now = time.perf_counter()
+    until = now + (1.0 - s.alns_polish_share) * max(0.0, until - now)
     engine = ALNS(ctx.rng)
     for name, order in (("random", _random), ("expensive", _expensive), ("worst", _worst)):
         engine.add_destroy_operator(_destroy(order), name)

@@ -19,6 +19,7 @@ from plugin.errors import InputError
 from plugin.tasks import instance_from_export, task_class
 from plugin.tasks.land import (KINDS, TARGET, TYPE_CODES, TYPES, LandAllocation, ecology_polygons,
                                ecology_score, facilities_by_kind, service_coverage, service_score)
+from tests.core.task_checks import greedy
 
 # the shared project data next to the repository (the Beijing regions of the participation module)
 PARTICIPATION = PLUGIN_ROOT.parent / "shared" / "data" / "participation"
@@ -167,16 +168,6 @@ def test_export_round_trip():
 
 
 # ------------------------------------------------------------------ real cities
-def greedy(inst: LandAllocation) -> np.ndarray:
-    s = inst.state()
-    while True:
-        cand = [i for i in range(inst.n) if s.can_add(i)]
-        gains = [s.gain_add(i) for i in cand]
-        if not cand or max(gains) <= 1e-12:
-            return s.mask
-        s.add(cand[int(np.argmax(gains))])
-
-
 @pytest.mark.parametrize("region", ["helsinki", "kotka"])
 @pytest.mark.parametrize("size", ["small", "medium", "large"])
 def test_build_real_city(region, size):

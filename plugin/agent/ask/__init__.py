@@ -1,0 +1,61 @@
+"""``ask``: a planner's free-text request answered by a tool-using agent that asks for missing
+inputs before acting and answers only from tool observations (REFERENCE.md §3)."""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .agent import MAX_CALLS, MAX_SECONDS, answer_request
+
+
+def ask(request: str, region: str | None = None, backend: Any = None, *, root: str | os.PathLike | None = None,
+        read_roots: tuple[str | os.PathLike, ...] = (), model: str | None = None, endpoint: str | None = None,
+        threads: int | None = None, max_tokens: int = 160, seed: int = 0) -> dict[str, Any]:
+    """Answer ``request`` (QGIS-free; the Planner dock's Ask box calls this in a worker).
+
+    ``backend``: an object with ``chat`` (plugin.agent.backend); when None one is made from
+    ``model``/``endpoint`` only if the request needs the model, and closed afterwards.
+    Workspaces built by tools go under ``root`` (default: a new temporary folder); files under
+    ``read_roots`` (e.g. a parcels layer) may be read. Returns the JSON record with
+    ``clarification`` or ``answer``, ``tool_calls``, ``tokens``, ``seconds``, ``layers``, ``trace``."""
+    from plugin.agent.tools import default_registry
+
+    if not request or not request.strip():
+        from plugin.errors import InputError
+
+        raise InputError("empty request")
+    root = Path(root) if root else Path(tempfile.mkdtemp(prefix="cityplanner-ask-"))
+    registry = default_registry(root, read_roots)
+    lazy = _LazyBackend(model, endpoint, threads, seed) if backend is None else None
+    try:
+        out = answer_request(request.strip(), registry, backend or lazy, region, max_tokens=max_tokens, seed=seed)
+    finally:
+        if lazy is not None:
+            lazy.close()
+    out["workspace_root"] = str(root)
+    return out
+
+
+class _LazyBackend:
+    """Starts the model on the first chat, so a clarification never loads it."""
+
+    def __init__(self, model: str | None, endpoint: str | None, threads: int | None, seed: int):
+        self.args = (model, endpoint, threads, seed)
+        self.backend = None
+
+    def chat(self, messages: list[dict], **kw: Any) -> Any:
+        if self.backend is None:
+            from plugin.agent.backend import make_backend
+
+            model, endpoint, threads, seed = self.args
+            self.backend = make_backend(model, endpoint, threads=threads, seed=seed)
+        return self.backend.chat(messages, **kw)
+
+    def close(self) -> None:
+        if self.backend is not None:
+            self.backend.close()
+
+
+__all__ = ["MAX_CALLS", "MAX_SECONDS", "ask"]

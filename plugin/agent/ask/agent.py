@@ -1,0 +1,348 @@
+"""The ask agent: cognition → clarify, or ReAct over the tool registry → evidence-aligned synthesis.
+
+ReAct core: each step the model sees the structured task, the tools, the observations so far
+and the policy's suggested next call (the call prerequisites of the task's goals, filled with
+upstream values), and answers ``{"tool", "args"}``. A valid proposal is executed (an extra
+call beyond the suggestion is an augmentation, at most ``MAX_EXTRA``); an invalid one, or a
+commit while required calls are pending, falls back to the suggestion, recorded as such —
+so a small model cannot derail the workflow, and a stronger one steers it.
+
+Runtime rules (REFERENCE.md §3): error observations for unknown tools, bad arguments and
+exceptions; a successful call's signature is cached and an exact repeat is rejected (failed
+calls may be retried); after ``SWITCH_AFTER`` consecutive failures of one tool the model is
+advised to switch tools or report the subtask unavailable; budget ``MAX_CALLS`` model calls or
+``MAX_SECONDS``; with ≤ ``DRAFT_CALLS`` calls or ≤ ``DRAFT_SECONDS`` left, tools are disabled
+and the answer is drafted from the observations.
+"""
+from __future__ import annotations
+
+import json
+import time
+from functools import lru_cache
+from typing import Any
+
+from plugin.agent.tools import Observation, Registry, dumps
+
+from . import synthesis
+from .cognition import COGNITION_SCHEMA, Goal, Task, extract, merge_model, model_prompt
+
+MAX_CALLS, MAX_SECONDS = 25, 600.0
+DRAFT_CALLS, DRAFT_SECONDS = 2, 90.0
+SWITCH_AFTER = 8
+MAX_EXTRA = 3
+SOLVE_SECONDS = 5.0
+
+
+def signature(tool: str, args: dict[str, Any]) -> str:
+    return tool + json.dumps(args, sort_keys=True, default=str)
+
+
+@lru_cache(maxsize=4)
+def _names(regions: tuple[tuple[str, str], ...]) -> dict[str, set[str]]:
+    from plugin.agent.tools.places import _index
+
+    out: dict[str, set[str]] = {}
+    for name, path in regions:
+        idx = _index(path, name)
+        for n in [p.name for p in idx.pois if p.name] + [p.name for p in idx.streets.values()]:
+            if len(n) >= 4:  # shorter names ("Sokos" is 5) collide with plain words
+                out.setdefault(n.casefold(), set()).add(name)
+    return out
+
+
+def place_names(registry: Registry) -> dict[str, set[str]]:
+    """Casefolded feature names of every region -> the regions that have them."""
+    return _names(tuple(sorted((k, str(v)) for k, v in registry.ctx.regions.items())))
+
+
+class Run:
+    """One request's trace, budget, cache and failure counters."""
+
+    def __init__(self, registry: Registry, backend: Any, *, max_calls: int = MAX_CALLS,
+                 max_seconds: float = MAX_SECONDS, max_tokens: int = 160, seed: int = 0):
+        self.reg, self.backend = registry, backend
+        self.max_calls, self.max_seconds, self.max_tokens, self.seed = max_calls, max_seconds, max_tokens, seed
+        self.t0 = time.perf_counter()
+        self.trace: list[dict[str, Any]] = []
+        self.model_calls: list[dict[str, Any]] = []
+        self.observations: list[Observation] = []
+        self.cache: dict[str, Observation] = {}
+        self.fails: dict[str, int] = {}
+
+    # ---------------------------------------------------------------- budget
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+    def tools_disabled(self) -> bool:
+        return (self.max_calls - len(self.model_calls) <= DRAFT_CALLS
+                or self.max_seconds - self.elapsed() <= DRAFT_SECONDS)
+
+    # ---------------------------------------------------------------- model
+    def model(self, purpose: str, messages: list[dict], schema: dict | None = None) -> Any:
+        """Parsed JSON (schema) or text; None when the model failed, answered badly or no budget."""
+        if self.backend is None or len(self.model_calls) >= self.max_calls:
+            return None
+        try:
+            res = self.backend.chat(messages, schema=schema, max_tokens=self.max_tokens, temperature=0.0,
+                                    seed=self.seed + len(self.model_calls))
+        except Exception as e:  # noqa: BLE001 - a dead model degrades to the deterministic path
+            self.model_calls.append({"purpose": purpose, "error": f"{type(e).__name__}: {e}", "prompt_tokens": 0,
+                                     "completion_tokens": 0, "seconds": 0.0})
+            return None
+        rec = {"purpose": purpose, "prompt_tokens": res.prompt_tokens, "completion_tokens": res.completion_tokens,
+               "seconds": round(res.seconds, 3), "finish_reason": res.finish_reason, "text": res.text[:2000]}
+        self.model_calls.append(rec)
+        if schema is None:
+            return res.text
+        try:
+            return json.loads(res.text)
+        except json.JSONDecodeError:
+            rec["error"] = "invalid JSON"
+            return None
+
+    # ---------------------------------------------------------------- tools
+    def call(self, tool: str, args: dict[str, Any], chosen_by: str) -> Observation:
+        sig = signature(tool, args)
+        if sig in self.cache:
+            obs = Observation(tool, "runtime", args, "failed", None,
+                              "exact repeat of a successful call: use its result", 0.0)
+        else:
+            obs = self.reg.call(tool, args)
+            if obs.ok:
+                self.cache[sig] = obs
+        self.fails[tool] = 0 if obs.ok else self.fails.get(tool, 0) + 1
+        self.observations.append(obs)
+        self.trace.append({"step": "tool", "chosen_by": chosen_by, **obs.to_json()})
+        return obs
+
+    def advice(self) -> list[str]:
+        return [f"{t} failed {n} times in a row: switch tools or report this subtask as unavailable."
+                for t, n in self.fails.items() if n >= SWITCH_AFTER]
+
+    # ---------------------------------------------------------------- record
+    def tokens(self) -> dict[str, int]:
+        p = sum(m["prompt_tokens"] for m in self.model_calls)
+        c = sum(m["completion_tokens"] for m in self.model_calls)
+        return {"prompt": p, "completion": c, "total": p + c}
+
+
+# ------------------------------------------------------------------------ the policy
+def _done(run: Run, tool: str, args: dict[str, Any]) -> Observation | None:
+    """The latest observation of exactly this call (ok or failed), if any."""
+    sig = signature(tool, args)
+    return next((o for o in reversed(run.observations) if o.tool == tool and signature(o.tool, o.params) == sig
+                 and o.server != "runtime"), None)
+
+
+def _goal_result(run: Run, intent: str) -> Observation | None:
+    tool = {"nearest": "nearest_facility", "route": "route", "within": "within_distance"}[intent]
+    return next((o for o in run.observations if o.tool == tool and o.ok), None)
+
+
+def _calls(goal: Goal, region: str | None, run: Run, task: Task) -> tuple[list[tuple[str, dict]], str | None]:
+    """The calls a goal needs given what ran so far, and a limitation when it cannot proceed."""
+    s = goal.slots
+    if goal.condition:
+        ref = _goal_result(run, goal.condition["on"])
+        if ref is None:
+            return [], f"the condition on the {goal.condition['on']} result could not be checked"
+        value = ref.result["nearest"][goal.condition["field"]]
+        if not value > goal.condition["value"]:
+            return [], None
+    if goal.intent == "summary":
+        return [("region_summary", {"region": region})], None
+    if goal.intent == "find":
+        return [("find_features", {"region": region, **{k: s[k] for k in ("category", "name") if s.get(k)}})], None
+    if goal.intent == "nearest":
+        return [("nearest_facility", {"region": region, "place": s["place"], "category": s["category"]})], None
+    if goal.intent == "within":
+        args = {"region": region, "place": s["place"], "radius_m": s["radius_m"]}
+        return [("within_distance", {**args, **({"category": s["category"]} if s.get("category") else {})})], None
+    if goal.intent == "route":
+        dest = s["destination"]
+        if dest == "$nearest":
+            ref = _goal_result(run, "nearest")
+            if ref is None:
+                return [], "the route needs the nearest facility, which was not found"
+            dest = ref.result["nearest"]["id"]
+        return [("route", {"region": region, "origin": s["origin"], "destination": dest})], None
+    if goal.intent == "compare":
+        return [("route", {"region": region, "origin": c, "destination": s["target"]}) for c in s["candidates"]], None
+    if goal.intent == "participation":
+        return [("participation_metrics", {"parcels": s["parcels"]})], None
+    # plan: build → solve → evaluate, each consuming the workspace the build returned
+    build = {"region": region, "task": s["task"], "budget": s["budget"], "size": s.get("size") or "small"}
+    built = _done(run, "build_instance", build)
+    if built is None or not built.ok:
+        return [("build_instance", build)], None
+    ws = built.result["workspace"]
+    return [("build_instance", build), ("solve_plan", {"workspace": ws, "time_limit": SOLVE_SECONDS}),
+            ("evaluate_plan", {"workspace": ws})], None
+
+
+def next_call(run: Run, task: Task) -> tuple[tuple[str, dict] | None, list[str]]:
+    """The first required call not yet run, and the limitations met so far."""
+    limits: list[str] = []
+    for goal in task.goals:
+        calls, limit = _calls(goal, task.region, run, task)
+        if limit:
+            limits.append(limit)
+        for tool, args in calls:
+            obs = _done(run, tool, args)
+            if obs is None:
+                return (tool, args), limits
+            if not obs.ok:
+                limits.append(f"{tool}: {obs.error}")
+                break  # later calls of this goal depend on this one
+    return None, limits
+
+
+STEP_SCHEMA_BASE = {"type": "object", "properties": {"tool": {"type": "string"}, "args": {"type": "object"}},
+                    "required": ["tool", "args"]}
+
+
+def _signature_line(spec: dict[str, Any]) -> str:
+    props, req = spec["input_schema"]["properties"], spec["input_schema"].get("required", [])
+    return f"{spec['name']}({', '.join(req + [p + '?' for p in props if p not in req])})"
+
+
+def _step_messages(run: Run, task: Task, suggestion: tuple[str, dict]) -> list[dict[str, str]]:
+    # compact on purpose: the default model is small and prompt tokens dominate its latency
+    tools = "; ".join(_signature_line(t) for t in run.reg.specs())
+    seen = "\n".join(" ".join(synthesis.fact_lines(o)) if o.ok else f"{o.tool} failed: {o.error}"
+                     for o in run.observations)
+    user = (f"Task: {task.intent} in {task.region}; {json.dumps(task.entities, ensure_ascii=False)}\n"
+            f"Observations:\n{seen or '(none)'}\n" + "".join(a + "\n" for a in run.advice())
+            + f"Suggested next call: {json.dumps({'tool': suggestion[0], 'args': suggestion[1]}, ensure_ascii=False)}\n"
+            'Reply with JSON {"tool": name, "args": {...}}, or {"tool": "commit", "args": {}} when done.')
+    return [{"role": "system", "content": "You are an urban planning assistant that calls tools: " + tools},
+            {"role": "user", "content": user}]
+
+
+def react(run: Run, task: Task) -> list[str]:
+    """Run the loop until the policy has nothing pending or the budget says draft; return limitations."""
+    schema = json.loads(json.dumps(STEP_SCHEMA_BASE))
+    schema["properties"]["tool"]["enum"] = [*run.reg.tools, "commit"]
+    extra = 0
+    while True:
+        suggestion, limits = next_call(run, task)
+        if suggestion is None:
+            return limits
+        if run.tools_disabled():
+            run.trace.append({"step": "budget", "note": "tools disabled: drafting from the observations"})
+            return limits + ["the call budget ran out before every step was done"]
+        prop = run.model("step", _step_messages(run, task, suggestion), schema)
+        tool, args = (prop.get("tool"), prop.get("args")) if isinstance(prop, dict) else (None, None)
+        valid = (tool in run.reg.tools and isinstance(args, dict)
+                 and signature(tool, args) not in run.cache and _schema_ok(run, tool, args))
+        if valid and signature(tool, args) == signature(*suggestion):
+            run.call(tool, args, "model")
+        elif valid and extra < MAX_EXTRA:
+            extra += 1
+            run.call(tool, args, "model (augmentation)")
+        else:
+            why = "commit refused: required calls pending" if tool == "commit" else "proposal not usable"
+            run.trace.append({"step": "fallback", "note": why, "proposal": prop})
+            run.call(*suggestion, "policy")
+
+
+def _schema_ok(run: Run, tool: str, args: dict) -> bool:
+    from plugin.agent.tools.registry import schema_error
+
+    return schema_error(run.reg.tools[tool].schema, args) is None
+
+
+# ------------------------------------------------------------------------ the whole request
+def clarification(task: Task) -> str:
+    return "Before I act I need " + "; ".join(task.missing) + "."
+
+
+def answer_request(request: str, registry: Registry, backend: Any, region: str | None = None,
+                   **run_options: Any) -> dict[str, Any]:
+    """Cognition → clarification, or ReAct → synthesis. Returns the full JSON record."""
+    run = Run(registry, backend, **run_options)
+    names = place_names(registry)
+    task = extract(request, names, tuple(registry.ctx.regions), region)
+    run.trace.append({"step": "cognition", "source": "rules", "task": task.to_json()})
+    if task.missing:
+        out = {"clarification": clarification(task)}
+    else:
+        reply = run.model("cognition", model_prompt(request, task), COGNITION_SCHEMA)
+        if isinstance(reply, dict):
+            merge_model(task, reply)
+            run.trace.append({"step": "cognition", "source": "model", "reply": reply})
+        limits = react(run, task) + run.advice()
+        out = synthesize(run, task, request, names, limits)
+    calls = [o.to_json() for o in run.observations]
+    return {"request": request, "region": task.region, "task": task.to_json(), **out,
+            "tool_calls": calls, "model_calls": len(run.model_calls), "tokens": run.tokens(),
+            "seconds": round(run.elapsed(), 3), "layers": layers(run.observations, registry),
+            "trace": run.trace + [{"step": "model", **m} for m in run.model_calls]}
+
+
+def decision_lines(run: Run, task: Task) -> list[str]:
+    """Conclusions computed from observations: the compare winner, a condition's outcome."""
+    out = []
+    for g in task.goals:
+        if g.intent == "compare":
+            routes = [o for o in run.observations if o.tool == "route" and o.ok]
+            if len(routes) >= 2:
+                best = min(routes, key=lambda o: o.result["network_distance_m"])
+                out.append(f"Closest by road to {g.slots['target']}: "
+                           f"{synthesis._label(best.result['origin'])} ({best.result['network_distance_m']} m).")
+        if g.condition:
+            ref = _goal_result(run, g.condition["on"])
+            if ref is not None:
+                v = ref.result["nearest"][g.condition["field"]]
+                met = v > g.condition["value"]
+                out.append(f"The nearest {ref.result['category']} is {v} m by road, "
+                           f"{'more' if met else 'not more'} than {g.condition['value']:g} m"
+                           f"{'' if met else ', so the radius search was not needed'}.")
+    return out
+
+
+def synthesize(run: Run, task: Task, request: str, names: dict[str, set[str]], limits: list[str]) -> dict[str, Any]:
+    good = [o for o in run.observations if o.ok]
+    draft = [line for o in good for line in synthesis.fact_lines(o)] + decision_lines(run, task)
+    limits = list(dict.fromkeys(limits))
+    if not draft:
+        return {"answer": "No tool returned usable data for this request.", "limitations": limits,
+                "unsupported": [], "draft": []}
+    evidence = synthesis.numbers_in([o.result for o in good]) | synthesis.numbers_in(request) \
+        | synthesis.numbers_in(draft)
+    text = run.model("synthesis", [
+        {"role": "system", "content": "Answer the planner's request in two or three sentences using only the "
+                                      "facts given. Copy numbers exactly. Do not describe tools or offer help."},
+        {"role": "user", "content": f"Request: {request}\nFacts:\n" + "\n".join(draft)}])
+    kept, dropped = synthesis.verify(text or "", evidence, dumps([o.result for o in good]) + request + " ".join(draft),
+                                     names)
+    run.trace.append({"step": "synthesis", "draft": draft, "kept": kept, "dropped": dropped})
+    return {"answer": synthesis.compose(kept, draft, limits), "limitations": limits, "unsupported": dropped,
+            "draft": draft}
+
+
+def layers(observations: list[Observation], registry: Registry) -> list[dict[str, Any]]:
+    """GeoJSON layers (in the region CRS) from route lines and listed features, for a map."""
+    out = []
+    for o in observations:
+        if not o.ok:
+            continue
+        r = o.result
+        if o.tool == "route":
+            out.append({"name": f"route {synthesis._label(r['origin'])} → {synthesis._label(r['destination'])}",
+                        "crs": r["crs"], "geojson": {"type": "FeatureCollection", "features": [
+                            {"type": "Feature", "geometry": r["geometry"],
+                             "properties": {"network_distance_m": r["network_distance_m"]}}]}})
+        feats = r.get("features") or ([r["nearest"]] if o.tool == "nearest_facility" else [])
+        if feats and o.tool in ("find_features", "within_distance", "nearest_facility"):
+            out.append({"name": f"{o.tool} {o.params.get('category') or o.params.get('name') or ''}".strip(),
+                        "crs": _crs(registry, o.params["region"]), "geojson": {"type": "FeatureCollection", "features": [
+                            {"type": "Feature", "geometry": {"type": "Point", "coordinates": [f["x"], f["y"]]},
+                             "properties": {k: f.get(k) for k in ("id", "name", "category")}} for f in feats]}})
+    return out
+
+
+def _crs(registry: Registry, region: str) -> str:
+    from plugin.agent.tools.places import region_index
+
+    return region_index(registry.ctx, region).city.crs

@@ -1,0 +1,38 @@
+"""``python -m plugin train --config cpu-smoke|gpu|FILE.toml --out DIR``: SFT + GRPO training of
+the planner model on BuildPlan / ImprovePlan atomic tasks (see ``plugin.training``).
+
+The config format is documented in ``plugin/training/config.py`` and in the shipped
+``resources/training/*.toml``. ``--resume`` continues from ``DIR/checkpoint.pt``.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", default="cpu-smoke",
+                        help="shipped config name (cpu-smoke, gpu) or a TOML file (default cpu-smoke)")
+    parser.add_argument("--out", required=True, help="output folder: log, checkpoint, adapters, curves, evaluation")
+    parser.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
+    parser.add_argument("--seed", type=int, default=None, help="override run.seed")
+    parser.add_argument("--threads", type=int, default=None, help="override model.threads")
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    from plugin.errors import InputError
+    from plugin.training.config import load_config
+
+    overrides: dict[str, dict[str, Any]] = {}
+    if args.seed is not None:
+        overrides["run"] = {"seed": args.seed}
+    if args.threads is not None:
+        if args.threads < 1:
+            raise InputError(f"--threads must be at least 1, got {args.threads}")
+        overrides["model"] = {"threads": args.threads}
+    cfg = load_config(args.config, overrides)
+    try:
+        from plugin.training.trainer import train
+    except ImportError as e:  # torch / llama_cpp are optional for the rest of the plugin
+        raise InputError(f"training needs torch and llama-cpp-python: {e}") from e
+    return train(cfg, args.out, resume=args.resume)

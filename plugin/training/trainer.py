@@ -1,0 +1,227 @@
+"""The headless training run: SFT on solver demonstrations, then GRPO on rollouts of BuildPlan
+and ImprovePlan, LoRA export as GGUF adapters, curves and the held-out evaluation.
+
+Why a compact own loop and not TRL: TRL's GRPOTrainer needs transformers + peft +
+accelerate (not in the plugin's environment) and generates with a full HF model per
+rollout; on two CPU cores one such step takes minutes. Here a group of G rollouts shares one
+prompt pass (``policy.completion_logprobs``) and rewards come from running each turn in the
+virtual terminal of a real workspace.
+
+Outputs in ``OUT``: ``train_log.jsonl`` (one JSON line per step), ``checkpoint.pt`` (resume
+with ``--resume``), ``adapter-sft.gguf`` and ``adapter.gguf`` (LoRA for llama.cpp),
+``curves.png``, ``eval.json`` and ``eval_table.md`` (Table-4 shape), ``workspaces/``.
+"""
+from __future__ import annotations
+
+import io
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import torch
+
+from plugin.agent.model_files import resolve_model
+from plugin.errors import InputError
+from plugin.util.io import append_jsonl, atomic_write_bytes, atomic_write_json
+
+from .config import Section
+from .dataset import atomic_tasks, suite_items
+from .evaluate import evaluate_variants
+from .export import export_adapter
+from .grpo import group_advantages, grpo_loss, sft_loss
+from .model import Llama, load_gguf_model
+from .policy import ChatTokenizer, completion_logprobs, lora_swapped, sample
+from .render import AtomicTask, demonstration, run_episode
+from .report import plot_curves
+
+LOG_FILE, CHECKPOINT, SFT_ADAPTER, ADAPTER = "train_log.jsonl", "checkpoint.pt", "adapter-sft.gguf", "adapter.gguf"
+Log = Callable[[dict[str, Any]], None]
+
+
+def tile_key(item) -> tuple:
+    return item.region, tuple(round(b) for b in item.window_bounds) if item.window_bounds else None
+
+
+class Trainer:
+    def __init__(self, cfg: Section, out: str | Path, resume: bool = False):
+        self.cfg, self.out, self.resume = cfg, Path(out), resume
+        self.out.mkdir(parents=True, exist_ok=True)
+        if not resume:
+            (self.out / LOG_FILE).unlink(missing_ok=True)
+        torch.set_num_threads(cfg.model.threads)
+        torch.manual_seed(cfg.run.seed)
+        self.device = torch.device(cfg.model.device)
+        if self.device.type == "cuda" and not torch.cuda.is_available():
+            raise InputError("config asks for device 'cuda' but torch sees no GPU (use the cpu-smoke config)")
+        self.model_path = resolve_model(cfg.model.path)
+        dtype = torch.bfloat16 if cfg.model.dtype == "bfloat16" else torch.float32
+        self.model: Llama = load_gguf_model(self.model_path, cfg.model.lora_rank, cfg.model.lora_alpha,
+                                            tuple(cfg.model.targets), dtype, cfg.run.seed).to(self.device)
+        self.tok = ChatTokenizer(self.model_path)
+        self.state: dict[str, Any] = {"phase": "sft", "step": 0}
+
+    # ------------------------------------------------------------------ run
+    def run(self) -> dict[str, Any]:
+        c = self.cfg
+        train_items = suite_items(c.data.suite, "train", c.data.tasks, c.data.sizes, c.data.train_instances, c.run.seed)
+        test_items = suite_items(c.data.suite, "test", c.data.tasks, c.data.sizes, c.data.test_instances, c.run.seed)
+        leaked = {tile_key(i) for i in train_items} & {tile_key(i) for i in test_items}
+        if leaked:  # the suites split by tile; this guards against a future suite that does not
+            raise InputError(f"train and test share tiles: {sorted(leaked)[:3]}")
+        tasks = atomic_tasks(train_items, c.data.goals, self.out / "workspaces" / "train", c.data.show_candidates,
+                             c.run.seed)
+        demos = [(t, d) for t in tasks if (d := demonstration(t)) is not None]
+        self._log({"event": "dataset", "train_instances": len(train_items), "test_instances": len(test_items),
+                   "atomic_tasks": len(tasks), "demonstrations": len(demos)})
+        if self.resume:
+            self._load_checkpoint()
+        t0 = time.perf_counter()
+        total = c.sft.steps + c.grpo.steps
+        with _progress(total, self._done_steps()) as bar:
+            if self.state["phase"] == "sft":
+                self._sft(demos, bar)
+            self._grpo(tasks, bar)
+        adapter = export_adapter(self.model, self.out / ADAPTER)
+        plot_curves(self.out / LOG_FILE, self.out / "curves.png")
+        test_tasks = atomic_tasks(test_items, c.data.goals, self.out / "workspaces" / "test", c.data.show_candidates,
+                                  c.run.seed + 1)
+        adapters = {"base": None, "sft": self.out / SFT_ADAPTER, "grpo": adapter}
+        evaluation = evaluate_variants(self.cfg, self.model_path, adapters, test_tasks, self.out)
+        summary = {"out": str(self.out), "adapter": str(adapter), "sft_adapter": str(self.out / SFT_ADAPTER),
+                   "log": str(self.out / LOG_FILE), "curves": str(self.out / "curves.png"),
+                   "train_seconds": round(time.perf_counter() - t0, 1), "evaluation": evaluation}
+        self._log({"event": "done", **{k: v for k, v in summary.items() if k != "evaluation"}})
+        return summary
+
+    def _done_steps(self) -> int:
+        return self.state["step"] + (self.cfg.sft.steps if self.state["phase"] == "grpo" else 0)
+
+    # ------------------------------------------------------------------ SFT
+    def _sft(self, demos: list[tuple[AtomicTask, str]], bar) -> None:
+        c = self.cfg.sft
+        if not demos:
+            raise InputError("no demonstrations: the solver found no plan on any training task")
+        opt = self._optimizer(c.lr, "sft")
+        for step in range(self.state["step"], c.steps):
+            t0 = time.perf_counter()
+            opt.zero_grad()
+            batch = [demos[(step * c.batch + j) % len(demos)] for j in range(c.batch)]
+            total, tokens = 0.0, 0
+            for task, text in batch:
+                ids = self.tok.completion(text)
+                logp, mask = completion_logprobs(self.model, self.tok.chat_prompt(task.messages), [ids])
+                loss = sft_loss(logp, mask) / len(batch)
+                loss.backward()
+                total += float(loss)
+                tokens += len(ids)
+            opt.step()
+            secs = time.perf_counter() - t0
+            self.state.update(step=step + 1, opt=opt.state_dict())
+            self._log({"phase": "sft", "step": step + 1, "loss": round(total, 5), "tokens": tokens,
+                       "tokens_per_s": round(tokens / secs, 2), "seconds": round(secs, 2)})
+            self._maybe_checkpoint(step + 1, c.steps)
+            bar.update(1)
+        export_adapter(self.model, self.out / SFT_ADAPTER)
+        self.state = {"phase": "grpo", "step": 0,
+                      "ref": {k: v.detach().clone() for k, v in self.model.lora_state().items()}}
+        self._save_checkpoint()
+
+    # ------------------------------------------------------------------ GRPO
+    def _grpo(self, tasks: list[AtomicTask], bar) -> None:
+        c = self.cfg.grpo
+        opt = self._optimizer(c.lr, "grpo")
+        ref = self.state["ref"]
+        for step in range(self.state["step"], c.steps):
+            t0 = time.perf_counter()
+            gen = torch.Generator().manual_seed(self.cfg.run.seed * 100_003 + step)
+            batch = [tasks[(step * c.tasks_per_step + j) % len(tasks)] for j in range(c.tasks_per_step)]
+            groups, episodes, tokens = [], [], 0
+            for task in batch:  # rollouts with the current policy, rewards from the workspace
+                prompt = self.tok.chat_prompt(task.messages)
+                comps = sample(self.model, prompt, c.group, c.max_new_tokens, c.temperature, self.tok.end, gen)
+                eps = [run_episode(task, self.tok.decode(ids)) for ids in comps]
+                adv = group_advantages(torch.tensor([e["reward"] for e in eps], dtype=torch.float32)).to(self.device)
+                with torch.no_grad():
+                    old, _ = completion_logprobs(self.model, prompt, comps)
+                    with lora_swapped(self.model, ref):
+                        ref_logp, _ = completion_logprobs(self.model, prompt, comps)
+                groups.append((prompt, comps, adv, old, ref_logp))
+                episodes += eps
+                tokens += sum(map(len, comps))
+            stats: dict[str, float] = {}
+            for _ in range(c.inner_steps):
+                opt.zero_grad()
+                for prompt, comps, adv, old, ref_logp in groups:
+                    logp, mask = completion_logprobs(self.model, prompt, comps)
+                    loss, stats = grpo_loss(logp, old, ref_logp, adv, mask, c.clip, c.kl_beta)
+                    (loss / len(groups)).backward()
+                opt.step()
+            secs = time.perf_counter() - t0
+            self.state.update(step=step + 1, opt=opt.state_dict())
+            self._log({"phase": "grpo", "step": step + 1, "loss": round(float(loss), 5), **_rounded(stats),
+                       **episode_stats(episodes), "tokens": tokens, "tokens_per_s": round(tokens / secs, 2),
+                       "seconds": round(secs, 2)})
+            self._maybe_checkpoint(step + 1, c.steps)
+            bar.update(1)
+
+    # ------------------------------------------------------------------ helpers
+    def _optimizer(self, lr: float, phase: str) -> torch.optim.Optimizer:
+        opt = torch.optim.AdamW(list(self.model.lora_state().values()), lr=lr, weight_decay=0.0)
+        if self.state.get("opt") is not None and self.state.get("opt_phase", phase) == phase:
+            opt.load_state_dict(self.state["opt"])
+        self.state["opt_phase"] = phase
+        return opt
+
+    def _log(self, record: dict[str, Any]) -> None:
+        append_jsonl(self.out / LOG_FILE, record)
+
+    def _maybe_checkpoint(self, step: int, last: int) -> None:
+        every = self.cfg.run.checkpoint_every
+        if (every and step % every == 0) or step == last:
+            self._save_checkpoint()
+
+    def _save_checkpoint(self) -> None:
+        buf = io.BytesIO()
+        torch.save({"state": self.state, "lora": {k: v.detach().cpu() for k, v in self.model.lora_state().items()},
+                    "config": dict(self.cfg)}, buf)
+        atomic_write_bytes(self.out / CHECKPOINT, buf.getvalue())
+
+    def _load_checkpoint(self) -> None:
+        path = self.out / CHECKPOINT
+        if not path.is_file():
+            raise InputError(f"--resume: no {CHECKPOINT} in {self.out}")
+        ck = torch.load(path, map_location=self.device, weights_only=False)
+        self.model.load_lora_state(ck["lora"])
+        self.state = ck["state"]
+
+
+def episode_stats(episodes: list[dict[str, Any]]) -> dict[str, float]:
+    """Reward, valid rate and mean valid score per atomic task (``land.build.reward`` …)."""
+    out: dict[str, float] = {"reward": round(float(np.mean([e["reward"] for e in episodes])), 5)}
+    for key in sorted({(e["task"], e["goal"]) for e in episodes}):
+        eps = [e for e in episodes if (e["task"], e["goal"]) == key]
+        scores = [e["score"] for e in eps if e["valid"]]
+        name = ".".join(key)
+        out[f"{name}.reward"] = round(float(np.mean([e["reward"] for e in eps])), 5)
+        out[f"{name}.valid_rate"] = round(float(np.mean([e["valid"] for e in eps])), 4)
+        out[f"{name}.score"] = round(float(np.mean(scores)), 5) if scores else None
+    return out
+
+
+def _rounded(stats: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 6) for k, v in stats.items()}
+
+
+def _progress(total: int, done: int):
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=done, desc="train", unit="step", file=sys.stderr, dynamic_ncols=True)
+
+
+def train(cfg: Section, out: str | Path, resume: bool = False) -> dict[str, Any]:
+    """Run the whole configured pipeline; returns the JSON summary (also in ``OUT/summary.json``)."""
+    summary = Trainer(cfg, out, resume).run()
+    atomic_write_json(Path(out) / "summary.json", summary)
+    return summary
