@@ -19,6 +19,9 @@ COMMANDS: dict[str, str] = {
     "evaluate": "evaluate a plan in a workspace",
     "solve": "solve a workspace with a heuristic, the MILP or the default method",
     "bench": "benchmark solvers on an instance suite",
+    "agent": "plan a workspace with a language model (BuildPlan / ImprovePlan loop)",
+    "ask": "answer a free-text planning request with tools, or ask for what is missing",
+    "mcp": "serve the planning tools over MCP on stdio",
     "train": "train the planner model (SFT + GRPO on BuildPlan/ImprovePlan), export a GGUF LoRA adapter",
     "participate": "participatory revision: residents discuss a parcel plan in fishbowl rounds, the planner revises it",
 }

@@ -44,7 +44,7 @@ class BuildInstance(TaskAlgorithm):
         self.addOutput(QgsProcessingOutputString(self.INSTANCE_ID, self.tr("Instance id")))
         self.addOutput(QgsProcessingOutputNumber(self.CANDIDATE_COUNT, self.tr("Number of candidates")))
 
-    def processAlgorithm(self, parameters, context, feedback):
+    def process(self, parameters, context, feedback):
         inst = self.instance_from_parameters(parameters, context, feedback)
         target = self.parameterAsFileOutput(parameters, self.WORKSPACE, context)
         feedback.setProgress(60)

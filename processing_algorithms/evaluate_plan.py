@@ -66,7 +66,7 @@ class EvaluatePlan(TaskAlgorithm):
         self.addOutput(QgsProcessingOutputString(self.ERRORS, self.tr("Errors")))
         self.addOutput(QgsProcessingOutputString(self.WARNINGS, self.tr("Warnings")))
 
-    def processAlgorithm(self, parameters, context, feedback):
+    def process(self, parameters, context, feedback):
         inst = self.core(load_instance, self.parameterAsFile(parameters, self.WORKSPACE, context))
         source = self.parameterAsSource(parameters, self.INPUT, context)
         if source is None:

@@ -73,7 +73,7 @@ class SolveTask(TaskAlgorithm):
         self.addOutput(QgsProcessingOutputNumber(self.GAP, self.tr("Gap to the bound")))
         self.addOutput(QgsProcessingOutputString(self.STATUS, self.tr("Solver status")))
 
-    def processAlgorithm(self, parameters, context, feedback):
+    def process(self, parameters, context, feedback):
         ws = self.parameterAsFile(parameters, self.WORKSPACE, context)
         if ws:
             inst = self.core(load_instance, ws)

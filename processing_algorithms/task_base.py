@@ -7,6 +7,7 @@ one subclass per task lives in its own file (build_land_instance.py, solve_land.
 """
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -96,6 +97,19 @@ class TaskAlgorithm(CityPlannerAlgorithm):
     def __init__(self):
         super().__init__()
         self._stylers: list[QgsProcessingLayerPostProcessorInterface] = []
+
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+        try:
+            return self.process(parameters, context, feedback)
+        except QgsProcessingException:
+            raise
+        except Exception as e:  # noqa: BLE001 - a Python exception escaping into QGIS 3.22 can crash it
+            feedback.pushDebugInfo(traceback.format_exc())
+            raise QgsProcessingException(f"internal error: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+
+    def process(self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback) -> dict:
+        """The algorithm's body (``processAlgorithm`` turns stray exceptions into one line)."""
+        raise NotImplementedError
 
     def add_instance_parameters(self) -> None:
         """City inputs, size, seed, budget and the task's knobs."""

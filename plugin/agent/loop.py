@@ -154,7 +154,8 @@ class PlannerAgent:
             ev = {"valid": False, "score": None, "errors": ["no proposal"], "candidate_ids": []}
         st = self.stats
         result = {
-            "valid": ev["valid"], "score": ev["score"], "errors": ev.get("errors", []),
+            "valid": bool(ev["valid"]) and bool(ev.get("candidate_ids")),  # an empty plan is no answer
+            "score": ev["score"], "errors": ev.get("errors", []),
             "candidate_ids": ev.get("candidate_ids", []), "plan": str(self.ws / PLAN_FILE),
             "rounds": sum(p.goal == "improve" for p in st.proposals),
             "build_attempts": sum(p.goal == "build" for p in st.proposals),

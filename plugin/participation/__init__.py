@@ -1,0 +1,10 @@
+"""Participatory planning (REFERENCE.md §2): residents, communities, fishbowl rounds, planner
+revision, Service / Ecology / Satisfaction / Inclusion and the paper's baselines.
+
+Entry points: ``load_parcels`` / ``region_from_gdf`` (a parcel layer), ``Config`` + ``run``
+(one revision), ``write_outputs`` (metrics.json, parcels.gpkg, transcript.jsonl).
+"""
+from .engine import Config, Result, result_layers, run, write_outputs
+from .region import Region, load_parcels, region_from_gdf
+
+__all__ = ["Config", "Region", "Result", "load_parcels", "region_from_gdf", "result_layers", "run", "write_outputs"]

@@ -12,6 +12,7 @@ import json
 import os
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -159,6 +160,11 @@ def result_layers(res: Result) -> dict[str, gpd.GeoDataFrame]:
     return {"parcels": parcels, "residents": residents}
 
 
+def transcript_text(events: list[dict]) -> str:
+    """The transcript as JSON lines (one round or revision per line)."""
+    return "".join(json.dumps(rec, default=str) + "\n" for rec in events)
+
+
 def write_outputs(res: Result, out: str | Path) -> dict[str, str]:
     """metrics.json, parcels.gpkg and transcript.jsonl in ``out`` (each written atomically)."""
     out = Path(out)
@@ -168,12 +174,13 @@ def write_outputs(res: Result, out: str | Path) -> dict[str, str]:
     os.close(fd)
     os.unlink(tmp)  # GDAL refuses to create a GeoPackage over an existing empty file
     try:
-        for name, layer in result_layers(res).items():
-            layer.to_file(tmp, layer=name, driver="GPKG", engine="pyogrio")
+        with warnings.catch_warnings():  # planar DRL parcels have no CRS: that is expected here
+            warnings.filterwarnings("ignore", message="'crs' was not provided")
+            for name, layer in result_layers(res).items():
+                layer.to_file(tmp, layer=name, driver="GPKG", engine="pyogrio")
         os.replace(tmp, gpkg)
     finally:
         Path(tmp).unlink(missing_ok=True)
-    transcript = atomic_write_text(out / "transcript.jsonl",
-                                   "".join(json.dumps(rec, default=str) + "\n" for rec in res.events))
+    transcript = atomic_write_text(out / "transcript.jsonl", transcript_text(res.events))
     metrics = atomic_write_json(out / "metrics.json", res.metrics)
     return {"metrics": str(metrics), "parcels": str(gpkg), "transcript": str(transcript)}

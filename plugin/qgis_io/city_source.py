@@ -2,8 +2,9 @@
 
 ``add_city_parameters`` declares the inputs on an algorithm, ``city_from_parameters`` reads
 them. Layer rules (one-line QgsProcessingException otherwise): roads are lines, buildings
-polygons, POIs points, all in a projected CRS in metres; a mapped field must exist and
-numeric fields (levels) must be numeric.
+polygons, POIs points, all in a projected CRS in metres, with valid geometries (a planner's
+own layer is not silently repaired: 'Fix geometries' says what changes); a mapped field
+must exist and numeric fields (levels) must be numeric.
 """
 from __future__ import annotations
 
@@ -91,13 +92,13 @@ def _text_column(gdf: gpd.GeoDataFrame, field: str, default: str):
 
 def _raw_layers(alg, parameters, context, feedback, roads_src) -> dict[str, gpd.GeoDataFrame]:
     hw = _field(alg, parameters, HIGHWAY_FIELD, context)
-    roads = source_to_gdf(roads_src, "road layer", "line", [hw], feedback)
+    roads = source_to_gdf(roads_src, "road layer", "line", [hw], feedback, reject_invalid=True)
     roads["highway"] = _text_column(roads, hw, "residential")
     raw = {"roads": roads}
     b_src = alg.parameterAsSource(parameters, BUILDINGS, context)
     if b_src is not None:
         bf, lf = _field(alg, parameters, BUILDING_FIELD, context), _field(alg, parameters, LEVELS_FIELD, context)
-        b = source_to_gdf(b_src, "building layer", "polygon", [bf, lf], feedback)
+        b = source_to_gdf(b_src, "building layer", "polygon", [bf, lf], feedback, reject_invalid=True)
         b["building"] = _text_column(b, bf, "yes")
         b["levels"] = b.pop(lf).astype(float) if lf else float("nan")
         raw["buildings"] = b.to_crs(roads.crs)
@@ -106,7 +107,7 @@ def _raw_layers(alg, parameters, context, feedback, roads_src) -> dict[str, gpd.
         cf = _field(alg, parameters, CATEGORY_FIELD, context)
         if not cf:
             raise QgsProcessingException("POI layer: choose its category field")
-        p = source_to_gdf(p_src, "POI layer", "point", [cf], feedback)
+        p = source_to_gdf(p_src, "POI layer", "point", [cf], feedback, reject_invalid=True)
         cat = p.pop(cf).fillna("").astype(str).str.lower()
         p["category"] = cat.where(cat.isin(CATEGORIES), "")
         p["landuse"] = ""

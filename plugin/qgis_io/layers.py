@@ -7,7 +7,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import shapely
-from qgis.core import (QgsFeature, QgsFeatureSink, QgsField, QgsFields, QgsGeometry,
+from qgis.core import (QgsFeature, QgsFeatureRequest, QgsFeatureSink, QgsProcessingFeatureSource, QgsField, QgsFields, QgsGeometry,
                        QgsProcessingException, QgsProcessingFeedback, QgsWkbTypes)
 from qgis.PyQt.QtCore import QVariant
 
@@ -16,12 +16,13 @@ _GEOM = {"line": QgsWkbTypes.LineGeometry, "polygon": QgsWkbTypes.PolygonGeometr
 
 
 def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
-                  feedback: QgsProcessingFeedback | None = None, require_metric: bool = True) -> gpd.GeoDataFrame:
+                  feedback: QgsProcessingFeedback | None = None, require_metric: bool = True,
+                  reject_invalid: bool = False) -> gpd.GeoDataFrame:
     """Read a processing feature source into a GeoDataFrame.
 
     Raises QgsProcessingException with one line naming the layer for: an empty layer, the
-    wrong geometry type, a geographic CRS, a missing field. Invalid geometries are repaired
-    by the core (make_valid) rather than rejected."""
+    wrong geometry type, a geographic CRS, a missing field, and — with ``reject_invalid`` — an
+    invalid geometry. Otherwise invalid geometries are repaired by the core (make_valid)."""
     if source is None:
         raise QgsProcessingException(f"{name}: layer could not be opened")
     if QgsWkbTypes.geometryType(source.wkbType()) != _GEOM[geometry]:
@@ -40,7 +41,11 @@ def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
         raise QgsProcessingException(f"{name}: missing field {', '.join(missing)}")
     total = source.featureCount() or 1
     wkb, rows = [], []
-    for k, feat in enumerate(source.getFeatures()):
+    # QGIS's own abort-on-invalid raises from inside its iterator, which on 3.22 corrupts the
+    # Python state (later crashes); with reject_invalid we check validity ourselves instead
+    feats = (source.getFeatures(QgsFeatureRequest(), QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks)
+             if reject_invalid and isinstance(source, QgsProcessingFeatureSource) else source.getFeatures())
+    for k, feat in enumerate(feats):
         if feedback is not None:
             if feedback.isCanceled():
                 break
@@ -54,7 +59,14 @@ def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
     if not wkb:
         raise QgsProcessingException(f"{name}: layer has no features with geometry")
     df = pd.DataFrame(rows, columns=list(fields))
-    return gpd.GeoDataFrame(df, geometry=shapely.from_wkb(wkb), crs=crs.toWkt())
+    geoms = shapely.from_wkb(wkb)
+    if reject_invalid:
+        bad = np.flatnonzero(~shapely.is_valid(geoms))
+        if len(bad):
+            raise QgsProcessingException(
+                f"{name}: {len(bad)} invalid geometr{'y' if len(bad) == 1 else 'ies'} "
+                f"({shapely.is_valid_reason(geoms[bad[0]])}); run 'Fix geometries' first")
+    return gpd.GeoDataFrame(df, geometry=geoms, crs=crs.toWkt())
 
 
 def _py(v):

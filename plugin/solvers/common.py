@@ -35,7 +35,7 @@ class Settings:
     destroy_fraction: tuple[float, float] = (0.1, 0.4)
     repair_noise: float = 0.2           # noisy greedy multiplies gains by 1 ± noise
     milp_max_n: int = 2000              # beyond this the default skips the MILP
-    default_alns_share: float = 0.4     # share of the time the default gives ALNS before the MILP
+    default_alns_share: float = 0.25    # share of the time the default gives ALNS before the MILP
     alns_polish_share: float = 0.25     # share of an ALNS stage's time kept for the final local search
 
 

@@ -113,3 +113,14 @@ def test_solve_command_writes_and_evaluates_plan(monkeypatch, tmp_path, capsys):
     history = (ws / "outputs" / "eval_history.jsonl").read_text().splitlines()
     assert json.loads(history[-1])["score"] == out["score"]
     assert main(["solve", str(ws), "--method", "milp"]) == 2  # toy has no MILP registered here
+
+
+def test_speed_measure_and_table(toy_suite):
+    from plugin.bench.speed import measure, speed_markdown
+
+    row = measure(TOY_ITEMS[0], moves=20, repeats=2)
+    assert row["task"] == "toy" and row["n"] > 0
+    for k in ("score_ms", "evaluate_ms", "gain_add_us", "gain_remove_us", "gain_swap_us", "apply_us"):
+        assert row[k] is not None and row[k] > 0, k
+    table = speed_markdown([row])
+    assert "gain_swap_us" in table and "| toy |" in table

@@ -59,3 +59,34 @@ def test_reduced_graph_keeps_key_distances():
     pos = np.searchsorted(nodes, keep)
     red = dijkstra(_csr(edges, len(nodes)), directed=False, indices=pos)[:, pos]
     assert np.allclose(full, red, equal_nan=True)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_pair_model_equals_brute_force(seed):
+    """With a valid incumbent of S ≥ 0 (the greedy plan) the pruned pair model runs; it must
+    still find the brute-force optimum and a bound ≥ it."""
+    from tests.core.test_task_road import greedy
+
+    inst = random_instance(seed, n=int(np.random.default_rng(seed).integers(4, 13)))
+    warm = greedy(inst)
+    if inst.score_mask(warm)[0] < 0:
+        warm = np.zeros(inst.n, dtype=bool)
+        for i in np.argsort(inst.cost):   # any connecting plan within Ψ, else the test skips
+            trial = warm.copy()
+            trial[i] = True
+            if not inst.hard_errors(trial):
+                warm = trial
+        if inst.hard_errors(warm) or inst.score_mask(warm)[0] < 0:
+            pytest.skip("no incumbent with S ≥ 0: the general model runs (tested above)")
+    opt = brute_force(inst)
+    res = solve(inst, 30.0, warm_start=warm)
+    assert res.status == "optimal" and not inst.hard_errors(res.mask)
+    assert inst.score_mask(res.mask)[0] == pytest.approx(opt, abs=1e-6)
+    assert res.bound >= opt - 1e-6
+
+
+def test_pair_model_on_handmade():
+    inst = handmade()
+    res = solve(inst, 10.0, warm_start=inst.mask_of(["r0", "n1"]))  # already optimal
+    assert inst.ids_of(res.mask) == ["r0", "n1"] and res.status == "optimal"
+    assert res.bound == pytest.approx(46 / 47 - 0.05, abs=1e-6)

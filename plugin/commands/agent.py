@@ -1,0 +1,50 @@
+"""``python -m plugin agent WS``: BuildPlan / ImprovePlan with a language model on a workspace.
+
+Prints the JSON result (valid, score, rounds, turns, tokens, seconds, best-so-far curve); the
+best plan is in WS/outputs/final_plan.json and the trace in WS/logs/agent.jsonl.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from plugin.errors import InputError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("workspace", help="workspace folder (made by 'python -m plugin instance')")
+    parser.add_argument("--model", default="default", help="GGUF path, or 'default' (SmolLM2-135M); "
+                                                           "with --endpoint: the model name on the server")
+    parser.add_argument("--endpoint", default=None, help="OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1)")
+    parser.add_argument("--lora", default=None, help="LoRA adapter GGUF for the local model")
+    parser.add_argument("--rounds", type=int, default=5, help="ImprovePlan round budget (default 5)")
+    parser.add_argument("--patience", type=int, default=3)
+    parser.add_argument("--max-turns", type=int, default=20, help="turns per atomic episode (at most 20)")
+    parser.add_argument("--max-tokens", type=int, default=384)
+    parser.add_argument("--temperature", type=float, default=0.7)
+    parser.add_argument("--threads", type=int, default=None, help="llama threads (default: cores - 1, 1 on ≤ 2 cores)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds for the whole run")
+    parser.add_argument("--unconstrained", action="store_true", help="no JSON-schema constrained decoding")
+    parser.add_argument("--no-fallback", action="store_true", help="never run greedy when BuildPlan fails")
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    from plugin.agent.backend import make_backend
+    from plugin.agent.loop import AgentSettings, run_agent
+    from plugin.sandbox.workspace import load_instance
+
+    if args.rounds < 0 or not 1 <= args.max_turns <= 20:
+        raise InputError("--rounds must be ≥ 0 and --max-turns between 1 and 20")
+    if args.threads is not None and args.threads < 1:
+        raise InputError(f"--threads must be ≥ 1, got {args.threads}")
+    load_instance(args.workspace)  # a bad workspace fails before the model loads
+    settings = AgentSettings(rounds=args.rounds, patience=args.patience, max_turns=args.max_turns,
+                             max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed,
+                             constrained=not args.unconstrained, time_limit=args.time_limit,
+                             fallback=None if args.no_fallback else "greedy")
+    backend = make_backend(args.model, args.endpoint, lora=args.lora, threads=args.threads, seed=args.seed)
+    try:
+        return run_agent(backend, args.workspace, settings)
+    finally:
+        backend.close()

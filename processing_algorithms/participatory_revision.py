@@ -1,0 +1,98 @@
+"""Participatory revision: parcel layer + land-use field → revised parcels, metrics, transcript."""
+from __future__ import annotations
+
+from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessingParameterBoolean,
+                       QgsProcessingParameterFeatureSink,
+                       QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
+                       QgsProcessingParameterFileDestination, QgsProcessingParameterNumber, QgsWkbTypes)
+
+from plugin.participation import Config, region_from_gdf, result_layers, run
+from plugin.participation.engine import transcript_text
+from plugin.qgis_io.layers import qgs_fields, source_to_gdf, write_gdf
+from plugin.util.io import atomic_write_json, atomic_write_text
+
+from .base import CityPlannerAlgorithm
+
+
+class ParticipatoryRevision(CityPlannerAlgorithm):
+    GROUP = "Participation"
+    GROUP_ID = "participation"
+    INPUT = "INPUT"
+    FIELD = "FIELD"
+    RESIDENTS = "RESIDENTS"
+    ROUNDS = "ROUNDS"
+    SPEAKERS = "SPEAKERS"
+    COMMUNITIES = "COMMUNITIES"
+    SEED = "SEED"
+    BASELINES = "BASELINES"
+    OUTPUT = "OUTPUT"
+    METRICS = "METRICS"
+    TRANSCRIPT = "TRANSCRIPT"
+
+    def name(self) -> str:
+        return "participatoryrevision"
+
+    def displayName(self) -> str:
+        return self.tr("Participatory revision")
+
+    def shortHelpString(self) -> str:
+        return self.tr(
+            "Simulated residents (profiles from resources/participation) discuss the parcel layer's "
+            "land-use plan in fishbowl rounds, community by community; the planner revises each "
+            "community from the round summaries.\n\nLand-use values: residential, feasible, business, "
+            "office, green_l, green_s, school, hospital_l, hospital_s, recreation (or DRL codes). "
+            "Residential parcels are homes; the others may be re-planned.\n\n"
+            "Outputs: the revised parcels (landuse_before, landuse, changed, community, satisfaction), "
+            "metrics JSON (Service, Ecology, Satisfaction, Inclusion before and after) and the "
+            "transcript (JSON lines). The rule-based persona runs here; the LLM persona runs in the "
+            "Participation dock or 'python -m plugin participate --persona llm'.")
+
+    def initAlgorithm(self, config=None) -> None:
+        self.addParameter(QgsProcessingParameterFeatureSource(
+            self.INPUT, self.tr("Parcel layer"), [QgsProcessing.TypeVectorPolygon]))
+        self.addParameter(QgsProcessingParameterField(
+            self.FIELD, self.tr("Land-use field"), parentLayerParameterName=self.INPUT))
+        for key, title, default in ((self.RESIDENTS, "Residents", 1000), (self.ROUNDS, "Rounds per community", 3),
+                                    (self.SPEAKERS, "Speakers per round", 50), (self.COMMUNITIES, "Communities", 4),
+                                    (self.SEED, "Random seed", 0)):
+            self.addParameter(QgsProcessingParameterNumber(
+                key, self.tr(title), QgsProcessingParameterNumber.Integer, default, minValue=0 if key == self.SEED else 1))
+        self.addParameter(QgsProcessingParameterBoolean(self.BASELINES, self.tr("Score the baselines too"), False))
+        self.addParameter(QgsProcessingParameterFeatureSink(self.OUTPUT, self.tr("Revised parcels"),
+                                                            QgsProcessing.TypeVectorPolygon))
+        self.addParameter(QgsProcessingParameterFileDestination(self.METRICS, self.tr("Metrics"), "JSON (*.json)"))
+        self.addParameter(QgsProcessingParameterFileDestination(self.TRANSCRIPT, self.tr("Transcript"),
+                                                                "JSON lines (*.jsonl)"))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        src = self.parameterAsSource(parameters, self.INPUT, context)
+        fld = self.parameterAsString(parameters, self.FIELD, context)
+        gdf = source_to_gdf(src, "parcel layer", "polygon", [fld], feedback)
+        region = self.core(region_from_gdf, gdf, fld, "parcel layer")
+        cfg = Config(*(self.parameterAsInt(parameters, k, context)
+                       for k in (self.RESIDENTS, self.ROUNDS, self.SPEAKERS, self.COMMUNITIES)),
+                     seed=self.parameterAsInt(parameters, self.SEED, context),
+                     baselines=self.parameterAsBool(parameters, self.BASELINES, context))
+
+        def on_event(rec: dict) -> None:
+            if rec["event"] == "round":
+                feedback.pushInfo(rec["summary"]["text"])
+                feedback.setProgress(100.0 * (rec["community"] + rec["round"] / cfg.rounds) / cfg.communities)
+            else:
+                feedback.pushInfo(f"community {rec['community']}: {'accepted' if rec['accepted'] else 'kept'} "
+                                  f"({rec['reason']}), {len(rec['changes'])} parcels changed")
+
+        res = self.core(run, region, cfg, on_event=on_event, cancel=feedback.isCanceled)
+        layer = result_layers(res)["parcels"]
+        fields = qgs_fields(layer)
+        wkb = QgsWkbTypes.MultiPolygon if (layer.geom_type == "MultiPolygon").any() else QgsWkbTypes.Polygon
+        sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, wkb,
+                                          src.sourceCrs() if src.sourceCrs().isValid() else QgsCoordinateReferenceSystem())
+        write_gdf(layer, sink, fields, feedback)
+        metrics = self.parameterAsFileOutput(parameters, self.METRICS, context)
+        transcript = self.parameterAsFileOutput(parameters, self.TRANSCRIPT, context)
+        atomic_write_json(metrics, res.metrics)
+        atomic_write_text(transcript, transcript_text(res.events))
+        for when in ("before", "after"):
+            feedback.pushInfo(f"{when}: " + ", ".join(f"{k} {v:.3f}" for k, v in res.metrics[when].items()))
+        return {self.OUTPUT: dest, self.METRICS: metrics, self.TRANSCRIPT: transcript}

@@ -1,0 +1,103 @@
+"""The ask agent: clarification without tool calls, the ReAct runtime rules, synthesis checks,
+the request set's checklists, and one end-to-end run with the real default model."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from plugin.agent.ask import ask
+from plugin.agent.ask.agent import DRAFT_CALLS, Run
+from plugin.agent.ask.bench import load_items, run_ask_bench
+from plugin.agent.ask.synthesis import verify
+from plugin.agent.tools import default_registry
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Scripted:
+    """A deterministic stand-in model: answers each call with the next scripted text."""
+
+    def __init__(self, texts):
+        self.texts, self.calls = list(texts), 0
+
+    def chat(self, messages, **kw):
+        from plugin.agent.backend import ChatResult
+
+        self.calls += 1
+        text = self.texts.pop(0) if self.texts else "{}"
+        return ChatResult(text, 10, 5, 0.0, "stop")
+
+    def close(self):
+        pass
+
+
+def test_cli_clarifies_without_tool_calls():
+    out = subprocess.run([sys.executable, "-m", "plugin", "ask", "Where should new charging stations go?"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    res = json.loads(out.stdout)
+    assert res["clarification"] and "region" in res["clarification"] and "budget" in res["clarification"]
+    assert res["tool_calls"] == [] and res["model_calls"] == 0 and "answer" not in res
+
+
+def test_model_proposal_outside_schema_falls_back_to_policy(tmp_path):
+    model = Scripted(['{"intent": "nearest", "preferences": []}', '{"tool": "route", "args": {"x": 1}}',
+                      "The nearest school to Stockmann is Ressun lukio, 999 m away. It is 218.8 m by road."])
+    out = ask("What is the nearest school to Stockmann?", backend=model, root=tmp_path)
+    assert [c["tool"] for c in out["tool_calls"]] == ["nearest_facility"]
+    assert any(t.get("note") == "proposal not usable" for t in out["trace"])
+    assert "999" not in out["answer"] and "218.8" in out["answer"]
+    assert any("999" in d for d in out["unsupported"])
+
+
+def test_repeat_of_successful_call_is_rejected_and_failures_are_retryable(tmp_path):
+    run = Run(default_registry(tmp_path), None)
+    args = {"region": "kotka"}
+    assert run.call("region_summary", args, "test").ok
+    assert "exact repeat" in run.call("region_summary", args, "test").error
+    bad = {"region": "kotka", "place": "Nowhere", "category": "school"}
+    assert [run.call("nearest_facility", bad, "test").status for _ in range(8)] == ["failed"] * 8
+    assert run.advice() and "switch tools" in run.advice()[0]
+
+
+def test_budget_disables_tools(tmp_path):
+    run = Run(default_registry(tmp_path), None, max_calls=DRAFT_CALLS)
+    assert run.tools_disabled()
+
+
+def test_verify_drops_unsupported_numbers_and_places():
+    kept, dropped = verify("Ressun lukio is 218.8 m away. Forum is 12 m away. I called a tool.", {218.8},
+                           "ressun lukio", ["forum", "ressun lukio"])
+    assert kept == ["Ressun lukio is 218.8 m away."] and len(dropped) == 2
+
+
+def test_request_set_has_five_categories_and_checklists():
+    items = load_items()
+    assert len(items) >= 40
+    assert {i["category"] for i in items} == {"FR", "CR", "SD", "CC", "AI"}
+    assert all(i["missing"] for i in items if i["category"] == "AI")
+    assert all(i["required_tools"] for i in items if i["category"] != "AI")
+
+
+def test_bench_policy_path_with_stand_in_model(tmp_path):
+    items = [i for i in load_items() if i["id"] in ("fr-01", "sd-01", "cc-01", "ai-01")]
+    s = run_ask_bench(tmp_path, backend=Scripted([]), items=items)
+    assert s["TSR"] == 1.0 and s["MIR"] == 1.0 and s["IOA"] == 1.0
+    assert s["tool_calls_before_clarification_AI"] == 0
+    assert (tmp_path / "table.md").is_file() and (tmp_path / "traces.jsonl").is_file()
+
+
+@pytest.mark.model
+def test_real_default_model_end_to_end(tmp_path):
+    from plugin.agent.backend import make_backend
+
+    backend = make_backend(threads=1, n_ctx=2048)
+    try:
+        out = ask("What is the nearest school to Stockmann in helsinki?", backend=backend, root=tmp_path,
+                  max_tokens=48)
+    finally:
+        backend.close()
+    assert out["model_calls"] >= 1 and out["tokens"]["total"] > 0
+    assert [c["tool"] for c in out["tool_calls"] if c["status"] == "ok"] == ["nearest_facility"]
+    assert "Ressun lukio" in out["answer"]

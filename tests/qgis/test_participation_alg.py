@@ -1,0 +1,50 @@
+"""The "Participatory revision" Processing algorithm in real QGIS (offscreen)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.qgis
+
+
+def parcel_layer(uses):
+    from qgis.core import QgsFeature, QgsField, QgsGeometry, QgsVectorLayer
+    from qgis.PyQt.QtCore import QVariant
+
+    layer = QgsVectorLayer("Polygon?crs=EPSG:3857", "parcels", "memory")
+    layer.dataProvider().addAttributes([QgsField("use", QVariant.String)])
+    layer.updateFields()
+    feats = []
+    for k, use in enumerate(uses):
+        x, y = (k % 6) * 200, (k // 6) * 200
+        f = QgsFeature(layer.fields())
+        f.setGeometry(QgsGeometry.fromWkt(f"POLYGON(({x} {y},{x+190} {y},{x+190} {y+190},{x} {y+190},{x} {y}))"))
+        f.setAttributes([use])
+        feats.append(f)
+    layer.dataProvider().addFeatures(feats)
+    return layer
+
+
+USES = ["residential", "business", "office", "school", "residential", "recreation",
+        "green_l", "residential", "hospital_s", "green_s", "residential", "hospital_l"]
+
+
+def test_participatory_revision_algorithm(qgis_processing, tmp_path):
+    import processing
+    from qgis.core import QgsProcessingException, QgsVectorLayer
+
+    from processing_algorithms.participatory_revision import ParticipatoryRevision
+
+    params = {"INPUT": parcel_layer(USES), "FIELD": "use", "RESIDENTS": 120, "ROUNDS": 2, "SPEAKERS": 10,
+              "COMMUNITIES": 2, "SEED": 0, "BASELINES": False, "OUTPUT": str(tmp_path / "revised.gpkg"),
+              "METRICS": str(tmp_path / "m.json"), "TRANSCRIPT": str(tmp_path / "t.jsonl")}
+    out = processing.run(ParticipatoryRevision(), params)
+    layer = QgsVectorLayer(out["OUTPUT"], "revised", "ogr")
+    assert layer.featureCount() == len(USES)
+    assert {"landuse_before", "landuse", "changed", "satisfaction"} <= set(layer.fields().names())
+    m = json.loads((tmp_path / "m.json").read_text())
+    assert set(m["before"]) == {"service", "ecology", "satisfaction", "inclusion"}
+    assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 2 * 2 + 2
+    with pytest.raises(QgsProcessingException, match="unknown land-use values park"):
+        processing.run(ParticipatoryRevision(), {**params, "INPUT": parcel_layer(["park"] + USES[1:])})
