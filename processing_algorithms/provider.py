@@ -11,6 +11,7 @@ from .build_land_instance import BuildLandInstance
 from .build_road_instance import BuildRoadInstance
 from .build_station_instance import BuildStationInstance
 from .evaluate_plan import EvaluatePlan
+from .participatory_revision import ParticipatoryRevision
 from .solve_land import SolveLand
 from .solve_road import SolveRoad
 from .solve_station import SolveStation
@@ -31,5 +32,5 @@ class CityPlannerProvider(QgsProcessingProvider):
 
     def loadAlgorithms(self) -> None:
         for alg in (BuildCityModel(), BuildLandInstance(), BuildRoadInstance(), BuildStationInstance(),
-                    SolveLand(), SolveRoad(), SolveStation(), EvaluatePlan()):
+                    SolveLand(), SolveRoad(), SolveStation(), EvaluatePlan(), ParticipatoryRevision()):
             self.addAlgorithm(alg)

@@ -46,11 +46,15 @@ class _Stop:
         self.ctx, self.iterations, self.until = ctx, iterations, until
         self.max_it = MaxIterations(iterations)
         self.it = 0
+        self.by_clock = False
 
     def __call__(self, rng, best, current) -> bool:
         self.it += 1
         self.ctx.report(self.it / self.iterations)
-        return self.max_it(rng, best, current) or self.ctx.stopped() or time.perf_counter() >= self.until
+        if self.max_it(rng, best, current):
+            return True
+        self.by_clock = self.ctx.stopped() or time.perf_counter() >= self.until
+        return self.by_clock
 
 
 def _destroy(order):
@@ -100,6 +104,7 @@ def search(st: SearchState, ctx: Context, iterations: int, until: float) -> Sear
     """ALNS from ``st`` for ``iterations`` or until ``until`` (perf_counter); best state, polished."""
     s = ctx.settings
     now = time.perf_counter()
+    last_stage = until >= ctx.deadline
     until = now + (1.0 - s.alns_polish_share) * max(0.0, until - now)
     engine = ALNS(ctx.rng)
     for name, order in (("random", _random), ("expensive", _expensive), ("worst", _worst)):
@@ -109,10 +114,14 @@ def search(st: SearchState, ctx: Context, iterations: int, until: float) -> Sear
     select = RouletteWheel([25, 5, 1, 0], 0.8, 3, 2)
     accept = SimulatedAnnealing(s.sa_t0, s.sa_t_end, (s.sa_t_end / s.sa_t0) ** (1.0 / max(1, iterations)))
     with np.errstate(over="ignore"):  # exp(big improvement / T) overflows to inf: always accept
-        result = engine.iterate(_Plan(st), select, accept, _Stop(ctx, iterations, until), ctx=ctx)
+        stop = _Stop(ctx, iterations, until)
+        result = engine.iterate(_Plan(st), select, accept, stop, ctx=ctx)
     best = result.best_state.st
     ctx.offer_state(best)
-    return local_search(best, ctx)
+    best = local_search(best, ctx)
+    if stop.by_clock and last_stage:
+        ctx.timed_out = True   # the iterations were cut by the time limit, not finished
+    return best
 
 
 def run(inst: Instance, ctx: Context) -> None:

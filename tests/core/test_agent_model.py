@@ -46,6 +46,7 @@ def test_build_plan_episode_with_the_real_model(tmp_path, monkeypatch, local):
     assert [r["event"] for r in log][-1] == "result"
 
 
+@pytest.mark.slow
 def test_seeded_constrained_turns_parse_and_repeat(local):
     msgs = [{"role": "user", "content": 'Reply with a turn that runs "help".'}]
     a = local.chat(msgs, schema=TURN_SCHEMA, max_tokens=96, seed=7)
