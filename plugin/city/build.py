@@ -199,10 +199,11 @@ def _attach_features(f: gpd.GeoDataFrame | None, faces: gpd.GeoDataFrame, crs: s
 def _face_attributes(faces: gpd.GeoDataFrame, buildings: gpd.GeoDataFrame, nodes: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
     by_face = buildings[buildings["face_id"] >= 0].assign(
         res=lambda d: d["floor_area"] * d["residential_share"]).groupby("face_id")
-    faces["building_area"] = by_face["area"].sum().reindex(faces.index, fill_value=0.0)
+    # astype: with no buildings the empty groupby sums come back as object dtype
+    faces["building_area"] = by_face["area"].sum().reindex(faces.index, fill_value=0.0).astype(float)
     faces["coverage"] = (faces["building_area"] / faces["area"]).clip(upper=1.0)
-    faces["floor_area"] = by_face["floor_area"].sum().reindex(faces.index, fill_value=0.0)
-    faces["residential_floor_area"] = by_face["res"].sum().reindex(faces.index, fill_value=0.0)
+    faces["floor_area"] = by_face["floor_area"].sum().reindex(faces.index, fill_value=0.0).astype(float)
+    faces["residential_floor_area"] = by_face["res"].sum().reindex(faces.index, fill_value=0.0).astype(float)
     faces["demand"] = faces["residential_floor_area"] / M2_PER_RESIDENT
     faces["vacant"] = faces["coverage"] < 0.05
     rp = faces.geometry.representative_point()

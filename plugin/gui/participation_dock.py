@@ -1,8 +1,7 @@
 """Participation dock: run a participatory revision on a parcel layer in a QgsTask.
 
-Self-contained: ``dock = ParticipationDock.create(iface)`` adds it to the main window,
-``dock.remove()`` takes it away. The worker thread only runs core code; layers are made
-and added on the main thread in ``_finished``.
+The plugin class adds it to the main window and removes it on unload. The worker thread
+only runs core code; layers are made and added on the main thread in ``_finished``.
 """
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from qgis.core import (QgsApplication, QgsCategorizedSymbolRenderer, QgsGraduate
                        QgsMapLayerProxyModel, QgsProject, QgsRendererCategory, QgsStyle, QgsSymbol, QgsTask,
                        QgsVectorLayer)
 from qgis.gui import QgsDockWidget, QgsFieldComboBox, QgsMapLayerComboBox
-from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtGui import QColor
 from qgis.PyQt.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QPlainTextEdit, QPushButton, QSpinBox,
                                  QVBoxLayout, QWidget)
@@ -23,10 +21,9 @@ COLORS = {"residential": "#f5e6a8", "feasible": "#dddddd", "business": "#e4572e"
 
 
 class ParticipationDock(QgsDockWidget):
-    def __init__(self, iface=None, parent=None):
+    def __init__(self, parent=None):
         super().__init__("Participation", parent)
         self.setObjectName("CityPlannerParticipationDock")
-        self.iface = iface
         self.task: QgsTask | None = None
         w = QWidget()
         form = QFormLayout()
@@ -62,19 +59,6 @@ class ParticipationDock(QgsDockWidget):
         box.addLayout(buttons)
         box.addWidget(self.log)
         self.setWidget(w)
-
-    @classmethod
-    def create(cls, iface) -> "ParticipationDock":
-        dock = cls(iface, iface.mainWindow() if iface is not None else None)
-        if iface is not None:
-            iface.addDockWidget(Qt.RightDockWidgetArea, dock)
-        return dock
-
-    def remove(self) -> None:
-        self.cancel()
-        if self.iface is not None:
-            self.iface.removeDockWidget(self)
-        self.deleteLater()
 
     # ------------------------------------------------------------------ running
     def config(self):

@@ -123,3 +123,9 @@ def test_bad_files(tmp_path):
     junk.write_bytes(b"not a pbf")
     with pytest.raises(InputError, match="cannot read"):
         load_city(junk)
+
+
+def test_city_without_buildings_has_numeric_zero_demand():
+    city = build_city({"roads": _grid_roads()}, "grid")
+    for col in ("building_area", "coverage", "floor_area", "residential_floor_area", "demand"):
+        assert city.faces[col].dtype == float and (city.faces[col] == 0).all(), col

@@ -18,7 +18,7 @@ def test_dock_shows_a_result(qgis_app, qgis_new_project):
 
     layer = parcel_layer(USES)
     QgsProject.instance().addMapLayer(layer)
-    dock = ParticipationDock.create(None)
+    dock = ParticipationDock()
     dock.layer.setLayer(layer)
     dock.field.setField("use")
     assert dock.config().residents == 1000
@@ -27,4 +27,5 @@ def test_dock_shows_a_result(qgis_app, qgis_new_project):
     out = dock.show_result(res, result_layers(res), layer.crs())
     assert [lyr.featureCount() for lyr in out] == [len(USES), 60]
     assert "after:" in dock.log.toPlainText()
-    dock.remove()
+    dock.cancel()
+    dock.deleteLater()

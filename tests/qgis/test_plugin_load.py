@@ -55,3 +55,25 @@ def test_qgis_process_runs_on_bundled_region(tmp_path):
     r = _qgis_process(*args)
     assert r.returncode == 0, (r.stdout + r.stderr)[-800:]
     assert all(p.exists() for p in out.values())
+
+
+def test_gui_load_adds_docks_and_unload_leaves_nothing(qgis_processing, qgis_iface):
+    from qgis.gui import QgsDockWidget
+
+    main = qgis_iface.mainWindow()
+    before = {d.objectName() for d in main.findChildren(QgsDockWidget)}
+    plugin = load_plugin_package().classFactory(qgis_iface)
+    plugin.initGui()
+    names = {d.objectName() for d in main.findChildren(QgsDockWidget)} - before
+    assert {"CityPlannerParticipationDock"} <= names and len(names) == 2
+    assert len(plugin.actions) == 2 and all(not a.isChecked() for a in plugin.actions)
+    plugin.actions[0].trigger()  # the toggle shows its dock
+    assert not plugin.dock.isHidden()  # (the test main window itself is never shown)
+    plugin.unload()
+    QgsApplication.processEvents()
+    from qgis.PyQt.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
+    assert {d.objectName() for d in main.findChildren(QgsDockWidget)} == before
+    assert QgsApplication.processingRegistry().providerById("cityplanner") is None
+    assert plugin.actions == [] and plugin.dock is None and plugin.participation_dock is None
