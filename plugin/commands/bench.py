@@ -2,12 +2,15 @@
 
 Writes DIR/results.json (rows: task, size, instance, method, seed, valid, score,
 upper_bound, gap, seconds, …), DIR/table.md and PNG plots; prints the summary as JSON.
+``--suite ask`` runs the UrbanEval-style request set through the ask agent
+(plugin.agent.ask.bench: TSR, MIR, TIC, IOA, tokens) with ``--model`` / ``--endpoint``.
 ``--suite speed`` measures the evaluators instead (plugin.bench.speed): DIR/speed.json and
 DIR/speed.md with full-evaluation ms and add / remove / swap µs per task on medium instances.
 """
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +19,7 @@ from plugin.solvers import SOLVERS
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     src = parser.add_mutually_exclusive_group(required=True)
-    src.add_argument("--suite", help="quick | full | tiny | speed (evaluator timings, no solving)")
+    src.add_argument("--suite", help="quick | full | tiny | speed (evaluator timings, no solving) | ask")
     src.add_argument("--instances", help="comma-separated workspace folders")
     parser.add_argument("--methods", default="greedy,grasp,sa,alns,default",
                         help=f"comma-separated, from {','.join(SOLVERS)}")
@@ -26,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seeds", type=int, default=1, help="seeds per method: 42, 43, … (default 1)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: CPU count)")
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786")
+    parser.add_argument("--model", default=None, help="GGUF for the agent / ask suites (default: shipped model)")
+    parser.add_argument("--endpoint", default=None, help="OpenAI-compatible server URL for the agent / ask suites")
     parser.add_argument("--out", required=True, help="output folder")
 
 
@@ -37,6 +42,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     if args.suite == "speed":
         return _speed(Path(args.out))
+    if args.suite == "ask":
+        from plugin.agent.ask.bench import run_ask_bench
+
+        return run_ask_bench(args.out, model=args.model, endpoint=args.endpoint)
+    if args.model or args.endpoint:  # read by the agent solver in each worker process
+        os.environ.update({k: v for k, v in (("CITYPLANNER_MODEL", args.model),
+                                               ("CITYPLANNER_ENDPOINT", args.endpoint)) if v})
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     unknown = [m for m in methods if m not in SOLVERS]
     if unknown or not methods:

@@ -60,7 +60,7 @@ class CityPlannerPlugin:
         for dock in (self.dock, self.participation_dock):
             if dock is not None:
                 dock.cancel()  # a running QgsTask must not outlive its dock
-                self.iface.removeDockWidget(dock)
+                self.iface.mainWindow().removeDockWidget(dock)
                 dock.deleteLater()
         self.dock = self.participation_dock = None
         if self.provider is not None:

@@ -28,6 +28,8 @@ SOLVERS: dict[str, str] = {
     "alns": "plugin.solvers.alns:run",
     "milp": "plugin.solvers.default:run_milp",
     "default": "plugin.solvers.default:run",
+    # the LLM planner loop; model and rounds from CITYPLANNER_MODEL / _ENDPOINT / _AGENT_ROUNDS
+    "agent": "plugin.agent.solver_adapter:run",
 }
 
 
