@@ -12,24 +12,42 @@ from plugin.tasks import SIZES, TASKS, Instance, task_class
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--region", required=True, help="bundled region (helsinki, kotka) or a .osm.pbf/.gpkg path")
-    parser.add_argument("--task", required=True, choices=sorted(TASKS))
+    parser.add_argument("--region", help="bundled region (helsinki, kotka) or a .osm.pbf/.gpkg path")
+    parser.add_argument("--task", choices=sorted(TASKS))
+    parser.add_argument("--suite", help="take the instance from a suite (quick | full | tiny) by --name "
+                                        "instead of --region/--task/--size/--seed")
+    parser.add_argument("--name", help="instance name within --suite (see --list)")
+    parser.add_argument("--list", action="store_true", help="with --suite: list its instances and splits")
     parser.add_argument("--size", default="small", choices=SIZES)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=float, default=None, help="override the task's default budget")
     parser.add_argument("--goal", default="build", choices=("build", "improve"),
                         help="atomic goal; improve preloads a random feasible plan of about half the limits")
-    parser.add_argument("--out", required=True, help="workspace folder (empty, new or an older workspace)")
+    parser.add_argument("--out", help="workspace folder (empty, new or an older workspace)")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    from plugin.bench.suites import build_item, suite
     from plugin.city import load_city
     from plugin.sandbox import write_workspace
 
     t0 = time.perf_counter()
+    if args.suite and args.list:
+        return {"suite": args.suite, "instances": [{"name": i.name, "task": i.task, "size": i.size, "split": i.split}
+                                                   for i in suite(args.suite)]}
+    if not args.out:
+        raise InputError("--out is required")
     if args.budget is not None and not args.budget > 0:
         raise InputError(f"--budget must be positive, got {args.budget:g}")
-    inst = task_class(args.task).build(load_city(args.region), size=args.size, seed=args.seed, budget=args.budget)
+    if args.suite:
+        items = {i.name: i for i in suite(args.suite)}
+        if args.name not in items:
+            raise InputError(f"no instance '{args.name}' in suite {args.suite} (see --list)")
+        inst = build_item(items[args.name])
+    elif args.region and args.task:
+        inst = task_class(args.task).build(load_city(args.region), size=args.size, seed=args.seed, budget=args.budget)
+    else:
+        raise InputError("give --region and --task, or --suite and --name")
     base = random_plan(inst, args.seed) if args.goal == "improve" else None
     ws = write_workspace(inst, args.out, goal=args.goal, base_plan=base)
     return {"workspace": str(ws), "task": inst.task, "instance_id": inst.instance_id, "goal": args.goal,
