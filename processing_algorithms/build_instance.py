@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from qgis.core import (QgsProcessingOutputNumber, QgsProcessingOutputString,
-                       QgsProcessingParameterFolderDestination)
+                       QgsProcessingParameterFolderDestination, QgsWkbTypes)
 
-from plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of, staged_workspace
+from plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of, network_frame, staged_workspace
 
 from .task_base import CANDIDATE_HELP, TITLES, TaskAlgorithm
 
@@ -14,6 +14,7 @@ class BuildInstance(TaskAlgorithm):
 
     WORKSPACE = "WORKSPACE"
     CANDIDATES = "CANDIDATES"
+    NETWORK = "NETWORK"
     INSTANCE_ID = "INSTANCE_ID"
     CANDIDATE_COUNT = "CANDIDATE_COUNT"
 
@@ -27,11 +28,16 @@ class BuildInstance(TaskAlgorithm):
         return self.tr(
             f"Turns a city into a {TITLES[self.TASK]} planning instance.\n\n"
             "Input: an OpenStreetMap extract, or your own layers (roads, optional buildings and points "
-            "of interest, in a projected CRS in metres) with field mappings.\n\n"
+            "of interest, in a projected CRS in metres) with field mappings"
+            + (", or your own parcel layer with its land-use field and the need per type" if self.TASK == "land"
+               else "") + ".\n\n"
             "Output: a workspace folder (input/ with the candidate tables, export.json and the "
             "evaluator; work/; outputs/; logs/) that 'Solve' and 'Evaluate plan' read, and a "
             f"candidates layer: {CANDIDATE_HELP[self.TASK]}. Tick the 'selected' field to draft a "
             "plan by hand and score it with 'Evaluate plan'.\n\n"
+            + ("Network: the existing roads as the instance has them, without the links removed to "
+               "create the gap (those are the 'rebuild' candidates).\n\n" if self.TASK == "road" else "")
+            + 
             "The workspace is written to a temporary folder and renamed at the end: a cancelled run "
             "leaves nothing behind.")
 
@@ -41,17 +47,26 @@ class BuildInstance(TaskAlgorithm):
         ws.setHelp(self.tr("An empty or new folder, or an older workspace (replaced)."))
         self.addParameter(ws)
         self.add_layer_sink(self.CANDIDATES, "Candidates", CANDIDATE_HELP[self.TASK])
+        if self.TASK == "road":
+            self.add_layer_sink(self.NETWORK, "Existing network (without the removed links)",
+                                "The roads the instance keeps: draw it under the candidates to see the gaps.",
+                                optional=True)
         self.addOutput(QgsProcessingOutputString(self.INSTANCE_ID, self.tr("Instance id")))
         self.addOutput(QgsProcessingOutputNumber(self.CANDIDATE_COUNT, self.tr("Number of candidates")))
 
     def process(self, parameters, context, feedback):
-        inst = self.instance_from_parameters(parameters, context, feedback)
+        inst, city = self.instance_from_parameters(parameters, context, feedback)
         target = self.parameterAsFileOutput(parameters, self.WORKSPACE, context)
         feedback.setProgress(60)
+        out = {self.WORKSPACE: target, self.INSTANCE_ID: inst.instance_id, self.CANDIDATE_COUNT: inst.n}
         with staged_workspace(inst, target):
             frame = candidate_frame(inst, selected=[False] * inst.n)
-            dest = self.write_frame(parameters, self.CANDIDATES, context, frame, GEOMETRY[inst.task][0], crs_of(inst),
-                                    feedback, f"candidates_{inst.task}")
+            out[self.CANDIDATES] = self.write_frame(parameters, self.CANDIDATES, context, frame, GEOMETRY[inst.task][0],
+                                                    crs_of(inst), feedback, f"candidates_{inst.task}")
+            if self.TASK == "road":
+                net = network_frame(inst, city.edges)
+                wkb = QgsWkbTypes.MultiLineString if (net.geom_type == "MultiLineString").any() else QgsWkbTypes.LineString
+                out[self.NETWORK] = self.write_frame(parameters, self.NETWORK, context, net, wkb, crs_of(inst),
+                                                     feedback, "city_roads")
         feedback.setProgress(100)
-        return {self.WORKSPACE: target, self.CANDIDATES: dest, self.INSTANCE_ID: inst.instance_id,
-                self.CANDIDATE_COUNT: inst.n}
+        return out

@@ -74,7 +74,8 @@ class EvaluatePlan(TaskAlgorithm):
         id_field = self.parameterAsString(parameters, self.ID_FIELD, context) or "id"
         sel_field = self.parameterAsString(parameters, self.SELECTION_FIELD, context) or ""
         check_fields(source, "candidates layer", id_field, sel_field)
-        gdf = source_to_gdf(source, "candidates layer", GEOMETRY[inst.task][1], [id_field, sel_field], feedback)
+        gdf = source_to_gdf(source, "candidates layer", GEOMETRY[inst.task][1], [id_field, sel_field], feedback,
+                            keep_invalid=True)
         if feedback.isCanceled():
             raise QgsProcessingException("cancelled")
         if sel_field:

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessingParameterBoolean,
-                       QgsProcessingParameterFeatureSink,
+                       QgsProcessingParameterDefinition, QgsProcessingParameterEnum, QgsProcessingParameterFeatureSink,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
-                       QgsProcessingParameterFileDestination, QgsProcessingParameterNumber, QgsWkbTypes)
+                       QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
+                       QgsProcessingParameterString, QgsWkbTypes)
 
-from plugin.participation import Config, region_from_gdf, result_layers, run
+from plugin.participation import Config, region_from_gdf, result_layers, run_with_voice
 from plugin.participation.engine import transcript_text
 from plugin.qgis_io.layers import qgs_fields, source_to_gdf, write_gdf
 from plugin.util.io import atomic_write_json, atomic_write_text
@@ -25,6 +26,11 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
     COMMUNITIES = "COMMUNITIES"
     SEED = "SEED"
     BASELINES = "BASELINES"
+    PERSONA = "PERSONA"
+    MODEL = "MODEL"
+    THREADS = "THREADS"
+    MAX_TOKENS = "MAX_TOKENS"
+    PERSONAS = ("rules", "llm")
     OUTPUT = "OUTPUT"
     METRICS = "METRICS"
     TRANSCRIPT = "TRANSCRIPT"
@@ -44,8 +50,10 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
             "Residential parcels are homes; the others may be re-planned.\n\n"
             "Outputs: the revised parcels (landuse_before, landuse, changed, community, satisfaction), "
             "metrics JSON (Service, Ecology, Satisfaction, Inclusion before and after) and the "
-            "transcript (JSON lines). The rule-based persona runs here; the LLM persona runs in the "
-            "Participation dock or 'python -m plugin participate --persona llm'.")
+            "transcript (JSON lines), with the LLM's calls, tokens and fallbacks when the LLM persona "
+            "is chosen.\n\nPersona: rules (deterministic, default) or llm (the local GGUF model plays "
+            "the speakers and the note-taker; advanced: model path or 'default', threads, maximum "
+            "tokens per answer).")
 
     def initAlgorithm(self, config=None) -> None:
         self.addParameter(QgsProcessingParameterFeatureSource(
@@ -58,6 +66,15 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
             self.addParameter(QgsProcessingParameterNumber(
                 key, self.tr(title), QgsProcessingParameterNumber.Integer, default, minValue=0 if key == self.SEED else 1))
         self.addParameter(QgsProcessingParameterBoolean(self.BASELINES, self.tr("Score the baselines too"), False))
+        self.addParameter(QgsProcessingParameterEnum(self.PERSONA, self.tr("Persona"), list(self.PERSONAS),
+                                                     defaultValue=0))
+        for p in (QgsProcessingParameterString(self.MODEL, self.tr("LLM model (GGUF path or 'default')"), "default"),
+                  QgsProcessingParameterNumber(self.THREADS, self.tr("LLM threads"),
+                                               QgsProcessingParameterNumber.Integer, 1, minValue=1),
+                  QgsProcessingParameterNumber(self.MAX_TOKENS, self.tr("LLM max tokens per answer"),
+                                               QgsProcessingParameterNumber.Integer, 96, minValue=16)):
+            p.setFlags(p.flags() | QgsProcessingParameterDefinition.FlagAdvanced)
+            self.addParameter(p)
         self.addParameter(QgsProcessingParameterFeatureSink(self.OUTPUT, self.tr("Revised parcels"),
                                                             QgsProcessing.TypeVectorPolygon))
         self.addParameter(QgsProcessingParameterFileDestination(self.METRICS, self.tr("Metrics"), "JSON (*.json)"))
@@ -71,6 +88,7 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
         region = self.core(region_from_gdf, gdf, fld, "parcel layer")
         cfg = Config(*(self.parameterAsInt(parameters, k, context)
                        for k in (self.RESIDENTS, self.ROUNDS, self.SPEAKERS, self.COMMUNITIES)),
+                     persona=self.PERSONAS[self.parameterAsEnum(parameters, self.PERSONA, context)],
                      seed=self.parameterAsInt(parameters, self.SEED, context),
                      baselines=self.parameterAsBool(parameters, self.BASELINES, context))
 
@@ -82,7 +100,10 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
                 feedback.pushInfo(f"community {rec['community']}: {'accepted' if rec['accepted'] else 'kept'} "
                                   f"({rec['reason']}), {len(rec['changes'])} parcels changed")
 
-        res = self.core(run, region, cfg, on_event=on_event, cancel=feedback.isCanceled)
+        res = self.core(run_with_voice, region, cfg, self.parameterAsString(parameters, self.MODEL, context) or "default",
+                        threads=self.parameterAsInt(parameters, self.THREADS, context),
+                        max_tokens=self.parameterAsInt(parameters, self.MAX_TOKENS, context),
+                        on_event=on_event, cancel=feedback.isCanceled)
         layer = result_layers(res)["parcels"]
         fields = qgs_fields(layer)
         wkb = QgsWkbTypes.MultiPolygon if (layer.geom_type == "MultiPolygon").any() else QgsWkbTypes.Polygon
@@ -95,4 +116,6 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
         atomic_write_text(transcript, transcript_text(res.events))
         for when in ("before", "after"):
             feedback.pushInfo(f"{when}: " + ", ".join(f"{k} {v:.3f}" for k, v in res.metrics[when].items()))
+        if "llm" in res.metrics:
+            feedback.pushInfo("llm: " + ", ".join(f"{k} {v}" for k, v in res.metrics["llm"].items()))
         return {self.OUTPUT: dest, self.METRICS: metrics, self.TRANSCRIPT: transcript}

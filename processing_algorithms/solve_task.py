@@ -7,7 +7,6 @@ from qgis.core import (QgsProcessingException, QgsProcessingOutputBoolean, QgsPr
                        QgsProcessingOutputString, QgsProcessingParameterEnum, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber)
 
-from plugin.qgis_io.city_source import has_city_input
 from plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of
 from plugin.qgis_io.reports import solve_report
 from plugin.sandbox.evaluator import evaluate_plan_file
@@ -79,10 +78,11 @@ class SolveTask(TaskAlgorithm):
             inst = self.core(load_instance, ws)
             if inst.task != self.TASK:
                 raise QgsProcessingException(f"workspace holds a {inst.task} instance, not {self.TASK}")
-        elif has_city_input(self, parameters, context):
-            inst = self.instance_from_parameters(parameters, context, feedback)
+        elif self.has_instance_input(parameters, context):
+            inst, _ = self.instance_from_parameters(parameters, context, feedback)
         else:
-            raise QgsProcessingException("give a workspace folder or an OSM extract / road layer")
+            raise QgsProcessingException("give a workspace folder, an OSM extract or a road layer"
+                                         + (" or a parcel layer" if self.TASK == "land" else ""))
         method = METHODS[self.parameterAsEnum(parameters, self.METHOD, context)]
         limit = self.parameterAsDouble(parameters, self.TIME_LIMIT, context)
         feedback.pushInfo(f"Solving {inst.instance_id} ({inst.n} candidates) with {method}, {limit:g} s")

@@ -17,9 +17,11 @@ from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessin
                        QgsProcessingParameterFeatureSink, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
 
-from plugin.qgis_io.city_source import add_city_parameters, city_from_parameters
+from plugin.city import City
+from plugin.qgis_io.city_source import add_city_parameters, city_from_parameters, has_city_input
 from plugin.qgis_io.layers import qgs_fields, write_gdf
 from plugin.qgis_io.maps import apply_style
+from plugin.qgis_io.parcel_source import add_parcel_parameters, has_parcels, land_from_parcels
 from plugin.tasks import SIZES, Instance, task_class
 from plugin.tasks.land import TYPES
 
@@ -112,8 +114,10 @@ class TaskAlgorithm(CityPlannerAlgorithm):
         raise NotImplementedError
 
     def add_instance_parameters(self) -> None:
-        """City inputs, size, seed, budget and the task's knobs."""
+        """City inputs (land: or a parcel layer), size, seed, budget and the task's knobs."""
         add_city_parameters(self)
+        if self.TASK == "land":
+            add_parcel_parameters(self)
         self.addParameter(_set_help(QgsProcessingParameterEnum(
             self.SIZE, self.tr("Instance size"), options=list(SIZES), defaultValue=0),
             self.tr("small / medium / large: the paper's candidate counts (land 85/119/199, "
@@ -134,28 +138,37 @@ class TaskAlgorithm(CityPlannerAlgorithm):
                 self.NEED, self.tr("Need per land-use type (e.g. school=2, green_l=1; empty = derived)"),
                 optional=True),
                 self.tr(f"How many parcels of each type the plan should hold; types: {', '.join(TYPES)}. "
-                        "Raises the step limit to fit; the budget stays the size's default unless given.")))
+                        "Raises the step limit to fit; the budget stays the size's default unless given. "
+                        "Required with a parcel layer (then the default budget buys the cheapest plan "
+                        "that meets it).")))
+
+    def has_instance_input(self, parameters: dict, context: QgsProcessingContext) -> bool:
+        return has_city_input(self, parameters, context) or (self.TASK == "land" and has_parcels(parameters))
 
     def instance_from_parameters(self, parameters: dict, context: QgsProcessingContext,
-                                 feedback: QgsProcessingFeedback) -> Instance:
-        city = city_from_parameters(self, parameters, context, feedback)
-        if feedback.isCanceled():
-            raise QgsProcessingException("cancelled")
-        feedback.setProgress(40)
-        size = SIZES[self.parameterAsEnum(parameters, self.SIZE, context)]
-        seed = self.parameterAsInt(parameters, self.SEED, context)
+                                 feedback: QgsProcessingFeedback) -> tuple[Instance, City | None]:
+        """The instance, and the city it was built from (None for a parcel layer)."""
         budget = self.parameterAsDouble(parameters, self.BUDGET, context) or None
-        params = {}
-        for k in TASK_PARAMETERS[self.TASK]:
-            v = (self.parameterAsInt if k.integer else self.parameterAsDouble)(parameters, k.name, context)
-            if v:
-                params[k.key] = v
-        inst = self.core(task_class(self.TASK).build, city, size=size, seed=seed, budget=budget, **params)
-        if self.TASK == "land":
-            inst = self._with_need(inst, parse_need(self.parameterAsString(parameters, self.NEED, context) or ""))
+        need = parse_need(self.parameterAsString(parameters, self.NEED, context) or "") if self.TASK == "land" else {}
+        if self.TASK == "land" and has_parcels(parameters):
+            inst, city = land_from_parcels(self, parameters, context, feedback, need, budget), None
+        else:
+            city = city_from_parameters(self, parameters, context, feedback)
+            if feedback.isCanceled():
+                raise QgsProcessingException("cancelled")
+            feedback.setProgress(40)
+            size = SIZES[self.parameterAsEnum(parameters, self.SIZE, context)]
+            seed = self.parameterAsInt(parameters, self.SEED, context)
+            params = {}
+            for k in TASK_PARAMETERS[self.TASK]:
+                v = (self.parameterAsInt if k.integer else self.parameterAsDouble)(parameters, k.name, context)
+                if v:
+                    params[k.key] = v
+            inst = self._with_need(self.core(task_class(self.TASK).build, city, size=size, seed=seed, budget=budget,
+                                             **params), need)
         feedback.pushInfo(f"{inst.instance_id}: {inst.n} candidates, budget {inst.budget:.1f}, "
                           f"step limit {inst.max_select}")
-        return inst
+        return inst, city
 
     @staticmethod
     def _with_need(inst: Instance, need: dict[str, int]) -> Instance:
@@ -167,16 +180,19 @@ class TaskAlgorithm(CityPlannerAlgorithm):
         d["max_select"] = max(inst.max_select, sum(need.values()) + 2)
         return type(inst).from_export(d)
 
-    def add_layer_sink(self, name: str, title: str, help_text: str) -> None:
-        self.addParameter(_set_help(QgsProcessingParameterFeatureSink(name, self.tr(title), SINK_TYPE[self.TASK]),
-                                    self.tr(help_text)))
+    def add_layer_sink(self, name: str, title: str, help_text: str, optional: bool = False) -> None:
+        self.addParameter(_set_help(QgsProcessingParameterFeatureSink(
+            name, self.tr(title), SINK_TYPE[self.TASK], optional=optional, createByDefault=True), self.tr(help_text)))
 
     def write_frame(self, parameters: dict, name: str, context: QgsProcessingContext, frame, wkb_type: int,
-                    crs: QgsCoordinateReferenceSystem, feedback: QgsProcessingFeedback, style: str) -> str:
-        """Write a frame to the sink ``name`` and style the layer QGIS loads from it; returns its id."""
+                    crs: QgsCoordinateReferenceSystem, feedback: QgsProcessingFeedback, style: str) -> str | None:
+        """Write a frame to the sink ``name`` and style the layer QGIS loads from it; returns its
+        id (None for an optional sink the caller skipped)."""
         fields = qgs_fields(frame)
         sink, dest = self.parameterAsSink(parameters, name, context, fields, wkb_type, crs)
         if sink is None:
+            if self.parameterDefinition(name).flags() & QgsProcessingParameterDefinition.FlagOptional:
+                return None
             raise QgsProcessingException(self.invalidSinkError(parameters, name))
         write_gdf(frame, sink, fields, feedback)
         if feedback.isCanceled():

@@ -1,6 +1,6 @@
 """`make demo`: the three planning tasks on both bundled regions, through the QGIS algorithms.
 
-Steps (one progress line each): the city model of every region through
+Steps (one progress line each, with its seconds): the city model of every region through
 ``qgis_process.bin run cityplanner:buildcitymodel`` (in-process processing.run when
 qgis_process fails, saying why); per region × task: Build instance, Solve with the default
 method and each heuristic, Evaluate plan on the default plan (its score must equal Solve's);
@@ -28,8 +28,17 @@ ALG_METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")   # the METHO
 CITY_OUTPUTS = ("FACES", "OUTPUT_ROADS", "JUNCTIONS", "DEMAND")
 
 
-def log(msg: str, t0: float = time.perf_counter()) -> None:
-    print(f"[{time.perf_counter() - t0:6.1f}s] {msg}", flush=True)
+TITLES = {"land": "land allocation", "road": "road construction", "station": "station placement"}
+T0 = time.perf_counter()
+TIMINGS: list[dict] = []   # one row per step: the report's timing table
+
+
+def log(msg: str, since: float | None = None) -> None:
+    """A progress line: total elapsed, the message and, for a finished step, its own seconds."""
+    step = "" if since is None else f" ({time.perf_counter() - since:.1f} s)"
+    print(f"[{time.perf_counter() - T0:6.1f}s] {msg}{step}", flush=True)
+    if since is not None:
+        TIMINGS.append({"step": msg, "seconds": round(time.perf_counter() - since, 2)})
 
 
 def start_qgis():
@@ -105,12 +114,15 @@ def styled(path: Path, style: str, name: str):
 def region_city(region: str, pbf: Path, stage: Path, use_qgis_process: bool) -> tuple[dict[str, Path], str]:
     """The city layers of ``region`` and which route built them."""
     outs = {k: stage / f"{region}_city_{k.lower()}.gpkg" for k in CITY_OUTPUTS}
+    t = time.perf_counter()
     why = city_via_qgis_process(pbf, outs) if use_qgis_process else "qgis_process disabled (--no-qgis-process)"
     if why is None:
-        log(f"{region}: city model built by qgis_process.bin")
+        log(f"{region}: city model built by qgis_process.bin", t)
         return outs, "qgis_process.bin"
     log(f"{region}: {why}; building the city model in-process instead")
+    t = time.perf_counter()
     run_alg("buildcitymodel", {"INPUT": str(pbf), **{k: str(v) for k, v in outs.items()}})
+    log(f"{region}: city model built by processing.run", t)
     return outs, f"processing.run ({why})"
 
 
@@ -118,9 +130,14 @@ def run_task(region: str, task: str, pbf: Path, out: Path, stage: Path, limits: 
              city: dict[str, Path]) -> dict:
     ws = out / "workspaces" / f"{region}-{task}"
     cands = stage / f"{region}_{task}_candidates.gpkg"
-    b = run_alg(f"build{task}instance", {"INPUT": str(pbf), "WORKSPACE": str(ws), "CANDIDATES": str(cands)})
-    log(f"{region} {task}: instance {b['INSTANCE_ID']} with {b['CANDIDATE_COUNT']:.0f} candidates")
+    network = stage / f"{region}_{task}_network.gpkg"
+    t = time.perf_counter()
+    b = run_alg(f"build{task}instance", {"INPUT": str(pbf), "WORKSPACE": str(ws), "CANDIDATES": str(cands),
+                                         **({"NETWORK": str(network)} if task == "road" else {})})
+    log(f"{region} {task}: build instance {b['INSTANCE_ID']} with {b['CANDIDATE_COUNT']:.0f} candidates", t)
     rows, layers = [], {f"{task}_candidates": cands}
+    if task == "road":
+        layers["road_network"] = network
     for method in METHODS:
         plan = stage / f"{region}_{task}_{method}.gpkg"
         t = time.perf_counter()
@@ -128,45 +145,77 @@ def run_task(region: str, task: str, pbf: Path, out: Path, stage: Path, limits: 
                                      "TIME_LIMIT": limits[method], "SEED": 42, "OUTPUT": str(plan),
                                      "REPORT": str(out / "reports" / f"{region}-{task}-{method}.html")})
         rows.append({"method": method, "valid": r["VALID"], "score": r["SCORE"], "upper_bound": r["UPPER_BOUND"],
-                     "seconds": round(time.perf_counter() - t, 2), "status": r["STATUS"]})
+                     "seconds": round(time.perf_counter() - t, 2), "status": r["STATUS"],
+                     "selected": layer_count(plan)})
         layers[f"{task}_plan_{method}"] = plan
-        log(f"{region} {task} {method}: valid={r['VALID']} score={r['SCORE']} ({rows[-1]['seconds']} s)")
+        log(f"{region} {task} solve {method}: valid={r['VALID']} score={r['SCORE']}", t)
     bound = rows[-1]["upper_bound"]
     for row in rows:
-        row["gap"] = (round((bound - row["score"]) / max(abs(bound), 1e-9), 4)
+        row["gap"] = (round((bound - row["score"]) / max(abs(bound), 1e-9), 4) + 0.0  # + 0.0: no "-0.0"
                       if bound is not None and row["valid"] and row["score"] is not None else None)
     evaluation = stage / f"{region}_{task}_evaluation.gpkg"
+    t = time.perf_counter()
     e = run_alg("evaluateplan", {"INPUT": str(layers[f"{task}_plan_default"]), "WORKSPACE": str(ws),
                                  "OUTPUT": str(evaluation)})
     if e["SCORE"] != rows[-1]["score"]:
         raise RuntimeError(f"{region} {task}: Evaluate plan gives {e['SCORE']}, Solve gave {rows[-1]['score']}")
     layers[f"{task}_evaluation"] = evaluation
-    log(f"{region} {task}: evaluate plan agrees (score {e['SCORE']}, valid {e['VALID']})")
+    log(f"{region} {task}: evaluate plan agrees (score {e['SCORE']}, valid {e['VALID']})", t)
+    from plugin.qgis_io.maps import render_png
+
     png = out / "maps" / f"{region}-{task}.png"
-    render_map([styled(evaluation, f"plan_{task}", "plan"), styled(cands, f"candidates_{task}", "candidates"),
-                styled(city["OUTPUT_ROADS"], "city_roads", "roads"), styled(city["FACES"], "city_faces", "faces")], png)
-    log(f"{region} {task}: map {png.relative_to(out)}")
+    t = time.perf_counter()
+    best = rows[-1]
+    base = (styled(network, "city_roads", "existing network (removed links absent)") if task == "road"
+            else styled(city["OUTPUT_ROADS"], "city_roads", "roads"))
+    faces = styled(city["FACES"], "city_faces", "city blocks")
+    render_png([styled(evaluation, f"plan_{task}", "plan (default method)"),
+                styled(cands, f"candidates_{task}", "candidates"), base, faces], png,
+               f"{region.title()}: {TITLES[task]}, default plan",
+               f"score {best['score']:.4f}, bound {fmt_num(bound)}, gap {fmt_num(best['gap'])}; "
+               f"{best['selected']} of {int(b['CANDIDATE_COUNT'])} candidates selected; valid {e['VALID']}",
+               extent=faces.extent())
+    log(f"{region} {task}: map {png.relative_to(out)}", t)
     return {"task": task, "instance_id": b["INSTANCE_ID"], "candidates": int(b["CANDIDATE_COUNT"]),
             "rows": [rows[-1], *rows[:-1]], "map": png.relative_to(out).as_posix(), "layers": layers}
 
 
-def render_map(layers, png: Path) -> None:
+def fmt_num(v) -> str:
+    return "–" if v is None else f"{v:.4f}"
+
+
+def layer_count(path: Path) -> int:
+    from qgis.core import QgsVectorLayer
+
+    return QgsVectorLayer(str(path), "n", "ogr").featureCount()
+
+
+def city_map(region: str, pbf: Path, city: dict[str, Path], out: Path) -> Path:
+    """The region's city model map (its layers are freed on return: QGIS must outlive them)."""
     from plugin.qgis_io.maps import render_png
 
-    render_png(layers, png, extent=layers[-1].extent())
+    png = out / "maps" / f"{region}-city.png"
+    t = time.perf_counter()
+    faces = styled(city["FACES"], "city_faces", "city blocks")
+    render_png([styled(city["DEMAND"], "city_demand", "residents per block"),
+                styled(city["OUTPUT_ROADS"], "city_roads", "drivable roads"), faces], png,
+               f"{region.title()}: city model", f"from {pbf.name}", extent=faces.extent())
+    log(f"{region}: map {png.relative_to(out)}", t)
+    return png
 
 
 def write_report(out: Path, results: dict) -> Path:
     from plugin.qgis_io.reports import page, table
     from plugin.util.io import atomic_write_text
 
-    cols = ("method", "valid", "score", "upper_bound", "gap", "seconds", "status")
+    cols = ("method", "valid", "score", "upper_bound", "gap", "seconds", "selected", "status")
     body = []
-    for region, res in results.items():
+    for region, res in results["regions"].items():
         body.append(f"<h2>{region}</h2><p>City model: {res['city_via']}.</p><img src='{res['city_map']}'>")
         for t in res["tasks"]:
-            body.append(f"<h3>{region} — {t['task']} ({t['instance_id']}, {t['candidates']} candidates)</h3>"
+            body.append(f"<h3>{region} — {TITLES[t['task']]} ({t['instance_id']}, {t['candidates']} candidates)</h3>"
                         + table(t["rows"], cols) + f"<img src='{t['map']}'>")
+    body.append("<h2>Timings</h2>" + table(results["timings"], ("step", "seconds")))
     return atomic_write_text(out / "report.html", page("CityPlanner demo", "".join(body)))
 
 
@@ -195,27 +244,26 @@ def main(argv: list[str] | None = None) -> int:
                 raise ValueError(f"unknown region {region} (choose {', '.join(REGIONS)})")
             pbf = REGIONS[region]
             city, via = region_city(region, pbf, stage, not args.no_qgis_process)
-            city_png = out / "maps" / f"{region}-city.png"
-            render_map([styled(city["DEMAND"], "candidates_station", "demand"),
-                        styled(city["OUTPUT_ROADS"], "city_roads", "roads"),
-                        styled(city["FACES"], "city_faces", "faces")], city_png)
+            city_png = city_map(region, pbf, city, out)
             tasks = [run_task(region, t, pbf, out, stage, limits, city) for t in args.tasks.split(",")]
             gpkg = stage / f"{region}.gpkg"
+            t = time.perf_counter()
             for key, path in city.items():
                 copy_layer(path, gpkg, key.lower().replace("output_", ""))
-            for t in tasks:
-                for name, path in t.pop("layers").items():
+            for task in tasks:
+                for name, path in task.pop("layers").items():
                     copy_layer(path, gpkg, name)
             os.replace(gpkg, out / f"{region}.gpkg")
-            log(f"{region}: {region}.gpkg written")
+            log(f"{region}: {region}.gpkg written", t)
             results[region] = {"city_via": via,
                                "city_map": city_png.relative_to(out).as_posix(), "tasks": tasks}
         from plugin.util.io import atomic_write_json
 
-        atomic_write_json(out / "results.json", results)
-        log(f"report: {write_report(out, results)}")
-        shutil.rmtree(stage, ignore_errors=True)
         log(f"demo done in {time.perf_counter() - t0:.0f} s")
+        report = {"regions": results, "timings": [*TIMINGS, {"step": "total", "seconds": round(time.perf_counter() - t0, 1)}]}
+        atomic_write_json(out / "results.json", report)
+        log(f"report: {write_report(out, report)}")
+        shutil.rmtree(stage, ignore_errors=True)
         app.exitQgis()
         return 0
     except Exception as e:  # noqa: BLE001 - the demo's contract: one line, non-zero exit

@@ -175,7 +175,8 @@ class HttpBackend:
     """An OpenAI-compatible ``/chat/completions`` endpoint (llama.cpp server, Ollama, vLLM, APIs).
 
     Servers disagree on how a schema is passed: the OpenAI ``json_schema`` form is tried first,
-    then llama.cpp's ``json_object`` + ``schema``; the first one accepted is remembered."""
+    then llama.cpp's ``json_object`` + ``schema``; the first one accepted is remembered.
+    The local llama.cpp Python server is started with ``python -m plugin.agent.serve``."""
 
     FORMATS = ("json_schema", "json_object")
 
@@ -223,7 +224,9 @@ class HttpBackend:
                 res = self._post(body)
             except urllib.error.HTTPError as e:
                 last_err = f"HTTP {e.code} from {self.url}"
-                if e.code in (400, 422) and schema:  # this server wants the other schema form
+                # while negotiating, any rejection may mean "the other schema form" (llama.cpp's
+                # Python server answers OpenAI's json_schema with a 500 validation error)
+                if schema and self._format is None:
                     continue
                 break
             except (urllib.error.URLError, OSError, json.JSONDecodeError) as e:

@@ -2,7 +2,8 @@
 
 An *episode* is one atomic goal worked on for at most ``max_turns`` terminal turns. A model
 reply that is not a valid turn (garbage, cut off by max_tokens, wrong schema) is retried
-with another seed; a backend failure (the worker died twice) ends that episode, not the run.
+with another seed; a turn repeated unchanged (same commands, same plan) ends the episode
+early — at once when the workspace state already says "done"; a backend failure (the worker died twice) ends that episode, not the run.
 Every episode ends with an evaluated *proposal*; a proposal replaces the best plan only if
 it is better in the validity-first order, so the loop never accepts a worse plan, and the
 best-so-far plan is what is written back and returned. Everything goes to
@@ -30,6 +31,7 @@ from .protocol import (TURN_SCHEMA, instance_prompt, invalid_turn_prompt, observ
 
 LOG_FILE = "logs/agent.jsonl"
 KEEP_EXCHANGES = 3   # earlier turns are dropped from the prompt: a 4k context holds about this many
+STALL_REPEATS = 2    # the same commands this many more times in a row, plan unchanged: the episode is stuck
 
 
 @dataclass
@@ -180,7 +182,8 @@ class PlannerAgent:
         head = [{"role": "system", "content": system_prompt()},
                 {"role": "user", "content": instance_prompt(self.ws, goal)}]
         exchanges: list[dict[str, str]] = []
-        turns = 0
+        turns = repeats = 0
+        last: tuple[list[str], Any] | None = None
         while turns < self.s.max_turns:
             self._check()
             try:
@@ -202,6 +205,13 @@ class PlannerAgent:
             self._emit({"event": "turn", "goal": goal, "round": rnd, "turn": turns, "analysis": turn["analysis"],
                         "plan": turn["plan"], "commands": [c["keystrokes"] for c in turn["commands"]]})
             if turn["task_complete"] and state["non_empty"] and not state["needs_evaluation"]:
+                break
+            # a small model often repeats one turn forever instead of declaring completion
+            now = ([c["keystrokes"].strip() for c in turn["commands"]], read_plan(self.ws / PLAN_FILE)[0])
+            repeats = repeats + 1 if now == last else 0
+            last = now
+            if repeats >= (1 if state["next_action"].startswith("done") else STALL_REPEATS):
+                self._log({"event": "stalled", "goal": goal, "round": rnd, "turn": turns})
                 break
             exchanges += [{"role": "assistant", "content": reply["text"]},
                           {"role": "user", "content": observation_prompt(obs["observation"], state)}]

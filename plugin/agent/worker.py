@@ -43,12 +43,13 @@ def _chat(llm, req: dict) -> dict:
     }
 
 
-def _without_extra_buffers() -> None:
+def without_extra_buffers() -> None:
     """Load weights without llama.cpp's "extra buffer types" (AMX / repacked CPU kernels).
 
     On CPUs that advertise AMX (seen here: Sapphire Rapids under a VM) those kernels segfault
     on any batch of more than one token, i.e. on every prompt; the plain CPU path is safe.
-    ``Llama`` does not expose ``use_extra_bufts``, so the default-params factory is wrapped."""
+    ``Llama`` does not expose ``use_extra_bufts``, so the default-params factory is wrapped.
+    Everything that loads a GGUF for inference calls this first (see ``plugin.agent.serve``)."""
     import llama_cpp.llama_cpp as C
 
     factory = C.llama_model_default_params
@@ -68,7 +69,7 @@ def main() -> int:
     os.dup2(2, 1)
     cfg = json.loads(sys.stdin.readline() or "{}")
     try:
-        _without_extra_buffers()
+        without_extra_buffers()
         from llama_cpp import Llama
 
         llm = Llama(model_path=cfg["model"], lora_path=cfg.get("lora") or None,

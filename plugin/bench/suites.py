@@ -77,6 +77,23 @@ def suite(name: str) -> list[SuiteItem]:
     return SUITES[name]()
 
 
+def first_per_cell(items: list[SuiteItem], limit: int | None) -> list[SuiteItem]:
+    """The first ``limit`` items of each task × size, in suite order (deterministic: a reduced
+    run of a big suite); all items when ``limit`` is None."""
+    if limit is None:
+        return list(items)
+    if limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit}")
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    for it in items:
+        k = seen.get((it.task, it.size), 0)
+        if k < limit:
+            out.append(it)
+        seen[(it.task, it.size)] = k + 1
+    return out
+
+
 def build_item(item: SuiteItem) -> Instance:
     """The instance of one suite item (cities are cached per region by ``load_city``)."""
     from plugin.city import load_city

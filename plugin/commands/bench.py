@@ -26,6 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve (default 10)")
     parser.add_argument("--bound-time-limit", type=float, default=60.0,
                         help="seconds for the MILP bound of each instance (default 60)")
+    parser.add_argument("--limit", type=int, default=None,
+                        help="only the first N instances of each task × size of the suite (deterministic)")
     parser.add_argument("--seeds", type=int, default=1, help="seeds per method: 42, 43, … (default 1)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: CPU count)")
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786")
@@ -37,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from plugin.bench.report import write_report
     from plugin.bench.runner import run_bench
-    from plugin.bench.suites import suite
+    from plugin.bench.suites import first_per_cell, suite
     from plugin.errors import InputError
 
     if args.suite == "speed":
@@ -56,7 +58,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.time_limit <= 0 or args.seeds < 1 or (args.workers is not None and args.workers < 1):
         raise InputError("--time-limit must be positive, --seeds and --workers at least 1")
     if args.suite:
-        sources = suite(args.suite)
+        sources = first_per_cell(suite(args.suite), args.limit)
     else:
         sources = [p.strip() for p in args.instances.split(",") if p.strip()]
         missing = [p for p in sources if not (Path(p) / "input" / "export.json").exists()]

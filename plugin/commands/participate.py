@@ -27,26 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    from plugin.participation.engine import Config, run as run_participation, write_outputs
+    from plugin.participation.engine import Config, run_with_voice, write_outputs
     from plugin.participation.region import load_parcels
 
     region = load_parcels(args.parcels, args.landuse_field)
     cfg = Config(args.residents, args.rounds, args.speakers, args.communities, args.persona, args.planner,
                  args.seed, args.baselines, args.profiles)
-    cfg.check()
-    voice = None
-    if "llm" in (args.persona, args.planner):
-        from plugin.participation.llm import LlmVoice
-
-        voice = LlmVoice.open(args.model, args.endpoint, threads=args.threads, max_tokens=args.max_tokens,
-                              seed=args.seed)
-    try:
-        persona = voice if args.persona == "llm" else None
-        res = run_participation(region, cfg, persona=persona, llm_planner=voice)
-    finally:
-        if voice is not None:
-            voice.close()
-    if voice is not None:
-        res.metrics["llm"] = voice.usage()
+    res = run_with_voice(region, cfg, args.model, args.endpoint, args.threads, args.max_tokens)
     files = write_outputs(res, args.out)
     return {k: res.metrics[k] for k in ("before", "after", "timings")} | {"files": files}

@@ -18,6 +18,8 @@ from plugin.errors import Cancelled, InputError
 COLORS = {"residential": "#f5e6a8", "feasible": "#dddddd", "business": "#e4572e", "office": "#6c5b7b",
           "green_l": "#2e8b57", "green_s": "#8fd19e", "school": "#f3a712", "hospital_l": "#c0392b",
           "hospital_s": "#ff7f7f", "recreation": "#29a3d6"}
+LLM_THREADS = 1        # the dock shares the machine with QGIS itself
+LLM_MAX_TOKENS = 64
 
 
 class ParticipationDock(QgsDockWidget):
@@ -91,19 +93,11 @@ class ParticipationDock(QgsDockWidget):
     @staticmethod
     def _work(task: QgsTask, gdf, fld, cfg):
         """Worker thread: core code only (no layers, no widgets)."""
-        from plugin.participation import region_from_gdf, result_layers, run
+        from plugin.participation import region_from_gdf, result_layers, run_with_voice
 
-        voice = None
-        if cfg.persona == "llm":
-            from plugin.participation.llm import LlmVoice
-
-            voice = LlmVoice.open("default", threads=1, max_tokens=64, seed=cfg.seed)
-        try:
-            res = run(region_from_gdf(gdf, fld, "parcel layer"), cfg, persona=voice, cancel=task.isCanceled,
-                      on_event=lambda rec: task.setProgress(min(99.0, task.progress() + 1)))
-        finally:
-            if voice is not None:
-                voice.close()
+        res = run_with_voice(region_from_gdf(gdf, fld, "parcel layer"), cfg, threads=LLM_THREADS,
+                             max_tokens=LLM_MAX_TOKENS, cancel=task.isCanceled,
+                             on_event=lambda rec: task.setProgress(min(99.0, task.progress() + 1)))
         return res, result_layers(res)
 
     def cancel(self) -> None:

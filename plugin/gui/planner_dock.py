@@ -1,25 +1,35 @@
-"""The Planner dock: run a heuristic or the planner agent on a workspace, watch it live.
+"""The Planner dock: build or open a workspace, run a heuristic or the planner agent on it,
+watch it live, and ask the planner questions in plain words.
 
-The work runs in a ``PlannerTask`` (QgsTask); this widget only reacts to its queued signals
-on the main thread, so the GUI never waits on the model. Settings persist in QgsSettings.
+Work runs in QgsTasks (``PlannerTask``, ``AskTask``); this widget only reacts to their queued
+signals on the main thread, so the GUI never waits on the model. A workspace comes from an
+existing folder, or is built first by the "Build <task> instance" algorithm from a bundled
+region, an OSM file or the project's layers. Settings persist in QgsSettings.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
-from qgis.core import QgsApplication, QgsFeature, QgsGeometry, QgsProject, QgsSettings, QgsVectorLayer
-from qgis.gui import QgsDockWidget
+from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsJsonUtils, QgsMapLayerProxyModel,
+                       QgsProcessing, QgsProject, QgsSettings, QgsVectorLayer, QgsWkbTypes)
+from qgis.gui import QgsDockWidget, QgsFieldComboBox, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import QPointF, Qt, QUrl
 from qgis.PyQt.QtGui import QDesktopServices, QPainter, QPen, QPolygonF
-from qgis.PyQt.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLineEdit, QPlainTextEdit,
-                                 QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from qgis.PyQt.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout, QLineEdit,
+                                 QListWidget, QPlainTextEdit, QPushButton, QSizePolicy, QSpinBox, QStackedWidget,
+                                 QTableWidget, QTableWidgetItem, QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
 
-from plugin.gui.tasks import PlannerTask
+from plugin.city.regions import REGIONS
+from plugin.gui.tasks import AskTask, PlannerTask
+from plugin.tasks import SIZES, TASKS
 
 SETTINGS = "cityplanner/planner/"
 METHODS = ("default", "greedy", "alns", "milp", "agent")
+SOURCES = ("Workspace folder", "Bundled region", "OSM file", "Project layers")
 PLAN_LAYER = "CityPlanner best plan"
+REPORT_FILE = "outputs/planner_report.html"
 
 
 class ScoreChart(QWidget):
@@ -55,43 +65,74 @@ class PlannerDock(QgsDockWidget):
         super().__init__("CityPlanner Planner", parent)
         self.setObjectName("CityPlannerPlannerDock")
         self.task: PlannerTask | None = None
+        self.ask_task: AskTask | None = None
         self.best: list[float] = []
+        self.best_frame: dict[str, Any] | None = None   # {"frame", "task", "crs"} of the best plan
+        self.rows: list[dict[str, Any]] = []            # proposals, for the report
         self.last_result: dict[str, Any] | None = None
+        self.last_answer: dict[str, Any] | None = None
+        tabs = QTabWidget()
+        tabs.addTab(self._plan_tab(), "Plan")
+        tabs.addTab(self._ask_tab(), "Ask")
+        self.tabs = tabs
+        self.setWidget(tabs)
+        self.load_settings()
+        self._source_changed()
+
+    # ---------------------------------------------------------------- layout
+    def _plan_tab(self) -> QWidget:
         body = QWidget()
         lay = QVBoxLayout(body)
         form = QFormLayout()
+        self.source = QComboBox()
+        self.source.addItems(SOURCES)
+        self.source.currentIndexChanged.connect(self._source_changed)
+        form.addRow("Source", self.source)
+        self.inputs = QStackedWidget()
+        self.inputs.addWidget(QWidget())  # an existing workspace needs nothing more
+        self.region = QComboBox()
+        self.region.addItems(list(REGIONS))
+        self.inputs.addWidget(self.region)
+        self.osm_file = QLineEdit()
+        self.inputs.addWidget(_with_browse(self.osm_file, lambda: self._pick_file(self.osm_file)))
+        self.inputs.addWidget(self._layer_inputs())
+        form.addRow("", self.inputs)
         self.workspace = QLineEdit()
-        browse = QPushButton("…")
-        browse.clicked.connect(self._browse)
-        row = QHBoxLayout()
-        row.addWidget(self.workspace)
-        row.addWidget(browse)
-        form.addRow("Workspace", row)
+        self.workspace.setToolTip("an existing workspace, or the folder the new one is written to")
+        form.addRow("Workspace", _with_browse(self.workspace, self._browse))
+        self.task_kind = QComboBox()
+        self.task_kind.addItems(list(TASKS))
+        self.size = QComboBox()
+        self.size.addItems(list(SIZES))
+        self.seed = _spin(0, 1_000_000, 0)
+        self.budget = QDoubleSpinBox()
+        self.budget.setRange(0, 1e9)
+        self.budget.setSpecialValueText("task default")
+        self.instance_row = _row(self.task_kind, self.size, self.seed, self.budget)
+        form.addRow("Task, size, seed, budget", self.instance_row)
         self.method = QComboBox()
         self.method.addItems(METHODS)
         form.addRow("Method", self.method)
         self.model = QLineEdit("default")
         self.model.setToolTip("'default' (SmolLM2-135M) or a GGUF path")
-        form.addRow("Model", self.model)
+        form.addRow("Model", _with_browse(self.model, lambda: self._pick_file(self.model, "GGUF (*.gguf)")))
         self.threads = _spin(1, 64, 1)
-        form.addRow("Threads", self.threads)
         self.rounds = _spin(0, 50, 3)
-        form.addRow("Rounds", self.rounds)
         self.time_limit = _spin(1, 3600, 30)
-        form.addRow("Time limit (s)", self.time_limit)
+        form.addRow("Threads, rounds, time (s)", _row(self.threads, self.rounds, self.time_limit))
         lay.addLayout(form)
         buttons = QHBoxLayout()
         self.run_button = QPushButton("Run")
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
+        self.keep_button = QPushButton("Keep plan")
         self.open_button = QPushButton("Open folder")
-        self.keep_button = QPushButton("Keep plan as layer")
-        for b in (self.run_button, self.cancel_button, self.open_button, self.keep_button):
+        self.report_button = QPushButton("Report")
+        for b, slot in ((self.run_button, self.start), (self.cancel_button, self.cancel),
+                        (self.keep_button, self.keep_layer), (self.open_button, self.open_folder),
+                        (self.report_button, self.export_report)):
+            b.clicked.connect(slot)
             buttons.addWidget(b)
-        self.run_button.clicked.connect(self.start)
-        self.cancel_button.clicked.connect(self.cancel)
-        self.open_button.clicked.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(self.workspace.text())))
-        self.keep_button.clicked.connect(self.keep_layer)
         lay.addLayout(buttons)
         self.proposals = QTableWidget(0, 5)
         self.proposals.setHorizontalHeaderLabels(["goal", "round", "valid", "score", "diagnostics"])
@@ -102,12 +143,53 @@ class PlannerDock(QgsDockWidget):
         self.turns.setReadOnly(True)
         self.turns.setPlaceholderText("the agent's analysis and plan, turn by turn")
         lay.addWidget(self.turns)
-        self.setWidget(body)
-        self.load_settings()
+        return body
+
+    def _layer_inputs(self) -> QWidget:
+        """Roads (+ class field), buildings (+ type field), POIs (+ category field) of the project."""
+        box = QWidget()
+        form = QFormLayout(box)
+        form.setContentsMargins(0, 0, 0, 0)
+        #: (layer parameter, field parameter, layer combo, field combo) of the build algorithm
+        self.layer_inputs: list[tuple[str, str, QgsMapLayerComboBox, QgsFieldComboBox]] = []
+        for key, title, kind, field_key in (("ROADS", "Roads", QgsMapLayerProxyModel.LineLayer, "HIGHWAY_FIELD"),
+                                            ("BUILDINGS", "Buildings", QgsMapLayerProxyModel.PolygonLayer,
+                                             "BUILDING_FIELD"),
+                                            ("POIS", "POIs", QgsMapLayerProxyModel.PointLayer, "CATEGORY_FIELD")):
+            layers, field = QgsMapLayerComboBox(), QgsFieldComboBox()
+            layers.setFilters(kind)
+            layers.setAllowEmptyLayer(key != "ROADS")
+            field.setAllowEmptyFieldName(True)
+            field.setLayer(layers.currentLayer())
+            layers.layerChanged.connect(field.setLayer)
+            self.layer_inputs.append((key, field_key, layers, field))
+            form.addRow(title, _row(layers, field))
+        return box
+
+    def _ask_tab(self) -> QWidget:
+        body = QWidget()
+        lay = QVBoxLayout(body)
+        row = QHBoxLayout()
+        self.request = QLineEdit()
+        self.request.setPlaceholderText("e.g. How far is the nearest school from Kauppatori in helsinki?")
+        self.request.returnPressed.connect(self.ask)
+        self.ask_button = QPushButton("Ask")
+        self.ask_button.clicked.connect(self.ask)
+        row.addWidget(self.request)
+        row.addWidget(self.ask_button)
+        lay.addLayout(row)
+        self.answer = QTextBrowser()
+        self.answer.setPlaceholderText("the answer, or the question the planner needs answered first")
+        lay.addWidget(self.answer)
+        self.tool_calls = QListWidget()
+        lay.addWidget(self.tool_calls)
+        return body
 
     # ---------------------------------------------------------------- settings
     def _fields(self) -> dict[str, Any]:
-        return {"workspace": self.workspace, "method": self.method, "model": self.model, "threads": self.threads,
+        return {"source": self.source, "region": self.region, "osm_file": self.osm_file,
+                "workspace": self.workspace, "task": self.task_kind, "size": self.size, "seed": self.seed,
+                "budget": self.budget, "method": self.method, "model": self.model, "threads": self.threads,
                 "rounds": self.rounds, "time_limit": self.time_limit}
 
     def load_settings(self) -> None:
@@ -118,6 +200,8 @@ class PlannerDock(QgsDockWidget):
                 continue
             if isinstance(w, QSpinBox):
                 w.setValue(int(value))
+            elif isinstance(w, QDoubleSpinBox):
+                w.setValue(float(value))
             elif isinstance(w, QComboBox):
                 w.setCurrentText(str(value))
             else:
@@ -126,28 +210,85 @@ class PlannerDock(QgsDockWidget):
     def save_settings(self) -> None:
         s = QgsSettings()
         for key, w in self._fields().items():
-            s.setValue(SETTINGS + key, w.value() if isinstance(w, QSpinBox) else
+            s.setValue(SETTINGS + key, w.value() if isinstance(w, (QSpinBox, QDoubleSpinBox)) else
                        w.currentText() if isinstance(w, QComboBox) else w.text())
 
-    # ---------------------------------------------------------------- run
+    # ---------------------------------------------------------------- inputs
+    def _source_changed(self) -> None:
+        k = self.source.currentIndex()
+        self.inputs.setCurrentIndex(k)
+        for i in range(self.inputs.count()):  # the stack takes the height of the shown page only
+            policy = QSizePolicy.Preferred if i == k else QSizePolicy.Ignored
+            self.inputs.widget(i).setSizePolicy(policy, policy)
+        self.inputs.adjustSize()
+        self.inputs.setVisible(k > 0)
+        self.instance_row.setEnabled(k > 0)  # an existing workspace already fixes task and size
+
     def _browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Workspace", self.workspace.text())
         if folder:
             self.workspace.setText(folder)
 
+    def _pick_file(self, line: QLineEdit, filter_: str = "OpenStreetMap (*.pbf *.osm)") -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Choose a file", line.text(), filter_)
+        if path:
+            line.setText(path)
+
+    def build_parameters(self) -> dict[str, Any] | None:
+        """The build algorithm's parameters for the chosen source; None for an existing workspace."""
+        k = self.source.currentIndex()
+        if k == 0:
+            return None
+        params: dict[str, Any] = {"SIZE": self.size.currentIndex(), "SEED": self.seed.value(),
+                                  "BUDGET": self.budget.value(), "CANDIDATES": QgsProcessing.TEMPORARY_OUTPUT}
+        if k == 1:
+            params["INPUT"] = str(REGIONS[self.region.currentText()])
+        elif k == 2:
+            params["INPUT"] = self.osm_file.text().strip()
+        else:
+            for key, field_key, layers, field in self.layer_inputs:
+                if layers.currentLayer() is not None:
+                    params[key] = layers.currentLayer().id()
+                    params[field_key] = field.currentField()
+        return params
+
+    def _input_error(self, ws: str, params: dict[str, Any] | None) -> str | None:
+        if not ws:
+            return "choose a workspace folder"
+        if params is None and not (Path(ws) / "input" / "export.json").is_file():
+            return f"not a workspace: {ws} (choose a region source to build one)"
+        if params is not None and "INPUT" in params and not Path(params["INPUT"]).is_file():
+            return f"OSM file not found: {params['INPUT'] or '(empty)'}"
+        if params is not None and "INPUT" not in params and "ROADS" not in params:
+            return "choose a road layer"
+        return None
+
+    # ---------------------------------------------------------------- run
     def start(self) -> PlannerTask | None:
+        if self.task is not None:
+            return None
         ws = self.workspace.text().strip()
-        if not (Path(ws) / "input" / "export.json").is_file():
-            self.turns.appendPlainText(f"not a workspace: {ws or '(empty)'} (make one with 'Build instance')")
+        params = self.build_parameters()
+        error = self._input_error(ws, params)
+        if error:
+            self.turns.appendPlainText(error)
             return None
         self.save_settings()
         self.proposals.setRowCount(0)
-        self.best = []
+        self.best, self.rows, self.best_frame, self.last_result = [], [], None, None
         self.chart.set_values([])
         self.turns.clear()
         self.task = PlannerTask({"workspace": ws, "method": self.method.currentText(), "model": self.model.text(),
                                  "threads": self.threads.value(), "rounds": self.rounds.value(),
-                                 "time_limit": float(self.time_limit.value()), "seed": 0})
+                                 "time_limit": float(self.time_limit.value()), "seed": self.seed.value()})
+        if params is not None:
+            try:
+                self.task.build_first(self.task_kind.currentText(), params)
+            except RuntimeError as e:
+                self.turns.appendPlainText(str(e))
+                self.task = None
+                return None
+            self.turns.appendPlainText(f"building the {self.task_kind.currentText()} instance in {ws} …")
         self.task.live.connect(self.on_event)
         self.task.ended.connect(self.on_done)
         self.run_button.setEnabled(False)
@@ -156,24 +297,29 @@ class PlannerDock(QgsDockWidget):
         return self.task
 
     def cancel(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        for task in (self.task, self.ask_task):
+            if task is not None:
+                task.cancel()
 
     def on_event(self, ev: dict) -> None:
         if ev.get("event") == "turn":
             self.turns.appendPlainText(f"[{ev['goal']} {ev['round']}.{ev['turn']}] {ev['analysis']}\n  plan: {ev['plan']}"
-                                       f"\n  $ " + "  $ ".join(ev["commands"]))
+                                       f"\n  $ " + "  $ ".join(c.strip() for c in ev["commands"]))
             return
         if ev.get("event") != "proposal":
             return
+        diag = "; ".join(ev.get("errors", []) + ev.get("warnings", []))
+        row = {"goal": ev["goal"], "round": ev["round"], "valid": ev["valid"], "score": ev["score"],
+               "diagnostics": diag}
+        self.rows.append(row)
         r = self.proposals.rowCount()
         self.proposals.insertRow(r)
-        diag = "; ".join(ev.get("errors", []) + ev.get("warnings", []))
-        for c, v in enumerate([ev["goal"], ev["round"], "yes" if ev["valid"] else "no",
+        for c, v in enumerate([row["goal"], row["round"], "yes" if ev["valid"] else "no",
                                "" if ev["score"] is None else f"{ev['score']:.4f}", diag]):
             self.proposals.setItem(r, c, QTableWidgetItem(str(v)))
-        if ev["valid"] and ev["score"] is not None and (not self.best or ev["score"] > self.best[-1]):
-            self.show_plan(ev["ids"])
+        if "frame" in ev:  # the task marks a new best plan with its geometry
+            self.best_frame = {k: ev[k] for k in ("frame", "task", "crs")}
+            self.show_plan()
         if ev["valid"] and ev["score"] is not None:
             self.best.append(max([ev["score"]] + self.best[-1:]))
             self.chart.set_values(self.best)
@@ -191,43 +337,102 @@ class PlannerDock(QgsDockWidget):
         self.task = None
 
     # ---------------------------------------------------------------- map
-    def plan_layer(self, ids: list[str], name: str = PLAN_LAYER) -> QgsVectorLayer | None:
-        """A memory layer of the plan's candidates (from the workspace's candidate geometries)."""
-        from plugin.sandbox.workspace import load_instance
+    def frame_layer(self, name: str) -> QgsVectorLayer | None:
+        """A memory layer of the best plan, styled with resources/styles/plan_<task>.qml."""
+        from plugin.qgis_io.layers import qgs_fields, write_gdf
+        from plugin.qgis_io.maps import apply_style
+        from plugin.qgis_io.plans import GEOMETRY
 
-        inst = load_instance(self.workspace.text())
-        if "wkt" not in inst.candidates:
+        if self.best_frame is None:
             return None
-        rows = inst.candidates[inst.candidates["id"].astype(str).isin(set(ids))]
-        kind = QgsGeometry.fromWkt(str(rows["wkt"].iloc[0])).type() if len(rows) else 0
-        layer = QgsVectorLayer(f"{['Point', 'LineString', 'Polygon'][min(int(kind), 2)]}?crs={inst.crs}"
-                               "&field=id:string&field=cost:double", name, "memory")
-        feats = []
-        for _, row in rows.iterrows():
-            f = QgsFeature(layer.fields())
-            f.setGeometry(QgsGeometry.fromWkt(str(row["wkt"])))
-            f.setAttributes([str(row["id"]), float(row["cost"])])
-            feats.append(f)
-        layer.dataProvider().addFeatures(feats)
+        frame, task = self.best_frame["frame"], self.best_frame["task"]
+        layer = QgsVectorLayer(f"{QgsWkbTypes.displayString(GEOMETRY[task][0])}?crs={_crs(self.best_frame['crs'])}",
+                               name, "memory")
+        fields = qgs_fields(frame)
+        layer.dataProvider().addAttributes(list(fields))
+        layer.updateFields()
+        write_gdf(frame, layer.dataProvider(), layer.fields())
         layer.updateExtents()
+        apply_style(layer, f"plan_{task}")
         return layer
 
-    def show_plan(self, ids: list[str]) -> None:
+    def show_plan(self) -> None:
         """Replace the live best-plan layer (main thread only)."""
-        layer = self.plan_layer(ids)
+        layer = self.frame_layer(PLAN_LAYER)
         if layer is None:
             return
         project = QgsProject.instance()
         for old in project.mapLayersByName(PLAN_LAYER):
             project.removeMapLayer(old.id())
-        layer.renderer().symbol().setColor(Qt.red)
         project.addMapLayer(layer)
 
-    def keep_layer(self) -> None:
-        """Copy the live best plan into a layer that the next run does not replace."""
-        ids = (self.last_result or {}).get("candidate_ids")
-        if ids:
-            layer = self.plan_layer(ids, f"CityPlanner plan ({self.method.currentText()})")
+    def keep_layer(self) -> QgsVectorLayer | None:
+        """Copy the best plan into a layer that the next run does not replace."""
+        method = (self.last_result or {}).get("method", self.method.currentText())
+        layer = self.frame_layer(f"CityPlanner plan ({method}, score {self.best[-1]:.4f})" if self.best
+                                 else f"CityPlanner plan ({method})")
+        if layer is not None:
+            QgsProject.instance().addMapLayer(layer)
+        return layer
+
+    def open_folder(self) -> None:
+        QDesktopServices.openUrl(QUrl.fromLocalFile(self.workspace.text()))
+
+    def export_report(self) -> Path | None:
+        """An HTML report of the last run (result, proposals, best-so-far curve, map) in the workspace."""
+        from plugin.qgis_io.maps import render_png
+        from plugin.qgis_io.reports import page, table
+        from plugin.util.io import atomic_write_text
+
+        res = self.last_result
+        if not res or "error" in res or res.get("cancelled"):
+            self.turns.appendPlainText("no finished run to report")
+            return None
+        path = Path(self.workspace.text()) / REPORT_FILE
+        layer = self.frame_layer("plan")
+        body = table([res], ("method", "valid", "score", "rounds", "turns", "seconds", "stop_reason"))
+        if layer is not None:
+            render_png([layer], path.with_suffix(".png"), f"CityPlanner: best {res.get('method', '')} plan")
+            body += f"<img src='{path.with_suffix('.png').name}' alt='best plan'>"
+        body += "<h2>Proposals</h2>" + table(self.rows, ("goal", "round", "valid", "score", "diagnostics"))
+        body += "<h2>Best so far</h2>" + table(res.get("curve", []), ("seconds", "best_score"))
+        atomic_write_text(path, page(f"CityPlanner: {res.get('method', '')} plan", body))
+        self.turns.appendPlainText(f"report: {path}")
+        return path
+
+    # ---------------------------------------------------------------- ask
+    def ask(self) -> AskTask | None:
+        text = self.request.text().strip()
+        if not text or self.ask_task is not None:
+            return None
+        region = self.region.currentText() if self.source.currentIndex() == 1 else None
+        root = Path(self.workspace.text().strip() or QgsApplication.qgisSettingsDirPath()) / "ask"
+        self.answer.setPlainText("thinking …")
+        self.tool_calls.clear()
+        self.ask_task = AskTask(text, {"region": region, "root": str(root), "model": self.model.text(),
+                                       "threads": self.threads.value()})
+        self.ask_task.ended.connect(self.on_answer)
+        self.ask_button.setEnabled(False)
+        QgsApplication.taskManager().addTask(self.ask_task)
+        return self.ask_task
+
+    def on_answer(self, out: dict) -> None:
+        self.last_answer = out
+        self.ask_task = None
+        self.ask_button.setEnabled(True)
+        if "error" in out:
+            self.answer.setPlainText(f"error: {out['error']}")
+            return
+        if out.get("clarification"):
+            self.answer.setPlainText(f"Question: {out['clarification']}")
+        else:
+            limits = "".join(f"\n– {x}" for x in out.get("limitations", []))
+            self.answer.setPlainText(out.get("answer", "") + (f"\n\nLimitations:{limits}" if limits else ""))
+        for c in out.get("tool_calls", []):
+            status = "ok" if c.get("status") == "ok" else f"failed: {c.get('error')}"
+            self.tool_calls.addItem(f"{c.get('tool')}({json.dumps(c.get('params', {}), ensure_ascii=False)}) → {status}")
+        for spec in out.get("layers", []):
+            layer = geojson_layer(spec)
             if layer is not None:
                 QgsProject.instance().addMapLayer(layer)
 
@@ -236,8 +441,48 @@ class PlannerDock(QgsDockWidget):
         super().closeEvent(event)
 
 
+def geojson_layer(spec: dict[str, Any]) -> QgsVectorLayer | None:
+    """A memory layer from a tool result's ``{name, crs, geojson}`` (main thread only)."""
+    text = json.dumps(spec["geojson"])
+    fields = QgsJsonUtils.stringToFields(text)
+    feats = QgsJsonUtils.stringToFeatureList(text, fields)
+    if not feats:
+        return None
+    kind = QgsWkbTypes.displayString(feats[0].geometry().wkbType())
+    layer = QgsVectorLayer(f"{kind}?crs={_crs(spec['crs'])}", f"CityPlanner: {spec['name']}", "memory")
+    layer.dataProvider().addAttributes(list(fields))
+    layer.updateFields()
+    layer.dataProvider().addFeatures(feats)
+    layer.updateExtents()
+    return layer
+
+
+def _crs(text: str) -> str:
+    """A CRS as the memory provider's URI wants it (an authority id; WKT is converted)."""
+    crs = QgsCoordinateReferenceSystem(text)
+    if not crs.isValid():
+        crs = QgsCoordinateReferenceSystem.fromWkt(text)
+    return crs.authid() or crs.toWkt()
+
+
 def _spin(lo: int, hi: int, value: int) -> QSpinBox:
     s = QSpinBox()
     s.setRange(lo, hi)
     s.setValue(value)
     return s
+
+
+def _row(*widgets: QWidget) -> QWidget:
+    holder = QWidget()
+    lay = QHBoxLayout(holder)
+    lay.setContentsMargins(0, 0, 0, 0)
+    for w in widgets:
+        lay.addWidget(w)
+    return holder
+
+
+def _with_browse(line: QLineEdit, pick) -> QWidget:
+    button = QPushButton("…")
+    button.setMaximumWidth(30)
+    button.clicked.connect(pick)
+    return _row(line, button)

@@ -2,7 +2,7 @@
 
 * Random: the plannable parcels' types shuffled (mean metrics over ``RANDOM_SEEDS`` seeds).
 * Centralized: one planner, region-wide, no residents: LandAllocation (README Service and
-  Ecology in its score) solved by ALNS over all plannable parcels.
+  Ecology in its score) solved exactly (the MILP) over all plannable parcels.
 * GSCA: greedy set-coverage — the greedy solver on the same instance (each step adds the
   (parcel, type) that newly serves the most).
 * Decentralized: each parcel goes by residents' vote: (parcel, type) pairs ranked by how many
@@ -17,7 +17,7 @@ from plugin.solvers import solve
 from plugin.tasks.land import TYPES
 
 from .metrics import METRICS, plan_metrics
-from .planner import SOLVER, SOLVER_SETTINGS, SOLVER_TIME, need_instance, plan_from_mask
+from .planner import MILP_TIME, NO_DEMAND, need_instance, need_milp, plan_from_mask, plan_mask
 from .population import Population
 from .region import Region
 
@@ -32,11 +32,19 @@ def random_plan(region: Region, plan: np.ndarray, seed: int) -> np.ndarray:
     return out
 
 
-def solver_plan(region: Region, plan: np.ndarray, method: str, seed: int) -> np.ndarray:
+def region_instance(region: Region, plan: np.ndarray):
     """Region-wide re-allocation without residents (no demand points)."""
-    inst = need_instance(region, plan, np.ones(len(plan), dtype=bool), {"xy": [], "type": [], "w": []}, 0.0)
-    res = solve(inst, method, time_limit=SOLVER_TIME, seed=seed, settings=SOLVER_SETTINGS)
-    return plan_from_mask(region, inst, res.mask, plan)
+    return need_instance(region, plan, np.ones(len(plan), dtype=bool), NO_DEMAND, 0.0)
+
+
+def centralized_plan(region: Region, plan: np.ndarray) -> np.ndarray:
+    inst = region_instance(region, plan)
+    return plan_from_mask(region, inst, need_milp(inst, warm_start=plan_mask(region, inst, plan)).mask, plan)
+
+
+def gsca_plan(region: Region, plan: np.ndarray, seed: int) -> np.ndarray:
+    inst = region_instance(region, plan)
+    return plan_from_mask(region, inst, solve(inst, "greedy", time_limit=MILP_TIME, seed=seed).mask, plan)
 
 
 def decentralized_plan(region: Region, pop: Population, plan: np.ndarray) -> np.ndarray:
@@ -57,7 +65,7 @@ def baseline_metrics(region: Region, pop: Population, plan: np.ndarray, seed: in
     rnd = [plan_metrics(region, pop, random_plan(region, plan, seed + k)) for k in range(RANDOM_SEEDS)]
     return {
         "random": {m: round(float(np.mean([r[m] for r in rnd])), 4) for m in METRICS},
-        "centralized": plan_metrics(region, pop, solver_plan(region, plan, SOLVER, seed)),
+        "centralized": plan_metrics(region, pop, centralized_plan(region, plan)),
         "decentralized": plan_metrics(region, pop, decentralized_plan(region, pop, plan)),
-        "gsca": plan_metrics(region, pop, solver_plan(region, plan, "greedy", seed)),
+        "gsca": plan_metrics(region, pop, gsca_plan(region, plan, seed)),
     }

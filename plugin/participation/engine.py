@@ -111,7 +111,7 @@ def run(region: Region, cfg: Config, persona: RulePersona | None = None,
         if cfg.planner == "llm" and llm_planner is not None:
             new, note = llm_planner.revise(region, plan, parcels, disc.summaries)
         else:
-            new, note = solver_revision(region, plan, parcels, disc.summaries, cfg.seed + c, service0, cancel)
+            new, note = solver_revision(region, plan, parcels, disc.summaries, service0, cancel)
         spoke = np.unique([o.resident for ops in disc.opinions for o in ops])
         before_s, after_s = _stated_satisfaction(pop, plan, spoke), _stated_satisfaction(pop, new, spoke)
         ok_service = region.service(new) >= service0 - 1e-9
@@ -136,6 +136,28 @@ def run(region: Region, cfg: Config, persona: RulePersona | None = None,
                             "needs_source": {s: int((pop.needs_source == s).sum()) for s in ("rules", "llm")}}
     metrics["changed_parcels"] = int((plan != plan0).sum())
     return Result(region, pop, community, plan0, plan, metrics, events)
+
+
+def run_with_voice(region: Region, cfg: Config, model: str | None = "default", endpoint: str | None = None,
+                   threads: int | None = None, max_tokens: int = 96,
+                   on_event: Callable[[dict], None] | None = None,
+                   cancel: Callable[[], bool] | None = None) -> Result:
+    """``run`` with the LLM voice (``model``: a GGUF path or "default", or ``endpoint``) opened
+    and closed around it when the persona or the planner is ``llm``; its token and fallback
+    counts land in ``metrics["llm"]``."""
+    cfg.check()
+    if "llm" not in (cfg.persona, cfg.planner):
+        return run(region, cfg, on_event=on_event, cancel=cancel)
+    from .llm import LlmVoice
+
+    voice = LlmVoice.open(model, endpoint, threads=threads, max_tokens=max_tokens, seed=cfg.seed)
+    try:
+        res = run(region, cfg, persona=voice if cfg.persona == "llm" else None, on_event=on_event, cancel=cancel,
+                  llm_planner=voice)
+    finally:
+        voice.close()
+    res.metrics["llm"] = voice.usage()
+    return res
 
 
 def result_layers(res: Result) -> dict[str, gpd.GeoDataFrame]:

@@ -9,8 +9,10 @@ opinions are condensed into a summary, and only that summary reaches the next ro
 speakers and, in the end, the planner: context never grows with the population.
 
 A summary holds a short text plus ``demand``: the stated needs aggregated by (home parcel,
-type) with the mean home point, counts and vulnerable counts — bounded by parcels × types,
-not by residents — which is what the deterministic planner turns into its objective.
+type, view) — a speaker names what they need and which non-residential parcels they see
+within 500 m — with counts and vulnerable counts. Its size is bounded by the round's
+speakers (and parcels × types × distinct views), not by the population; it is what the
+deterministic planner turns into its objective.
 """
 from __future__ import annotations
 
@@ -148,15 +150,13 @@ def condense(region: Region, pop: Population, c: int, r: int, opinions: list[Opi
     unmet = Counter(t for o in opinions for t in o.unmet)
     req = Counter((o.proposal["parcel"], o.proposal["type"]) for o in opinions if o.proposal)
     vul = pop.vulnerable
-    agg: dict[tuple[int, str], list[int]] = {}
+    agg: dict[tuple[int, str, tuple], list[int]] = {}
     for o in opinions:
+        view = tuple(region.ids[pop.near[o.resident] & region.plannable].tolist())
         for t in o.needs:
-            agg.setdefault((int(pop.home[o.resident]), t), []).append(o.resident)
-    demand = []
-    for (h, t), who in sorted(agg.items()):
-        xy = pop.xy[who].mean(axis=0)
-        demand.append({"parcel": region.ids[h].item(), "type": t, "n": len(who), "vulnerable": int(vul[who].sum()),
-                       "x": round(float(xy[0]), 1), "y": round(float(xy[1]), 1)})
+            agg.setdefault((int(pop.home[o.resident]), t, view), []).append(o.resident)
+    demand = [{"parcel": region.ids[h].item(), "type": t, "n": len(who), "vulnerable": int(vul[who].sum()),
+               "view": list(view)} for (h, t, view), who in sorted(agg.items())]
     return Summary(c, r, len(opinions), int(vul[[o.resident for o in opinions]].sum()),
                    dict(unmet.most_common()), [{"parcel": p, "type": t, "support": n} for (p, t), n in req.most_common(10)],
                    demand, "")

@@ -92,13 +92,13 @@ def _text_column(gdf: gpd.GeoDataFrame, field: str, default: str):
 
 def _raw_layers(alg, parameters, context, feedback, roads_src) -> dict[str, gpd.GeoDataFrame]:
     hw = _field(alg, parameters, HIGHWAY_FIELD, context)
-    roads = source_to_gdf(roads_src, "road layer", "line", [hw], feedback, reject_invalid=True)
+    roads = source_to_gdf(roads_src, "road layer", "line", [hw], feedback)
     roads["highway"] = _text_column(roads, hw, "residential")
     raw = {"roads": roads}
     b_src = alg.parameterAsSource(parameters, BUILDINGS, context)
     if b_src is not None:
         bf, lf = _field(alg, parameters, BUILDING_FIELD, context), _field(alg, parameters, LEVELS_FIELD, context)
-        b = source_to_gdf(b_src, "building layer", "polygon", [bf, lf], feedback, reject_invalid=True)
+        b = source_to_gdf(b_src, "building layer", "polygon", [bf, lf], feedback)
         b["building"] = _text_column(b, bf, "yes")
         b["levels"] = b.pop(lf).astype(float) if lf else float("nan")
         raw["buildings"] = b.to_crs(roads.crs)
@@ -107,7 +107,7 @@ def _raw_layers(alg, parameters, context, feedback, roads_src) -> dict[str, gpd.
         cf = _field(alg, parameters, CATEGORY_FIELD, context)
         if not cf:
             raise QgsProcessingException("POI layer: choose its category field")
-        p = source_to_gdf(p_src, "POI layer", "point", [cf], feedback, reject_invalid=True)
+        p = source_to_gdf(p_src, "POI layer", "point", [cf], feedback)
         cat = p.pop(cf).fillna("").astype(str).str.lower()
         p["category"] = cat.where(cat.isin(CATEGORIES), "")
         p["landuse"] = ""

@@ -17,12 +17,14 @@ _GEOM = {"line": QgsWkbTypes.LineGeometry, "polygon": QgsWkbTypes.PolygonGeometr
 
 def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
                   feedback: QgsProcessingFeedback | None = None, require_metric: bool = True,
-                  reject_invalid: bool = False) -> gpd.GeoDataFrame:
+                  keep_invalid: bool = False) -> gpd.GeoDataFrame:
     """Read a processing feature source into a GeoDataFrame.
 
     Raises QgsProcessingException with one line naming the layer for: an empty layer, the
-    wrong geometry type, a geographic CRS, a missing field, and — with ``reject_invalid`` — an
-    invalid geometry. Otherwise invalid geometries are repaired by the core (make_valid)."""
+    wrong geometry type, a geographic CRS, a missing field, and an invalid geometry (a
+    planner's layer is not silently repaired: 'Fix geometries' says what changes). With
+    ``keep_invalid`` invalid geometries pass through: for layers whose geometry is only
+    carried along (a plan's features), never computed on."""
     if source is None:
         raise QgsProcessingException(f"{name}: layer could not be opened")
     if QgsWkbTypes.geometryType(source.wkbType()) != _GEOM[geometry]:
@@ -42,9 +44,9 @@ def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
     total = source.featureCount() or 1
     wkb, rows = [], []
     # QGIS's own abort-on-invalid raises from inside its iterator, which on 3.22 corrupts the
-    # Python state (later crashes); with reject_invalid we check validity ourselves instead
+    # Python state (a segfault later): always skip it and check validity ourselves below
     feats = (source.getFeatures(QgsFeatureRequest(), QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks)
-             if reject_invalid and isinstance(source, QgsProcessingFeatureSource) else source.getFeatures())
+             if isinstance(source, QgsProcessingFeatureSource) else source.getFeatures())
     for k, feat in enumerate(feats):
         if feedback is not None:
             if feedback.isCanceled():
@@ -60,7 +62,7 @@ def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
         raise QgsProcessingException(f"{name}: layer has no features with geometry")
     df = pd.DataFrame(rows, columns=list(fields))
     geoms = shapely.from_wkb(wkb)
-    if reject_invalid:
+    if not keep_invalid:
         bad = np.flatnonzero(~shapely.is_valid(geoms))
         if len(bad):
             raise QgsProcessingException(

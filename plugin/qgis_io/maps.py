@@ -1,4 +1,4 @@
-"""Styles from resources/styles and PNG maps rendered offscreen by QGIS."""
+"""Styles from resources/styles and PNG maps (title, legend, scale bar) rendered offscreen by QGIS."""
 from __future__ import annotations
 
 import os
@@ -6,10 +6,11 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
-from qgis.core import (QgsMapLayer, QgsMapRendererSequentialJob, QgsMapSettings, QgsRectangle,
+from qgis.core import (QgsLayoutExporter, QgsLayoutItemLabel, QgsLayoutItemLegend, QgsLayoutItemMap,
+                       QgsLayoutItemScaleBar, QgsLayoutPoint, QgsLayoutSize, QgsLegendRenderer, QgsLegendStyle,
+                       QgsMapLayer, QgsPrintLayout, QgsProject, QgsRectangle, QgsTextFormat, QgsUnitTypes,
                        QgsVectorLayer)
-from qgis.PyQt.QtCore import QSize
-from qgis.PyQt.QtGui import QColor
+from qgis.PyQt.QtGui import QFont
 
 from plugin import RESOURCES
 
@@ -31,9 +32,14 @@ def apply_style(layer: QgsVectorLayer, name: str) -> None:
     layer.triggerRepaint()
 
 
-def render_png(layers: Sequence[QgsMapLayer], path: str | os.PathLike, width: int = 1000,
-               extent: QgsRectangle | None = None, margin: float = 0.03) -> Path:
-    """Render ``layers`` (top first) to a PNG, written atomically; extent = their union."""
+def render_png(layers: Sequence[QgsMapLayer], path: str | os.PathLike, title: str, subtitle: str = "",
+               extent: QgsRectangle | None = None, map_width_mm: float = 170.0, dpi: int = 150,
+               margin: float = 0.03) -> Path:
+    """Render ``layers`` (top first) as a titled map with a legend and a scale bar to a PNG,
+    written atomically. Extent: ``extent`` or the layers' union, grown by ``margin``.
+
+    The layout lives in a private QgsProject, never the user's; the layers are not added to
+    it (a project would take ownership and delete them with itself)."""
     if extent is None:
         extent = QgsRectangle()
         extent.setMinimal()
@@ -41,25 +47,70 @@ def render_png(layers: Sequence[QgsMapLayer], path: str | os.PathLike, width: in
             extent.combineExtentWith(lyr.extent())
     extent = QgsRectangle(extent)
     extent.grow(margin * max(extent.width(), extent.height()))
-    height = max(1, round(width * extent.height() / max(extent.width(), 1e-9)))
-    settings = QgsMapSettings()
-    settings.setLayers(list(layers))
-    settings.setDestinationCrs(layers[0].crs())
-    settings.setExtent(extent)
-    settings.setOutputSize(QSize(width, height))
-    settings.setBackgroundColor(QColor(255, 255, 255))
-    settings.setFlag(QgsMapSettings.Antialiasing, True)
-    job = QgsMapRendererSequentialJob(settings)
-    job.start()
-    job.waitForFinished()
+    map_h = map_width_mm * extent.height() / max(extent.width(), 1e-9)
+    pad, head = 5.0, 16.0 if subtitle else 11.0
+    project = QgsProject()
+    layout = QgsPrintLayout(project)
+    layout.initializeDefaults()
+    item_map = QgsLayoutItemMap(layout)
+    item_map.setLayers(list(layers))
+    item_map.setCrs(layers[0].crs())
+    item_map.attemptMove(QgsLayoutPoint(pad, pad + head, QgsUnitTypes.LayoutMillimeters))
+    item_map.attemptResize(QgsLayoutSize(map_width_mm, map_h, QgsUnitTypes.LayoutMillimeters))
+    item_map.setExtent(extent)
+    item_map.setFrameEnabled(True)
+    layout.addLayoutItem(item_map)
+    _label(layout, title, 13, True, pad, pad, map_width_mm)
+    if subtitle:
+        _label(layout, subtitle, 9, False, pad, pad + 7.5, map_width_mm)
+    legend = QgsLayoutItemLegend(layout)
+    legend.setLinkedMap(item_map)
+    legend.setAutoUpdateModel(False)
+    root = legend.model().rootGroup()
+    root.clear()
+    for lyr in layers:
+        root.addLayer(lyr)
+    legend.setTitle("")
+    legend.setLegendFilterByMapEnabled(True)  # only the symbols the map shows (no empty 'flagged')
+    legend.setStyleFont(QgsLegendStyle.SymbolLabel, QFont("Sans", 8))
+    legend.setStyleFont(QgsLegendStyle.Subgroup, QFont("Sans", 9, QFont.Bold))
+    legend.attemptMove(QgsLayoutPoint(2 * pad + map_width_mm, pad + head, QgsUnitTypes.LayoutMillimeters))
+    layout.addLayoutItem(legend)
+    # the item knows its size only once painted: measure the legend to size the page
+    legend_w = max(45.0, QgsLegendRenderer(legend.model(), legend.legendSettings()).minimumSize().width())
+    layout.pageCollection().page(0).setPageSize(
+        QgsLayoutSize(map_width_mm + legend_w + 3 * pad, map_h + head + 2 * pad, QgsUnitTypes.LayoutMillimeters))
+    bar = QgsLayoutItemScaleBar(layout)
+    bar.setStyle("Single Box")
+    bar.setLinkedMap(item_map)
+    bar.applyDefaultSize()
+    bar.setUnits(QgsUnitTypes.DistanceMeters)
+    bar_text = QgsTextFormat()
+    bar_text.setFont(QFont("Sans"))
+    bar_text.setSize(7)
+    bar.setTextFormat(bar_text)
+    bar.attemptMove(QgsLayoutPoint(2 * pad + map_width_mm, pad + head + map_h - 12, QgsUnitTypes.LayoutMillimeters))
+    layout.addLayoutItem(bar)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".png", dir=path.parent)
     os.close(fd)
     try:
-        if not job.renderedImage().save(tmp, "PNG"):
-            raise RuntimeError(f"could not write {path}")
+        settings = QgsLayoutExporter.ImageExportSettings()
+        settings.dpi = dpi
+        if QgsLayoutExporter(layout).exportToImage(tmp, settings) != QgsLayoutExporter.Success:
+            raise RuntimeError(f"could not render {path}")
+        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the maps from a web server
         os.replace(tmp, path)
     finally:
         Path(tmp).unlink(missing_ok=True)
     return path
+
+
+def _label(layout: QgsPrintLayout, text: str, size: int, bold: bool, x: float, y: float, width: float) -> None:
+    label = QgsLayoutItemLabel(layout)
+    label.setText(text)
+    label.setFont(QFont("Sans", size, QFont.Bold if bold else QFont.Normal))
+    label.attemptMove(QgsLayoutPoint(x, y, QgsUnitTypes.LayoutMillimeters))
+    label.attemptResize(QgsLayoutSize(width, size * 0.6, QgsUnitTypes.LayoutMillimeters))
+    layout.addLayoutItem(label)

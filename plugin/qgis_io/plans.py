@@ -56,6 +56,16 @@ def candidate_frame(inst: Instance, mask: np.ndarray | None = None, **columns: I
     return gpd.GeoDataFrame(df, geometry=geoms, crs=None)
 
 
+def network_frame(inst: Instance, roads: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+    """The road network a road instance keeps: the city's road rows (``u``, ``v``, geometry)
+    whose junction pair is an edge of the instance, so the links removed to create the gap
+    (the 'rebuild' candidates) and the self-loops the graph drops are absent."""
+    kept = {(min(u, v), max(u, v)) for u, v, _ in inst.data["edges"]}
+    pair = pd.Series(list(zip(np.minimum(roads["u"], roads["v"]), np.maximum(roads["u"], roads["v"]))),
+                     index=roads.index)
+    return roads[pair.isin(kept).to_numpy()].reset_index(drop=True)
+
+
 def _field_type(source: QgsFeatureSource, name: str) -> int:
     return source.fields().field(source.fields().indexOf(name)).type()
 

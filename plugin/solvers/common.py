@@ -37,6 +37,8 @@ class Settings:
     milp_max_n: int = 2000              # beyond this the default skips the MILP
     default_alns_share: float = 0.25    # share of the time the default gives ALNS before the MILP
     alns_polish_share: float = 0.25     # share of an ALNS stage's time kept for the final local search
+    alns_patience: int = 3              # ALNS rounds in a row without a better plan end the restarts
+    milp_margin: float = 0.05           # share of the time limit (at least 0.5 s) kept free after the MILP
 
 
 PAPER = Settings()

@@ -2,9 +2,9 @@
 
 ``milp``: the greedy plan warm-starts the task's MILP, which gets the rest of the time.
 
-``default``: greedy → ALNS (``alns_iterations``, time-boxed to ``default_alns_share`` of the
-time when a MILP follows) → local search → the MILP warm-started from that plan with the
-remaining time. The better plan under the validity-first order is kept and the MILP's bound
+``default``: greedy → ALNS rounds (``plugin.solvers.alns.rounds``, time-boxed to
+``default_alns_share`` of the time when a MILP follows) → local search → the MILP
+warm-started from that plan with the remaining time less ``milp_margin``. The better plan under the validity-first order is kept and the MILP's bound
 becomes the upper bound. Without a MILP (task has none, or more than ``milp_max_n``
 candidates), or when the MILP fails, ALNS gets the remaining time instead.
 """
@@ -20,10 +20,16 @@ from .greedy import run as greedy_run
 from .milp import MilpUnavailable, milp_module, solve_milp
 
 
+def milp_margin(ctx: Context) -> float:
+    """Seconds kept free after the MILP: HiGHS checks its clock only between steps, and the
+    plan is still re-evaluated, so a MILP given all the remaining time ends after the limit."""
+    return max(0.5, ctx.settings.milp_margin * ctx.time_limit)
+
+
 def milp_stage(inst: Instance, ctx: Context) -> bool:
     """Run the MILP from the best plan so far for the remaining time; False if it failed."""
     try:
-        res = solve_milp(inst, ctx.remaining(), warm_start=ctx.best_mask, cancel=ctx.cancel)
+        res = solve_milp(inst, ctx.remaining() - milp_margin(ctx), warm_start=ctx.best_mask, cancel=ctx.cancel)
     except MilpUnavailable as e:
         ctx.notes.append(str(e))
         return False
@@ -65,7 +71,7 @@ def run(inst: Instance, ctx: Context) -> None:
     greedy_run(inst, ctx)
     use_milp = _has_milp(inst, ctx)
     share = s.default_alns_share if use_milp else 1.0
-    alns.search(inst.state(ctx.best_mask), ctx, s.alns_iterations, ctx.start + share * ctx.time_limit)
+    alns.rounds(inst, ctx, ctx.start + share * ctx.time_limit)
     if use_milp and not ctx.stopped() and not milp_stage(inst, ctx):
         # the MILP failed: spend what is left on ALNS from the best plan
-        alns.search(inst.state(ctx.best_mask), ctx, s.alns_iterations, ctx.deadline)
+        alns.rounds(inst, ctx, ctx.deadline)

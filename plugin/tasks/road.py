@@ -148,13 +148,15 @@ class RoadConstruction(Instance):
         self.d_ideal = float(G_ideal.ravel()[self.pair_flat].mean()) if self.n_pairs else 0.0
 
     # ------------------------------------------------------------------ distances
-    def distances(self, sel: np.ndarray, level: int = 0) -> tuple[np.ndarray, ...]:
+    def distances(self, sel: np.ndarray, level: int = 0, rows: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
         """Shortest distances with the segments ``sel`` (indices) built: (G,) for level 0,
-        (G, Dg over M) for level 1, (G, Dg, D over M) for level 2."""
+        (G, Dg over M) for level 1, (G, Dg, D over M) for level 2; with ``rows`` (key-node
+        positions), level 2 gives only those rows of D (what a removal needs to redo)."""
         sel = np.asarray(sel, dtype=np.int64)
         k = len(sel)
+        R = slice(None) if rows is None else np.asarray(rows, dtype=np.int64)
         if not k:
-            return (self.G0.copy(), self.Dg0.copy(), self.D0.copy())[:level + 1]
+            return (self.G0.copy(), self.Dg0.copy(), self.D0[R].copy())[:level + 1]
         cu, cv, w = self.cu[sel], self.cv[sel], self.w[sel]
         X, inv = np.unique(np.r_[cu, cv], return_inverse=True)
         lu, lv = inv[:k], inv[k:]
@@ -178,10 +180,15 @@ class RoadConstruction(Instance):
                                              (DgX[:, lv, None] + wk + D0u[None]).min(axis=1)))
         if level == 1:
             return G, Dg
-        DMX = np.minimum(self.D0[:, X], np.minimum((self.D0[:, cu, None] + wk + DX[lv][None]).min(axis=1),
-                                                   (self.D0[:, cv, None] + wk + DX[lu][None]).min(axis=1)))
-        D = np.minimum(self.D0, np.minimum((DMX[:, lu, None] + wk + D0v[None]).min(axis=1),
-                                           (DMX[:, lv, None] + wk + D0u[None]).min(axis=1)))
+        D0R = self.D0[R]
+        DMX = np.minimum(D0R[:, X], np.minimum((D0R[:, cu, None] + wk + DX[lv][None]).min(axis=1),
+                                               (D0R[:, cv, None] + wk + DX[lu][None]).min(axis=1)))
+        # one m × m update per segment end: the same sums as a (rows × k × m) reduction
+        # without its large temporaries, which made this the slowest step of a removal
+        D = D0R.copy()
+        for j in range(k):
+            np.minimum(D, np.add.outer(DMX[:, lu[j]] + w[j], D0v[j]), out=D)
+            np.minimum(D, np.add.outer(DMX[:, lv[j]] + w[j], D0u[j]), out=D)
         return G, Dg, D
 
     def quality(self, G: np.ndarray) -> tuple[float, float, float, float, int]:
@@ -302,8 +309,9 @@ class RoadConstruction(Instance):
 class RoadState(SearchState):
     """Incremental state: exact G, Dg, D over the key nodes for the current plan.
 
-    add: one exact edge insertion (O(m²)). remove: recomputation from D0 unless the segment
-    lies on no shortest path (then nothing changes). Gains of removals and swaps share a
+    add: one exact edge insertion (O(m²)). remove: G and Dg are recomputed, and of D only the
+    rows of key nodes with a shortest path that may run over the segment (none when it lies on
+    no shortest path: then nothing is recomputed). Gains of removals and swaps share a
     per-plan cache of the distances without each selected segment."""
 
     def __init__(self, inst: RoadConstruction, mask: np.ndarray | None = None):
@@ -384,13 +392,16 @@ class RoadState(SearchState):
         u, v, w = inst.cu[i], inst.cv[i], inst.w[i]
         via = np.minimum(np.add.outer(self.D[u] + w, self.D[v]), np.add.outer(self.D[v] + w, self.D[u]))
         via_dg = np.minimum(np.add.outer(self.Dg[:, u] + w, self.D[v]), np.add.outer(self.Dg[:, v] + w, self.D[u]))
+        # only key nodes with a shortest path that may run over i get new rows (D is symmetric)
+        rows = np.flatnonzero((via <= self.D + TOL * np.maximum(1.0, self.D)).any(axis=1))
         super().remove(i)
-        if self._tight(self.D, via) or self._tight(self.Dg, via_dg):
-            self._rebuild()
-        else:
-            self.xcnt -= inst.cross[i]
-            self.n_cross -= int(self.xcnt[i])
-            self._cache = {}
+        if len(rows) or self._tight(self.Dg, via_dg):
+            self.G, self.Dg, d_rows = inst.distances(np.flatnonzero(self.mask), 2, rows)
+            self.D[rows] = d_rows
+            self.D[:, rows] = d_rows.T
+        self.xcnt -= inst.cross[i]
+        self.n_cross -= int(self.xcnt[i])
+        self._cache = {}
 
 
 # ---------------------------------------------------------------- helpers

@@ -28,14 +28,17 @@ def _seq_mean(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 def grpo_loss(logp: torch.Tensor, old_logp: torch.Tensor, ref_logp: torch.Tensor, adv: torch.Tensor,
               mask: torch.Tensor, clip: float = 0.2, beta: float = 0.04) -> tuple[torch.Tensor, dict[str, float]]:
     """Clipped GRPO loss for ``[G, L]`` token log-probs, ``[G]`` advantages; (loss, stats)."""
-    ratio = torch.exp(logp - old_logp)
+    # padding positions are zeroed before exp so that whatever they hold cannot turn into inf/nan
+    ratio = torch.exp((logp - old_logp) * mask)
     a = adv[:, None]
     policy = torch.minimum(ratio * a, ratio.clamp(1.0 - clip, 1.0 + clip) * a)
-    diff = ref_logp - logp
+    diff = (ref_logp - logp) * mask
     kl = torch.exp(diff) - diff - 1.0
     loss = -_seq_mean(policy - beta * kl, mask).mean()
-    clipped = ((ratio - 1.0).abs() > clip).float()
-    return loss, {"kl": float(_seq_mean(kl, mask).mean()), "clip_frac": float(_seq_mean(clipped, mask).mean())}
+    with torch.no_grad():
+        clipped = ((ratio - 1.0).abs() > clip).float()
+        stats = {"kl": _seq_mean(kl, mask).mean().item(), "clip_frac": _seq_mean(clipped, mask).mean().item()}
+    return loss, stats
 
 
 def sft_loss(logp: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

@@ -106,17 +106,8 @@ class Trainer:
         opt = self._optimizer(c.lr, "sft")
         for step in range(self.state["step"], c.steps):
             t0 = time.perf_counter()
-            opt.zero_grad()
             batch = [demos[(step * c.batch + j) % len(demos)] for j in range(c.batch)]
-            total, tokens = 0.0, 0
-            for task, text in batch:
-                ids = self.tok.completion(text)
-                logp, mask = completion_logprobs(self.model, self.tok.chat_prompt(task.messages), [ids])
-                loss = sft_loss(logp, mask) / len(batch)
-                loss.backward()
-                total += float(loss)
-                tokens += len(ids)
-            opt.step()
+            total, tokens = sft_step(self.model, self.tok, batch, opt)
             secs = time.perf_counter() - t0
             self.state.update(step=step + 1, opt=opt.state_dict())
             self._log({"phase": "sft", "step": step + 1, "loss": round(total, 5), "tokens": tokens,
@@ -142,25 +133,13 @@ class Trainer:
                 prompt = self.tok.chat_prompt(task.messages)
                 comps = sample(self.model, prompt, c.group, c.max_new_tokens, c.temperature, self.tok.end, gen)
                 eps = [run_episode(task, self.tok.decode(ids)) for ids in comps]
-                adv = group_advantages(torch.tensor([e["reward"] for e in eps], dtype=torch.float32)).to(self.device)
-                with torch.no_grad():
-                    old, _ = completion_logprobs(self.model, prompt, comps)
-                    with lora_swapped(self.model, ref):
-                        ref_logp, _ = completion_logprobs(self.model, prompt, comps)
-                groups.append((prompt, comps, adv, old, ref_logp))
+                groups.append(prepare_group(self.model, ref, prompt, comps, [e["reward"] for e in eps]))
                 episodes += eps
                 tokens += sum(map(len, comps))
-            stats: dict[str, float] = {}
-            for _ in range(c.inner_steps):
-                opt.zero_grad()
-                for prompt, comps, adv, old, ref_logp in groups:
-                    logp, mask = completion_logprobs(self.model, prompt, comps)
-                    loss, stats = grpo_loss(logp, old, ref_logp, adv, mask, c.clip, c.kl_beta)
-                    (loss / len(groups)).backward()
-                opt.step()
+            loss, stats = grpo_step(self.model, opt, groups, c.clip, c.kl_beta, c.inner_steps)
             secs = time.perf_counter() - t0
             self.state.update(step=step + 1, opt=opt.state_dict())
-            self._log({"phase": "grpo", "step": step + 1, "loss": round(float(loss), 5), **_rounded(stats),
+            self._log({"phase": "grpo", "step": step + 1, "loss": round(loss, 5), **_rounded(stats),
                        **episode_stats(episodes), "tokens": tokens, "tokens_per_s": round(tokens / secs, 2),
                        "seconds": round(secs, 2)})
             self._maybe_checkpoint(step + 1, c.steps)
@@ -195,6 +174,53 @@ class Trainer:
         ck = torch.load(path, map_location=self.device, weights_only=False)
         self.model.load_lora_state(ck["lora"])
         self.state = ck["state"]
+
+
+def sft_step(model: Llama, tok: ChatTokenizer, batch: list[tuple[AtomicTask, str]],
+             opt: torch.optim.Optimizer) -> tuple[float, int]:
+    """One optimizer step on demonstration turns; (mean loss, completion tokens)."""
+    opt.zero_grad()
+    total, tokens = 0.0, 0
+    for task, text in batch:
+        ids = tok.completion(text)
+        logp, mask = completion_logprobs(model, tok.chat_prompt(task.messages), [ids])
+        loss = sft_loss(logp, mask) / len(batch)
+        loss.backward()
+        total += loss.item()
+        tokens += len(ids)
+    opt.step()
+    return total, tokens
+
+
+Group = tuple[list[int], list[list[int]], torch.Tensor, torch.Tensor, torch.Tensor]
+
+
+def prepare_group(model: Llama, ref: dict[str, torch.Tensor], prompt: list[int], comps: list[list[int]],
+                  rewards: list[float]) -> Group:
+    """Advantages, old-policy and reference log-probs of one group of rollouts."""
+    device = model.embed.device
+    adv = group_advantages(torch.tensor(rewards, dtype=torch.float32)).to(device)
+    with torch.no_grad():
+        old, _ = completion_logprobs(model, prompt, comps)
+        with lora_swapped(model, ref):
+            ref_logp, _ = completion_logprobs(model, prompt, comps)
+    return prompt, comps, adv, old, ref_logp
+
+
+def grpo_step(model: Llama, opt: torch.optim.Optimizer, groups: list[Group], clip: float, beta: float,
+              inner_steps: int = 1) -> tuple[float, dict[str, float]]:
+    """``inner_steps`` optimizer steps of the clipped GRPO loss over the groups; (loss, stats)."""
+    loss_value, stats = 0.0, {}
+    for _ in range(inner_steps):
+        opt.zero_grad()
+        loss_value = 0.0
+        for prompt, comps, adv, old, ref_logp in groups:
+            logp, mask = completion_logprobs(model, prompt, comps)
+            loss, stats = grpo_loss(logp, old, ref_logp, adv, mask, clip, beta)
+            (loss / len(groups)).backward()
+            loss_value += loss.item() / len(groups)
+        opt.step()
+    return loss_value, stats
 
 
 def episode_stats(episodes: list[dict[str, Any]]) -> dict[str, float]:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from plugin.agent.backend import BackendError, ChatResult
-from plugin.agent.loop import AgentSettings, PlannerAgent, Proposal, run_agent
+from plugin.agent.loop import STALL_REPEATS, AgentSettings, PlannerAgent, Proposal, run_agent
 from plugin.agent.protocol import workspace_state
 from plugin.util.io import read_jsonl
 from tests.core.sandbox_helpers import toy_workspace
@@ -125,3 +125,15 @@ def test_cancel_stops_between_turns(tmp_path, monkeypatch):
     _, ws = toy_workspace(tmp_path / "ws", monkeypatch)
     res = run_agent(Scripted([turn("plan set c0", EVAL)]), ws, settings(max_turns=20), cancel=lambda: True)
     assert res["stop_reason"] == "cancelled" and res["turns"] == 0
+
+
+def test_a_repeated_turn_ends_the_episode(tmp_path, monkeypatch):
+    _, ws = toy_workspace(tmp_path / "ws", monkeypatch)
+    # the plan is evaluated and valid ("done") yet the model repeats itself: stop at the first repeat
+    res = run_agent(Scripted([turn("plan set c0", EVAL)]), ws, settings(max_turns=20))
+    assert res["turns"] == 2 and res["valid"]
+    # nothing is evaluated, so not "done": the same edit-free turn may repeat STALL_REPEATS times
+    _, ws2 = toy_workspace(tmp_path / "ws2", monkeypatch)
+    res = run_agent(Scripted([turn("help")]), ws2, settings(max_turns=20))
+    assert res["turns"] == 1 + STALL_REPEATS
+    assert [r["event"] for r in read_jsonl(ws2 / "logs/agent.jsonl")].count("stalled") == 1

@@ -11,6 +11,7 @@ from plugin.bench import suites
 from plugin.bench.runner import run_bench
 from plugin.bench.suites import SuiteItem, build_item, suite
 from plugin.cli import main
+from plugin.errors import InputError
 from plugin.sandbox.workspace import write_workspace
 from plugin.solvers.milp import MILP_MODULES
 from plugin.tasks import TASKS
@@ -124,3 +125,13 @@ def test_speed_measure_and_table(toy_suite):
         assert row[k] is not None and row[k] > 0, k
     table = speed_markdown([row])
     assert "gain_swap_us" in table and "| toy |" in table
+
+
+def test_first_per_cell_keeps_the_first_n_of_each_task_and_size():
+    items = [SuiteItem(t, z, "r", None, k, "train", f"{t}-{z}-{k}") for t in ("a", "b") for z in ("small", "large")
+             for k in range(4)]
+    two = suites.first_per_cell(items, 2)
+    assert [it.name for it in two] == [f"{t}-{z}-{k}" for t in ("a", "b") for z in ("small", "large") for k in (0, 1)]
+    assert suites.first_per_cell(items, None) == items and suites.first_per_cell(items, 9) == items
+    with pytest.raises(InputError):
+        suites.first_per_cell(items, 0)

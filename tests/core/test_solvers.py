@@ -110,7 +110,7 @@ def test_unknown_method_and_missing_milp():
         solve_milp(inst, 1.0)
     with pytest.raises(MilpUnavailable):
         solve(inst, "milp", time_limit=1)
-    assert set(HEURISTICS) | {"milp"} == set(SOLVERS)
+    assert set(HEURISTICS) | {"milp", "agent"} == set(SOLVERS)  # agent: the LLM planner loop
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -149,3 +149,32 @@ def test_local_search_pair_of_additions():
     if add_pair(st_, ctx):
         assert st_.score > before and st_.count == 2
         assert st_.score == pytest.approx(inst.score_mask(st_.mask)[0], abs=1e-9)
+
+
+def test_alns_restarts_until_rounds_stop_improving():
+    # a round of 5 iterations ends long before the time limit: rounds restart from the best
+    # plan and stop after alns_patience rounds without a better one (deterministic, not timed)
+    inst = ToyCover.build(seed=4, n=30, m=40)
+    few = Settings(alns_iterations=5, alns_patience=2)
+    r = solve(inst, "alns", time_limit=30, settings=few)
+    assert r.status == "done" and r.seconds < 10
+    assert r.ids == solve(inst, "alns", time_limit=30, settings=few).ids
+    assert r.score >= solve(inst, "alns", time_limit=30, settings=Settings(alns_iterations=5, alns_patience=1)).score - 1e-9
+
+
+def test_highs_limit_counts_model_building():
+    from plugin.solvers.milp import highs_options
+
+    t0 = time.perf_counter() - 3.0          # the model took 3 s to build
+    assert highs_options(10.0, t0)["time_limit"] == pytest.approx(7.0, abs=0.2)
+    assert highs_options(2.0, t0)["time_limit"] == 0.1
+    assert highs_options(5.0)["time_limit"] == pytest.approx(5.0)
+
+
+def test_default_keeps_a_margin_for_the_milp(toy_milp):
+    from plugin.solvers.common import Context
+    from plugin.solvers.default import milp_margin
+
+    inst = ToyCover.build(seed=0)
+    assert milp_margin(Context(inst, 30.0)) == pytest.approx(1.5)
+    assert milp_margin(Context(inst, 2.0)) == 0.5

@@ -154,6 +154,23 @@ def test_incremental_matches_full(seed, moves):
     assert state.copy().score == pytest.approx(state.score, abs=1e-9)
 
 
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 10_000), picks=st.lists(st.tuples(st.booleans(), st.integers(0, 99)), min_size=1,
+                                                    max_size=20))
+def test_removals_keep_every_distance_exact(seed, picks):
+    # a removal recomputes only the rows of D whose shortest paths may use the segment:
+    # G, Dg and all of D must still equal a fresh computation
+    inst = random_instance(seed, n=int(np.random.default_rng(seed).integers(3, 12)))
+    state = inst.state()
+    for add, a in picks:
+        pool = np.flatnonzero(~state.mask if add else state.mask)
+        if len(pool):
+            (state.add if add else state.remove)(int(pool[a % len(pool)]))
+        fresh = inst.state(state.mask)
+        for mine, want in ((state.G, fresh.G), (state.Dg, fresh.Dg), (state.D, fresh.D)):
+            np.testing.assert_allclose(mine, want, rtol=1e-9, atol=1e-6)
+
+
 def test_distances_match_networkx():
     inst = RoadConstruction.build(load_city("kotka"), "small", seed=3)
     g0 = nx.Graph()

@@ -138,6 +138,21 @@ def test_incremental_equals_full(seed, n_sites, n_cfg, m, moves):
     replay_moves(random_station(seed, n_sites, n_cfg, m), moves)
 
 
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 10**6), picks=st.lists(st.tuples(st.booleans(), st.integers(0, 99)), max_size=20))
+def test_best_and_second_best_stay_exact(seed, picks):
+    # gains read each region's best and second-best selected candidate from the state
+    inst = random_station(seed, 4, 3, 8)
+    s = inst.state()
+    for add, a in picks:
+        pool = np.flatnonzero(~s.mask if add else s.mask)
+        if len(pool):
+            (s.add if add else s.remove)(int(pool[a % len(pool)]))
+        fresh = inst.state(s.mask)
+        assert (s.best == fresh.best).all() and (s.second == fresh.second).all()
+        assert (s.brank == fresh.brank).all() and (s.srank == fresh.srank).all()
+
+
 @pytest.mark.parametrize("via_json", [False, True])
 def test_export_round_trip(via_json):
     inst = StationPlacement.build(load_city("kotka"), "small", seed=4)

@@ -37,7 +37,7 @@ def test_participatory_revision_algorithm(qgis_processing, tmp_path):
     from processing_algorithms.participatory_revision import ParticipatoryRevision
 
     params = {"INPUT": parcel_layer(USES), "FIELD": "use", "RESIDENTS": 120, "ROUNDS": 2, "SPEAKERS": 10,
-              "COMMUNITIES": 2, "SEED": 0, "BASELINES": False, "OUTPUT": str(tmp_path / "revised.gpkg"),
+              "COMMUNITIES": 2, "SEED": 0, "BASELINES": False, "PERSONA": 0, "OUTPUT": str(tmp_path / "revised.gpkg"),
               "METRICS": str(tmp_path / "m.json"), "TRANSCRIPT": str(tmp_path / "t.jsonl")}
     out = processing.run(ParticipatoryRevision(), params)
     layer = QgsVectorLayer(out["OUTPUT"], "revised", "ogr")
@@ -45,6 +45,22 @@ def test_participatory_revision_algorithm(qgis_processing, tmp_path):
     assert {"landuse_before", "landuse", "changed", "satisfaction"} <= set(layer.fields().names())
     m = json.loads((tmp_path / "m.json").read_text())
     assert set(m["before"]) == {"service", "ecology", "satisfaction", "inclusion"}
+    assert m["config"]["persona"] == "rules" and "llm" not in m
     assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 2 * 2 + 2
     with pytest.raises(QgsProcessingException, match="unknown land-use values park"):
         processing.run(ParticipatoryRevision(), {**params, "INPUT": parcel_layer(["park"] + USES[1:])})
+    # the LLM persona with a model file that is not there: one clear line, before any work
+    with pytest.raises(QgsProcessingException, match="model file not found"):
+        processing.run(ParticipatoryRevision(), {**params, "PERSONA": 1, "MODEL": str(tmp_path / "none.gguf")})
+
+
+def test_llm_options_are_advanced():
+    from qgis.core import QgsProcessingParameterDefinition
+
+    from processing_algorithms.participatory_revision import ParticipatoryRevision
+
+    alg = ParticipatoryRevision()
+    alg.initAlgorithm()
+    assert alg.parameterDefinition("PERSONA").defaultValue() == 0   # rules
+    for name in ("MODEL", "THREADS", "MAX_TOKENS"):
+        assert alg.parameterDefinition(name).flags() & QgsProcessingParameterDefinition.FlagAdvanced, name

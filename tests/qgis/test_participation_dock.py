@@ -1,31 +1,66 @@
-"""The Participation dock: builds offscreen, runs a small revision, shows layers and metrics."""
+"""The Participation dock in real QGIS (offscreen): Run in a QgsTask end to end, and Cancel."""
 from __future__ import annotations
 
 import pytest
-
-from plugin.participation import Config, region_from_gdf, result_layers, run
 
 from .test_participation_alg import USES, parcel_layer
 
 pytestmark = pytest.mark.qgis
 
+TASK_TIMEOUT_MS = 20_000
 
-def test_dock_shows_a_result(qgis_app, qgis_new_project):
-    from qgis.core import QgsProject
 
+def dock_on(layer, **values):
     from plugin.gui.participation_dock import ParticipationDock
-    from plugin.qgis_io.layers import source_to_gdf
 
-    layer = parcel_layer(USES)
-    QgsProject.instance().addMapLayer(layer)
     dock = ParticipationDock()
     dock.layer.setLayer(layer)
     dock.field.setField("use")
-    assert dock.config().residents == 1000
-    res = run(region_from_gdf(source_to_gdf(layer, "p", "polygon", ["use"]), "use"),
-              Config(residents=60, rounds=1, speakers=5, communities=1))
-    out = dock.show_result(res, result_layers(res), layer.crs())
-    assert [lyr.featureCount() for lyr in out] == [len(USES), 60]
-    assert "after:" in dock.log.toPlainText()
-    dock.cancel()
+    for key, v in values.items():
+        dock.spins[key].setValue(v)
+    dock.persona.setCurrentText("rules")
+    return dock
+
+
+def participation_layers():
+    from qgis.core import QgsProject
+
+    return [lyr for lyr in QgsProject.instance().mapLayers().values() if lyr.name().startswith("Participation ")]
+
+
+def test_dock_runs_task_end_to_end(qgis_app, qgis_new_project, qtbot):
+    from qgis.core import QgsApplication, QgsProject
+
+    layer = parcel_layer(USES)
+    QgsProject.instance().addMapLayer(layer)
+    dock = dock_on(layer, residents=60, rounds=1, speakers=5, communities=1)
+    dock.run_btn.click()
+    assert dock.task is not None and not dock.run_btn.isEnabled() and dock.cancel_btn.isEnabled()
+    qtbot.waitUntil(lambda: dock.task is None, timeout=TASK_TIMEOUT_MS)
+    assert QgsApplication.taskManager().countActiveTasks() == 0
+    text = dock.log.toPlainText()
+    assert "round 1" in text and "before:" in text and "after:" in text, text
+    counts = {lyr.name(): lyr.featureCount() for lyr in participation_layers()}
+    assert counts == {"Participation parcels": len(USES), "Participation residents": 60}
+    assert dock.run_btn.isEnabled() and not dock.cancel_btn.isEnabled()
+    dock.deleteLater()
+
+
+def test_dock_cancel_mid_run(qgis_app, qgis_new_project, qtbot):
+    """A run long enough to be caught running (many residents and rounds); Cancel stops it at
+    the next round: no layers, the log says so, the buttons come back."""
+    from qgis.core import QgsProject, QgsTask
+
+    layer = parcel_layer(USES)
+    QgsProject.instance().addMapLayer(layer)
+    dock = dock_on(layer, residents=20000, rounds=20, speakers=1000, communities=2)
+    dock.run_btn.click()
+    task = dock.task
+    qtbot.waitUntil(lambda: task.status() == QgsTask.Running, timeout=TASK_TIMEOUT_MS)
+    dock.cancel_btn.click()
+    qtbot.waitUntil(lambda: dock.task is None, timeout=TASK_TIMEOUT_MS)
+    assert "error: participation cancelled" in dock.log.toPlainText()   # Cancelled raised inside the run
+    assert "after:" not in dock.log.toPlainText()
+    assert participation_layers() == []
+    assert dock.run_btn.isEnabled() and not dock.cancel_btn.isEnabled()
     dock.deleteLater()

@@ -2,7 +2,6 @@
 output layers, cancel, and one-line errors for bad inputs."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 from pathlib import Path
@@ -13,22 +12,15 @@ pytestmark = pytest.mark.qgis
 
 ROOT = Path(__file__).resolve().parents[2]
 PBF = ROOT / "resources" / "data" / "kotka.osm.pbf"
+PARTICIPATION = ROOT.parent / "shared" / "data" / "participation"
 TASKS = ("land", "road", "station")
 
 
-@pytest.fixture(scope="session")
-def provider(qgis_processing):
-    """The cityplanner provider, loaded the way QGIS loads the plugin (classFactory)."""
-    from qgis.core import QgsApplication
-
-    reg = QgsApplication.processingRegistry()
-    if reg.providerById("cityplanner") is None:
-        spec = importlib.util.spec_from_file_location("cityplanner_root", ROOT / "__init__.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        plugin = mod.classFactory(None)
-        plugin.initProcessing()
-    return reg.providerById("cityplanner")
+@pytest.fixture(scope="module")
+def provider(cityplanner_provider):
+    """The cityplanner provider as QGIS loads the plugin (conftest: classFactory(None)),
+    registered for this module only so that other modules can register their own."""
+    return cityplanner_provider
 
 
 def run(alg: str, params: dict, feedback=None) -> dict:
@@ -44,7 +36,8 @@ def built(provider, tmp_path_factory) -> dict:
     out = {}
     for task in TASKS:
         r = run(f"build{task}instance", {"INPUT": str(PBF), "WORKSPACE": str(base / f"ws_{task}"),
-                                         "CANDIDATES": str(base / f"{task}_candidates.gpkg")})
+                                         "CANDIDATES": str(base / f"{task}_candidates.gpkg"),
+                                         **({"NETWORK": str(base / "network.gpkg")} if task == "road" else {})})
         out[task] = r
     return out
 
@@ -80,6 +73,20 @@ def test_build_outputs(built, task, geom):
     names = lyr.fields().names()
     assert {"id", "cost", "group", "selected"} <= set(names)
     assert not any(p.name.startswith(".") for p in Path(r["WORKSPACE"]).parent.iterdir() if "ws_" in p.name)
+
+
+def test_road_network_lacks_the_removed_links(built):
+    """The NETWORK output is the instance's graph: no rebuild candidate's junction pair is in it,
+    every kept edge is, and it draws with the roads' style."""
+    from plugin.sandbox.workspace import load_instance
+
+    inst = load_instance(built["road"]["WORKSPACE"])
+    net = layer(built["road"]["NETWORK"])
+    pairs = {(min(f["u"], f["v"]), max(f["u"], f["v"])) for f in net.getFeatures()}
+    rebuilt = inst.candidates[inst.candidates["kind"] == "rebuild"]
+    assert len(rebuilt) and not pairs & {(min(u, v), max(u, v)) for u, v in zip(rebuilt["u"], rebuilt["v"])}
+    assert pairs == {(min(u, v), max(u, v)) for u, v, _ in inst.data["edges"]}
+    assert net.crs().authid() == "EPSG:32635"
 
 
 @pytest.mark.parametrize("task", TASKS)
@@ -284,3 +291,85 @@ def test_qgis_process_build_and_solve(task, tmp_path):
     s = qgis_process("run", f"cityplanner:solve{task}", "--", f"WORKSPACE={ws}", "METHOD=1", "TIME_LIMIT=2",
                      f"OUTPUT={tmp_path / 'p.gpkg'}")
     assert s.returncode == 0 and "VALID:\ttrue" in s.stdout, s.stderr[-500:]
+
+
+# ------------------------------------------------------------------ land from the planner's parcels
+def parcel_grid(uses: list[str]):
+    """A handmade parcel layer: a row of 100 m × 80 m parcels with a text land-use field."""
+    wkts = [f"POLYGON(({x} 0, {x + 100} 0, {x + 100} 80, {x} 80, {x} 0))" for x in range(0, 110 * len(uses), 110)]
+    return memory_layer("Polygon?crs=EPSG:32635&field=pid:integer&field=use:string", wkts,
+                        [[100 + k, u] for k, u in enumerate(uses)])
+
+
+def test_land_from_handmade_parcels(provider, tmp_path):
+    """Feasible parcels become candidates (× every type); names in any case; NEED sets the need;
+    the plan solves valid and evaluates to the same score."""
+    from plugin.sandbox.workspace import load_instance
+    from plugin.tasks.land import TYPES
+
+    uses = ["residential", "Feasible", "feasible", "school", "RESIDENTIAL", "feasible", "green_l", "residential"]
+    parcels = parcel_grid(uses)
+    r = run("buildlandinstance", {"PARCELS": parcels, "LANDUSE_FIELD": "use", "PARCEL_ID_FIELD": "pid",
+                                  "NEED": "business=1, school=1", "WORKSPACE": str(tmp_path / "ws"),
+                                  "CANDIDATES": str(tmp_path / "c.gpkg")})
+    inst = load_instance(r["WORKSPACE"])
+    assert r["CANDIDATE_COUNT"] == inst.n == 3 * len(TYPES)
+    assert inst.data["need"]["business"] == 1 and inst.data["need"]["office"] == 0
+    assert set(inst.candidates["face_id"].astype(str)) == {"101", "102", "105"}
+    assert inst.meta["demand_units"] == 3
+    assert layer(r["CANDIDATES"]).featureCount() == inst.n
+    s = run("solveland", {"WORKSPACE": r["WORKSPACE"], "METHOD": 1, "TIME_LIMIT": 2, "OUTPUT": str(tmp_path / "p.gpkg")})
+    e = run("evaluateplan", {"INPUT": s["OUTPUT"], "WORKSPACE": r["WORKSPACE"], "OUTPUT": str(tmp_path / "e.gpkg")})
+    assert s["VALID"] is True and e["SCORE"] == s["SCORE"] == inst.evaluate(
+        [f["id"] for f in layer(s["OUTPUT"]).getFeatures()]).score
+
+
+def test_land_parcels_bad_inputs(provider, tmp_path):
+    out = {"WORKSPACE": str(tmp_path / "w"), "CANDIDATES": str(tmp_path / "c.gpkg")}
+    parcels = parcel_grid(["residential", "feasible"])
+    assert "land-use field" in one_line_error("buildlandinstance", {"PARCELS": parcels, "NEED": "school=1", **out})
+    assert "need per land-use type" in one_line_error("buildlandinstance", {"PARCELS": parcels, "LANDUSE_FIELD": "use",
+                                                                            **out})
+    assert "nothing to allocate" in one_line_error("buildlandinstance", {
+        "PARCELS": parcel_grid(["residential", "school"]), "LANDUSE_FIELD": "use", "NEED": "school=1", **out})
+    bowtie = memory_layer("Polygon?crs=EPSG:32635&field=use:string", ["POLYGON((0 0, 10 10, 10 0, 0 10, 0 0))"],
+                          [["feasible"]])
+    assert "parcel layer: 1 invalid geometry" in one_line_error("buildlandinstance", {
+        "PARCELS": bowtie, "LANDUSE_FIELD": "use", "NEED": "school=1", **out})
+    assert not (tmp_path / "w").exists()
+
+
+@pytest.mark.skipif(not (PARTICIPATION / "hlg.geojson").is_file(), reason="participation data (hlg.geojson) not present")
+def test_land_from_hlg_parcels(provider, tmp_path):
+    """The Beijing HLG parcels (integer land-use codes, planar metres) as a planner's layer,
+    re-planning its non-residential parcels (codes 5–12; the DRL plan left none feasible):
+    Solve builds the instance from the layer itself and returns a valid plan."""
+    import geopandas as gpd
+    import yaml
+
+    g = gpd.read_file(PARTICIPATION / "hlg.geojson")
+    g = g[g["existence"] & (g.geom_type == "Polygon")]
+    parcels = memory_layer("Polygon?crs=EPSG:32650&field=id:integer&field=type:integer", g.geometry.to_wkt().tolist(),
+                           [[int(i), int(t)] for i, t in zip(g["id"], g["type"])])
+    need = yaml.safe_load((PARTICIPATION / "objectives_hlg.yaml").read_text())["objectives"]["count"]
+    need_text = ", ".join(f"{k}={v}" for k, v in need.items())
+    s = run("solveland", {"PARCELS": parcels, "LANDUSE_FIELD": "type", "PARCEL_ID_FIELD": "id", "NEED": need_text,
+                          "CANDIDATE_TYPES": "5,6,7,8,9,10,11,12", "METHOD": 1, "TIME_LIMIT": 3,
+                          "OUTPUT": str(tmp_path / "p.gpkg")})
+    plan = layer(s["OUTPUT"])
+    assert s["VALID"] is True and 0 < plan.featureCount() <= int((g["type"] >= 5).sum())
+    assert plan.crs().authid() == "EPSG:32650"
+    assert {f["type"] for f in plan.getFeatures()} <= set(need)
+
+
+@pytest.mark.slow
+def test_qgis_process_help_of_every_algorithm(provider):
+    """`qgis_process.bin help` renders every algorithm of the provider (description and arguments)."""
+    ids = [a.id() for a in provider.algorithms()]
+    p = subprocess.run(["bash", "-c", "source scripts/qgis_env.sh && for a in " + " ".join(ids)
+                        + "; do echo \"=== $a\"; qgis_process.bin help $a </dev/null || echo \"FAILED $a\"; done"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert "FAILED" not in p.stdout, p.stdout[-2000:]
+    for block in p.stdout.split("=== ")[1:]:
+        alg_id, _, text = block.partition("\n")
+        assert f"({alg_id})" in text and "Arguments" in text and "Outputs" in text, block[:500]

@@ -73,8 +73,11 @@ def valid_warm_start(inst: Instance, warm_start: np.ndarray | None) -> np.ndarra
     return np.zeros(inst.n, dtype=bool)
 
 
-def highs_options(time_limit: float) -> dict:
-    return {"time_limit": max(float(time_limit), 0.1), "mip_rel_gap": 1e-6, "disp": False}
+def highs_options(time_limit: float, t0: float | None = None) -> dict:
+    """HiGHS options for a solve that started (model building included) at ``t0``
+    (perf_counter; default now) and must end ``time_limit`` seconds after it."""
+    left = float(time_limit) - (0.0 if t0 is None else time.perf_counter() - t0)
+    return {"time_limit": max(left, 0.1), "mip_rel_gap": 1e-6, "disp": False}
 
 
 def result_from_highs(inst: Instance, res, const: float, trivial_bound: float, fallback: np.ndarray,

@@ -120,5 +120,5 @@ def solve(inst: StationPlacement, time_limit: float, warm_start: np.ndarray | No
     integrality = np.zeros(nv)
     integrality[:n] = 1
     res = milp(-c, constraints=rows.constraint(nv), integrality=integrality, bounds=Bounds(lb, ub),
-               options=highs_options(time_limit))
+               options=highs_options(time_limit, t0))
     return result_from_highs(inst, res, const, TRIVIAL_BOUND, valid_warm_start(inst, warm_start), t0)
