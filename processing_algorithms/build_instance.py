@@ -65,7 +65,8 @@ class BuildInstance(TaskAlgorithm):
                                                     crs_of(inst), feedback, f"candidates_{inst.task}")
             if self.TASK == "road":
                 net = network_frame(inst, city.edges)
-                wkb = QgsWkbTypes.MultiLineString if (net.geom_type == "MultiLineString").any() else QgsWkbTypes.LineString
+                multi = (net.geom_type == "MultiLineString").any()
+                wkb = QgsWkbTypes.MultiLineString if multi else QgsWkbTypes.LineString
                 out[self.NETWORK] = self.write_frame(parameters, self.NETWORK, context, net, wkb, crs_of(inst),
                                                      feedback, "city_roads")
         feedback.setProgress(100)

@@ -10,7 +10,6 @@ styles, and report.html. Exit 1 with one line on failure.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import subprocess
@@ -260,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
         from plugin.util.io import atomic_write_json
 
         log(f"demo done in {time.perf_counter() - t0:.0f} s")
-        report = {"regions": results, "timings": [*TIMINGS, {"step": "total", "seconds": round(time.perf_counter() - t0, 1)}]}
+        total = {"step": "total", "seconds": round(time.perf_counter() - t0, 1)}
+        report = {"regions": results, "timings": [*TIMINGS, total]}
         atomic_write_json(out / "results.json", report)
         log(f"report: {write_report(out, report)}")
         shutil.rmtree(stage, ignore_errors=True)

@@ -20,6 +20,7 @@ from plugin.sandbox.workspace import (CONTEXT_FILE, EVAL_COMMAND, GOALS, HISTORY
 from plugin.util.io import read_jsonl
 
 PROMPTS = RESOURCES / "prompts"
+MAX_COMMANDS = 4        # commands per turn under constrained decoding
 MAX_OBSERVATION = 1500  # characters of terminal output shown per turn: a 4k context holds several turns
 
 #: JSON schema of one turn for constrained decoding (no maxLength/pattern: they make deep grammars)
@@ -28,7 +29,8 @@ TURN_SCHEMA: dict[str, Any] = {
     "properties": {
         "analysis": {"type": "string"},
         "plan": {"type": "string"},
-        "commands": {"type": "array", "items": {
+        # maxItems: a small model otherwise repeats one command until max_tokens cuts the reply
+        "commands": {"type": "array", "maxItems": MAX_COMMANDS, "items": {
             "type": "object",
             "properties": {"keystrokes": {"type": "string"}, "duration": {"type": "number"}},
             "required": ["keystrokes", "duration"]}},
@@ -54,13 +56,17 @@ def render(name: str, **values: Any) -> str:
     return template(name).substitute(**values).strip()
 
 
-def system_prompt() -> str:
-    commands = "\n".join(f"- {v.help}" for name, v in VERBS.items() if name in AGENT_COMMANDS)
-    return render("system", commands=commands)
+def system_prompt(compact: bool = False) -> str:
+    """The agent's system prompt; ``compact`` is the short variant (~150 tokens instead of ~550)
+    that small-model training renders, so a model trained on it is prompted with it too."""
+    names = COMPACT_COMMANDS if compact else AGENT_COMMANDS
+    commands = "\n".join(f"- {v.help}" for name, v in VERBS.items() if name in names)
+    return render("system_compact" if compact else "system", commands=commands)
 
 
 #: the commands named in the system prompt (the terminal knows more; `help` lists them)
 AGENT_COMMANDS = ("solve", "plan", "candidates", "diagnose", "cat", "head", "grep", "python", "help")
+COMPACT_COMMANDS = ("solve", "plan", "candidates", "python")
 
 
 def workspace_state(ws: str | os.PathLike, goal: str) -> dict[str, Any]:

@@ -7,8 +7,8 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import shapely
-from qgis.core import (QgsFeature, QgsFeatureRequest, QgsFeatureSink, QgsProcessingFeatureSource, QgsField, QgsFields, QgsGeometry,
-                       QgsProcessingException, QgsProcessingFeedback, QgsWkbTypes)
+from qgis.core import (QgsFeature, QgsFeatureRequest, QgsFeatureSink, QgsField, QgsFields, QgsGeometry,
+                       QgsProcessingException, QgsProcessingFeatureSource, QgsProcessingFeedback, QgsWkbTypes)
 from qgis.PyQt.QtCore import QVariant
 
 _GEOM = {"line": QgsWkbTypes.LineGeometry, "polygon": QgsWkbTypes.PolygonGeometry,

@@ -21,7 +21,8 @@ from plugin.tasks.land import TYPE_CODES, TYPES, LandAllocation
 
 from .layers import source_to_gdf
 
-PARCELS, LANDUSE_FIELD, PARCEL_ID_FIELD, CANDIDATE_TYPES = "PARCELS", "LANDUSE_FIELD", "PARCEL_ID_FIELD", "CANDIDATE_TYPES"
+PARCELS, LANDUSE_FIELD = "PARCELS", "LANDUSE_FIELD"
+PARCEL_ID_FIELD, CANDIDATE_TYPES = "PARCEL_ID_FIELD", "CANDIDATE_TYPES"
 KNOWN = frozenset(TYPE_CODES.values())
 
 
@@ -33,8 +34,8 @@ def add_parcel_parameters(alg: QgsProcessingAlgorithm) -> None:
                                              [QgsProcessing.TypeVectorPolygon], optional=True),
          "Your parcels (polygons, projected CRS in metres) with a land-use field. When given, the instance "
          "is built from them: size, seed and the number of candidates do not apply, NEED is required.", False),
-        (QgsProcessingParameterField(LANDUSE_FIELD, tr("Land-use field of the parcels"), parentLayerParameterName=PARCELS,
-                                     optional=True),
+        (QgsProcessingParameterField(LANDUSE_FIELD, tr("Land-use field of the parcels"),
+                                     parentLayerParameterName=PARCELS, optional=True),
          "Type names (" + ", ".join(sorted(KNOWN)) + ") or the integer codes "
          + ", ".join(f"{k} {v}" for k, v in TYPE_CODES.items()) + ". Other values: ignored parcels.", False),
         (QgsProcessingParameterString(CANDIDATE_TYPES, tr("Land-use values that may be re-planned"),

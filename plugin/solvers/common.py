@@ -32,12 +32,12 @@ class Settings:
     grasp_iterations: int = 100
     sa_t0: float = 0.01                 # scores are O(1), typical move gains O(0.01)
     sa_t_end: float = 1e-4
-    destroy_fraction: tuple[float, float] = (0.1, 0.4)
+    destroy_fraction: tuple[float, float] = (0.2, 0.6)  # (0.1, 0.4) left station plans of 2–5 sites stuck
     repair_noise: float = 0.2           # noisy greedy multiplies gains by 1 ± noise
     milp_max_n: int = 2000              # beyond this the default skips the MILP
     default_alns_share: float = 0.25    # share of the time the default gives ALNS before the MILP
     alns_polish_share: float = 0.25     # share of an ALNS stage's time kept for the final local search
-    alns_patience: int = 3              # ALNS rounds in a row without a better plan end the restarts
+    alns_patience: int = 6              # ALNS rounds in a row without a better plan end the restarts
     milp_margin: float = 0.05           # share of the time limit (at least 0.5 s) kept free after the MILP
 
 

@@ -22,8 +22,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
               "targets": ["attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down"],
               "device": "cpu", "dtype": "float32", "threads": 1},
     "data": {"suite": "full", "tasks": ["land", "road", "station"], "sizes": ["small"],
-             "goals": ["build", "improve"], "train_instances": 3, "test_instances": 1, "show_candidates": 16},
-    "sft": {"steps": 3, "lr": 3e-4, "batch": 2},
+             "goals": ["build", "improve"], "train_instances": 3, "test_instances": 1, "show_candidates": 16,
+             "compact_prompt": True},
+    "sft": {"steps": 3, "lr": 3e-4, "batch": 2, "tool_share": 0.5},
     "grpo": {"steps": 2, "tasks_per_step": 1, "group": 2, "lr": 2e-5, "temperature": 1.0,
              "max_new_tokens": 96, "clip": 0.2, "kl_beta": 0.04, "inner_steps": 1},
     "eval": {"variants": ["base", "sft", "grpo"], "max_tokens": 128, "refinement_rounds": 0},
@@ -86,6 +87,8 @@ def _checked(section: str, key: str, value: Any) -> Any:
         raise InputError(f"config: {section}.{key} must be {kind.__name__}, got {value!r}")
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
         raise InputError(f"config: {section}.{key} must not be negative")
+    if key.endswith("_share") and value > 1:
+        raise InputError(f"config: {section}.{key} is a share, at most 1")
     allowed = CHOICES.get((section, key))
     items = value if isinstance(value, list) else [value]
     if allowed and any(v not in allowed for v in items):

@@ -35,11 +35,11 @@ def suite_items(suite_name: str, split: str, tasks: list[str], sizes: list[str],
 
 
 def atomic_tasks(items: list[SuiteItem], goals: list[str], root: str | os.PathLike, show: int,
-                 seed: int) -> list[AtomicTask]:
+                 seed: int, compact: bool = False) -> list[AtomicTask]:
     """One workspace and chat per (item, goal) under ``root``; demonstrations come later."""
     rng = np.random.default_rng(seed)
     out = []
     for k, item in enumerate(items):
         inst = build_item(item)
-        out += [make_task(inst, goal, Path(root) / f"{k:03d}-{goal}", show, rng) for goal in goals]
+        out += [make_task(inst, goal, Path(root) / f"{k:03d}-{goal}", show, rng, compact) for goal in goals]
     return out

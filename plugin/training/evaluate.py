@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -27,7 +27,10 @@ ROW_NAMES = {"base": "base model", "sft": "+SFT", "grpo": "+SFT+GRPO (atomic tas
 
 
 def evaluate_variants(cfg: Section, model_path: Path, adapters: dict[str, Path | None],
-                      tasks: list[AtomicTask], out: Path) -> dict[str, Any]:
+                      tasks: list[AtomicTask], out: Path, encode: Callable[[str], list[int]]) -> dict[str, Any]:
+    """Run every configured variant on the test tasks; writes eval.json, eval_table.md,
+    eval_episodes.jsonl and returns {"table": …, "adapter_effect": …}."""
+    (out / "eval_episodes.jsonl").unlink(missing_ok=True)
     rows: dict[str, list[dict[str, Any]]] = {}
     for variant in cfg.eval.variants:
         lora = adapters[variant]
@@ -45,9 +48,10 @@ def evaluate_variants(cfg: Section, model_path: Path, adapters: dict[str, Path |
     if cfg.eval.refinement_rounds > 0 and "grpo" in adapters:
         rows["refine"] = _refinement(cfg, model_path, adapters["grpo"], tasks, out)
     table = {v: aggregate(eps) for v, eps in rows.items()}
-    atomic_write_json(out / "eval.json", table)
+    effect = {v: adapter_effect(rows, encode, v) for v in rows if v in ("sft", "grpo") and "base" in rows}
+    atomic_write_json(out / "eval.json", {"table": table, "adapter_effect": effect})
     atomic_write_text(out / "eval_table.md", table_markdown(table))
-    return table
+    return {"table": table, "adapter_effect": effect}
 
 
 def _refinement(cfg: Section, model_path: Path, adapter: Path | None, tasks: list[AtomicTask],
@@ -75,26 +79,61 @@ def _refinement(cfg: Section, model_path: Path, adapter: Path | None, tasks: lis
 
 
 def aggregate(episodes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per task: episodes, feasibility (valid share) and mean score of the feasible ones."""
+    """Per ``task.goal``: episodes, feasibility (valid share) and mean score of the feasible ones."""
     out = {}
-    for task in sorted({e["task"] for e in episodes}):
-        eps = [e for e in episodes if e["task"] == task]
+    for key in sorted({(e["task"], e["goal"]) for e in episodes}):
+        eps = [e for e in episodes if (e["task"], e["goal"]) == key]
         scores = [e["score"] for e in eps if e["valid"]]
-        out[task] = {"n": len(eps), "feasible": round(float(np.mean([e["valid"] for e in eps])), 4),
-                     "score": round(float(np.mean(scores)), 4) if scores else None}
+        out[".".join(key)] = {"n": len(eps), "feasible": round(float(np.mean([e["valid"] for e in eps])), 4),
+                              "score": round(float(np.mean(scores)), 4) if scores else None}
     return out
 
 
+GOAL_HEADINGS = {"build": "BuildPlan", "improve": "ImprovePlan", "refine": "BuildPlan + iterative refinement"}
+
+
 def table_markdown(table: dict[str, dict[str, dict[str, Any]]]) -> str:
-    tasks = sorted({t for row in table.values() for t in row})
-    head = "| model | " + " | ".join(f"{t} feasible | {t} score" for t in tasks) + " |"
-    sep = "|---|" + "---|---|" * len(tasks)
-    lines = [head, sep]
-    for variant, row in table.items():
-        cells = []
-        for t in tasks:
-            r = row.get(t)
-            cells += ["–", "–"] if r is None else [f"{r['feasible']:.0%} (n={r['n']})",
-                                                   "–" if r["score"] is None else f"{r['score']:.3f}"]
-        lines.append(f"| {ROW_NAMES.get(variant, variant)} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    """One Table-4-shaped table per atomic goal: rows = model variants, columns = task feasibility / score."""
+    keys = {k for row in table.values() for k in row}
+    parts = []
+    for goal in [g for g in GOAL_HEADINGS if any(k.endswith("." + g) for k in keys)]:
+        tasks = sorted({k.split(".")[0] for k in keys if k.endswith("." + goal)})
+        lines = [f"### {GOAL_HEADINGS[goal]}", "",
+                 "| model | " + " | ".join(f"{t} feasible | {t} score" for t in tasks) + " |",
+                 "|---|" + "---|---|" * len(tasks)]
+        for variant, row in table.items():
+            if not any(f"{t}.{goal}" in row for t in tasks):
+                continue
+            cells = []
+            for t in tasks:
+                r = row.get(f"{t}.{goal}")
+                cells += ["–", "–"] if r is None else [f"{r['feasible']:.0%} (n={r['n']})",
+                                                       "–" if r["score"] is None else f"{r['score']:.3f}"]
+            lines.append(f"| {ROW_NAMES.get(variant, variant)} | " + " | ".join(cells) + " |")
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts) + "\n"
+
+
+def token_edit_distance(a: list[int], b: list[int]) -> int:
+    """Levenshtein distance between two token sequences."""
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        cur = [i]
+        for j, y in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
+        prev = cur
+    return prev[-1]
+
+
+def adapter_effect(rows: dict[str, list[dict[str, Any]]], encode: Callable[[str], list[int]],
+                   variant: str) -> list[dict[str, Any]]:
+    """How ``variant``'s greedy turn differs from the base model's on each test prompt: first
+    differing token position (None = identical) and token edit distance."""
+    out = []
+    for base, other in zip(rows.get("base", []), rows.get(variant, [])):
+        a, b = encode(base["text"]), encode(other["text"])
+        tail = None if len(a) == len(b) else min(len(a), len(b))  # one is a prefix of the other
+        first = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), tail)
+        out.append({"instance": base["instance"], "goal": base["goal"], "base_tokens": len(a), "tokens": len(b),
+                    "first_difference": first, "edit_distance": token_edit_distance(a, b)})
+    return out

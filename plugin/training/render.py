@@ -5,10 +5,17 @@ protocol, rendered with the agent's own prompts (``plugin.agent.protocol``, so t
 and inference see the same text): system → user (instance prompt: goal, plan format,
 evaluator command, workspace state block — no city data) → assistant (a scripted first turn that looks at the
 candidates and, for ImprovePlan, at the preloaded plan) → user (that turn's real terminal
-output) → **assistant turn the model learns**: one JSON object whose commands edit
-``outputs/final_plan.json`` with the ``plan`` verb and run the evaluator. One learned turn
-per episode keeps a CPU rollout to a few seconds; the agent's multi-turn loop uses the same
-protocol at inference time.
+output) → **assistant turn the model learns**: one JSON object whose commands write
+``outputs/final_plan.json`` and run the evaluator. One learned turn per episode keeps a CPU
+rollout to a few seconds; the agent's multi-turn loop uses the same protocol at inference
+time. ``compact`` renders the agent's short system prompt (``system_prompt(compact=True)``),
+which halves the prompt a CPU step pays for; the agent must then be prompted the same way.
+
+Demonstrations come in two kinds (``DEMO_KINDS``), mixed by ``sft.tool_share``:
+``tool`` — one solver tool call (``solve --method greedy`` for BuildPlan, ``solve --method
+alns`` for ImprovePlan), short and the same on every instance, so a 135M model learns it in
+a few steps; ``explicit`` — the plan written out with the ``plan`` verb (greedy construction
+over the shown candidates; the best improving add/remove/swap for ImprovePlan).
 
 Reward (REFERENCE.md §1): S(P) if the plan is valid, else R_fail — where, following the
 atomic goals, an empty BuildPlan plan and an ImprovePlan plan left unchanged count as
@@ -25,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from plugin.agent import terminal_verbs  # noqa: F401 - registers the `solve` verb
 from plugin.agent.protocol import instance_prompt, observation_prompt, system_prompt, workspace_state
 from plugin.sandbox.terminal import VirtualTerminal
 from plugin.sandbox.workspace import EVAL_COMMAND, GOALS, PLAN_FILE, read_plan, write_workspace
@@ -33,6 +41,9 @@ from plugin.tasks.base import Instance, SearchState
 from plugin.util.io import atomic_write_json
 
 SHOWN_COLUMNS = "id,cost,group"  # what a plan needs to respect budget and groups; scores come from evaluating
+DEMO_KINDS = ("tool", "explicit")
+#: the solver tool call a ``tool`` demonstration makes per goal (ALNS kept short: rollouts run it)
+TOOL_CALLS = {"build": "solve --method greedy", "improve": "solve --method alns --time-limit 1"}
 
 
 @dataclass
@@ -51,7 +62,8 @@ class AtomicTask:
         return f"{GOALS[self.goal][0]}:{self.inst.instance_id}"
 
 
-def make_task(inst: Instance, goal: str, ws: str | os.PathLike, show: int, rng: np.random.Generator) -> AtomicTask:
+def make_task(inst: Instance, goal: str, ws: str | os.PathLike, show: int, rng: np.random.Generator,
+              compact: bool = False) -> AtomicTask:
     """Write the workspace and render the chat; ImprovePlan starts from a random valid plan."""
     shown = inst.ids[:show]
     base = random_plan(inst, shown, rng) if goal == "improve" else []
@@ -59,11 +71,10 @@ def make_task(inst: Instance, goal: str, ws: str | os.PathLike, show: int, rng: 
     write_workspace(inst, ws, goal, base_plan=base or None)
     look = f"candidates --limit {show} --columns {SHOWN_COLUMNS}\n"
     commands = [look] + (["plan show\n"] if goal == "improve" else [])
-    first = turn("Look at the candidates" + (" and the preloaded plan." if goal == "improve" else "."),
-                 "Read the data, then edit the plan.", commands, False)
+    first = turn("Look at the data.", "Then write the plan.", commands, False)
     prompt = instance_prompt(ws, goal)
     observation = VirtualTerminal(ws).run_turn(first)["observation"]
-    task.messages = [{"role": "system", "content": system_prompt()},
+    task.messages = [{"role": "system", "content": system_prompt(compact)},
                      {"role": "user", "content": prompt},
                      {"role": "assistant", "content": first},
                      {"role": "user", "content": observation_prompt(observation, workspace_state(ws, goal))}]
@@ -120,21 +131,37 @@ def best_move(inst: Instance, plan: list[str], shown: list[str]) -> tuple[str, .
     return None if move is None else (move[0], *(inst.ids[i] for i in move[1:]))
 
 
-def demonstration(task: AtomicTask) -> str | None:
+def demonstration(task: AtomicTask, kind: str = "explicit") -> str | None:
     """The solver's answer to the learned turn, in the protocol; None when there is none."""
     inst = task.inst
+    if kind == "tool":
+        what = "Empty plan." if task.goal == "build" else "Improve the plan."
+        return turn(what, "Run the solver, then evaluate.", [TOOL_CALLS[task.goal] + "\n", EVAL_COMMAND + "\n"], True)
     if task.goal == "build":
         st = _restricted_greedy(inst.state(), inst.mask_of(task.shown).nonzero()[0])
         if st.count == 0:
             return None
-        ids = inst.ids_of(st.mask)
-        return turn("Add the candidates with the best score gain that fit the budget, step limit and groups.",
-                    "Write the plan, then evaluate it.", [f"plan set {' '.join(ids)}\n", EVAL_COMMAND + "\n"], True)
+        return turn("Empty plan.", "Set the best affordable candidates, then evaluate.",
+                    [f"plan set {' '.join(inst.ids_of(st.mask))}\n", EVAL_COMMAND + "\n"], True)
     move = best_move(inst, task.base_plan, task.shown)
     if move is None:
         return None
-    return turn(f"A {move[0]} raises the score and keeps the plan valid.", "Edit the plan, then evaluate it.",
+    return turn(f"A {move[0]} raises the score.", "Edit, then evaluate.",
                 [f"plan {' '.join(move)}\n", EVAL_COMMAND + "\n"], True)
+
+
+def checked_demonstrations(tasks: list[AtomicTask], kind: str) -> list[tuple[AtomicTask, str]]:
+    """The ``kind`` demonstrations that, run in their workspace, reach a valid (improved) plan."""
+    out = []
+    for task in tasks:
+        text = demonstration(task, kind)
+        if text is None:
+            continue
+        ep = run_episode(task, text)
+        base = task.inst.evaluate(task.base_plan).score if task.goal == "improve" else -np.inf
+        if ep["valid"] and ep["score"] > base + EPS:
+            out.append((task, text))
+    return out
 
 
 # ---------------------------------------------------------------------- episodes and reward

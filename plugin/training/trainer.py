@@ -33,7 +33,7 @@ from .export import export_adapter
 from .grpo import group_advantages, grpo_loss, sft_loss
 from .model import Llama, load_gguf_model
 from .policy import ChatTokenizer, completion_logprobs, lora_swapped, sample
-from .render import AtomicTask, demonstration, run_episode
+from .render import DEMO_KINDS, AtomicTask, checked_demonstrations, run_episode
 from .report import plot_curves
 
 LOG_FILE, CHECKPOINT, SFT_ADAPTER, ADAPTER = "train_log.jsonl", "checkpoint.pt", "adapter-sft.gguf", "adapter.gguf"
@@ -71,10 +71,10 @@ class Trainer:
         if leaked:  # the suites split by tile; this guards against a future suite that does not
             raise InputError(f"train and test share tiles: {sorted(leaked)[:3]}")
         tasks = atomic_tasks(train_items, c.data.goals, self.out / "workspaces" / "train", c.data.show_candidates,
-                             c.run.seed)
-        demos = [(t, d) for t in tasks if (d := demonstration(t)) is not None]
+                             c.run.seed, c.data.compact_prompt)
+        demos = {kind: checked_demonstrations(tasks, kind) for kind in DEMO_KINDS}
         self._log({"event": "dataset", "train_instances": len(train_items), "test_instances": len(test_items),
-                   "atomic_tasks": len(tasks), "demonstrations": len(demos)})
+                   "atomic_tasks": len(tasks), **{f"{k}_demonstrations": len(v) for k, v in demos.items()}})
         if self.resume:
             self._load_checkpoint()
         t0 = time.perf_counter()
@@ -86,9 +86,9 @@ class Trainer:
         adapter = export_adapter(self.model, self.out / ADAPTER)
         plot_curves(self.out / LOG_FILE, self.out / "curves.png")
         test_tasks = atomic_tasks(test_items, c.data.goals, self.out / "workspaces" / "test", c.data.show_candidates,
-                                  c.run.seed + 1)
+                                  c.run.seed + 1, c.data.compact_prompt)
         adapters = {"base": None, "sft": self.out / SFT_ADAPTER, "grpo": adapter}
-        evaluation = evaluate_variants(self.cfg, self.model_path, adapters, test_tasks, self.out)
+        evaluation = evaluate_variants(self.cfg, self.model_path, adapters, test_tasks, self.out, self.tok.encode)
         summary = {"out": str(self.out), "adapter": str(adapter), "sft_adapter": str(self.out / SFT_ADAPTER),
                    "log": str(self.out / LOG_FILE), "curves": str(self.out / "curves.png"),
                    "train_seconds": round(time.perf_counter() - t0, 1), "evaluation": evaluation}
@@ -99,18 +99,19 @@ class Trainer:
         return self.state["step"] + (self.cfg.sft.steps if self.state["phase"] == "grpo" else 0)
 
     # ------------------------------------------------------------------ SFT
-    def _sft(self, demos: list[tuple[AtomicTask, str]], bar) -> None:
+    def _sft(self, demos: dict[str, list[tuple[AtomicTask, str]]], bar) -> None:
         c = self.cfg.sft
-        if not demos:
+        if not any(demos.values()):
             raise InputError("no demonstrations: the solver found no plan on any training task")
         opt = self._optimizer(c.lr, "sft")
         for step in range(self.state["step"], c.steps):
             t0 = time.perf_counter()
-            batch = [demos[(step * c.batch + j) % len(demos)] for j in range(c.batch)]
-            total, tokens = sft_step(self.model, self.tok, batch, opt)
+            batch = sft_batch(demos, step, c.batch, c.tool_share, self.cfg.run.seed)
+            total, tokens = sft_step(self.model, self.tok, [(t, d) for t, _, d in batch], opt)
             secs = time.perf_counter() - t0
             self.state.update(step=step + 1, opt=opt.state_dict())
             self._log({"phase": "sft", "step": step + 1, "loss": round(total, 5), "tokens": tokens,
+                       "tool_demos": sum(kind == "tool" for _, kind, _ in batch),
                        "tokens_per_s": round(tokens / secs, 2), "seconds": round(secs, 2)})
             self._maybe_checkpoint(step + 1, c.steps)
             bar.update(1)
@@ -136,11 +137,12 @@ class Trainer:
                 groups.append(prepare_group(self.model, ref, prompt, comps, [e["reward"] for e in eps]))
                 episodes += eps
                 tokens += sum(map(len, comps))
+            signal = sum(bool(g[2].abs().sum() > 0) for g in groups)  # groups with non-zero advantages
             loss, stats = grpo_step(self.model, opt, groups, c.clip, c.kl_beta, c.inner_steps)
             secs = time.perf_counter() - t0
             self.state.update(step=step + 1, opt=opt.state_dict())
             self._log({"phase": "grpo", "step": step + 1, "loss": round(loss, 5), **_rounded(stats),
-                       **episode_stats(episodes), "tokens": tokens, "tokens_per_s": round(tokens / secs, 2),
+                       **episode_stats(episodes), "signal_groups": signal, "tokens": tokens, "tokens_per_s": round(tokens / secs, 2),
                        "seconds": round(secs, 2)})
             self._maybe_checkpoint(step + 1, c.steps)
             bar.update(1)
@@ -174,6 +176,22 @@ class Trainer:
         ck = torch.load(path, map_location=self.device, weights_only=False)
         self.model.load_lora_state(ck["lora"])
         self.state = ck["state"]
+
+
+def sft_batch(demos: dict[str, list[tuple[AtomicTask, str]]], step: int, size: int, tool_share: float,
+              seed: int) -> list[tuple[AtomicTask, str, str]]:
+    """``size`` (task, kind, text) demonstrations for ``step``: each a ``tool`` one with probability
+    ``tool_share`` (the other kind when one pool is empty), cycling through each pool in order;
+    seeded by (seed, step) so a resumed run draws the same batches."""
+    rng = np.random.default_rng([seed, step])
+    out = []
+    for j in range(size):
+        kind = "tool" if rng.random() < tool_share else "explicit"
+        if not demos[kind]:
+            kind = "explicit" if kind == "tool" else "tool"
+        task, text = demos[kind][(step * size + j) % len(demos[kind])]
+        out.append((task, kind, text))
+    return out
 
 
 def sft_step(model: Llama, tok: ChatTokenizer, batch: list[tuple[AtomicTask, str]],

@@ -27,6 +27,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; outputs are meant to be shared and published
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

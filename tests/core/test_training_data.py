@@ -6,7 +6,8 @@ from plugin.bench.suites import build_item, suite
 from plugin.sandbox.evaluator import evaluate_plan_file
 from plugin.sandbox.workspace import PLAN_FILE
 from plugin.training.dataset import suite_items
-from plugin.training.render import atomic_reward, demonstration, make_task, run_episode, turn
+from plugin.training.render import (TOOL_CALLS, atomic_reward, checked_demonstrations, demonstration,
+                                    make_task, run_episode, turn)
 from plugin.training.trainer import tile_key
 from plugin.util.io import atomic_write_json
 
@@ -51,6 +52,21 @@ def test_build_demonstration_is_a_valid_plan(land, tmp_path):
     res = run_episode(task, demonstration(task))
     assert res["valid"] and res["reward"] == res["score"] > 0
     assert [m["role"] for m in task.messages] == ["system", "user", "assistant", "user"]
+
+
+def test_tool_demonstrations_call_the_solver_and_reach_a_valid_plan(land, tmp_path):
+    build = make_task(land, "build", tmp_path / "b", 6, np.random.default_rng(0), compact=True)
+    improve = make_task(land, "improve", tmp_path / "i", 6, np.random.default_rng(1), compact=True)
+    demos = checked_demonstrations([build, improve], "tool")
+    assert [t.goal for t, _ in demos] == ["build", "improve"]   # both solved, ImprovePlan improved
+    for (task, text), goal in zip(demos, ("build", "improve")):
+        assert TOOL_CALLS[goal] in text
+        res = run_episode(task, text)
+        assert res["protocol_ok"] and res["valid"] and res["reward"] == res["score"]
+    # the compact system prompt names the solver tool and is much shorter than the agent's default
+    from plugin.agent.protocol import system_prompt
+    assert "solve [--method" in build.messages[0]["content"]
+    assert len(build.messages[0]["content"]) < len(system_prompt()) / 2
 
 
 def test_split_never_leaks_a_tile():

@@ -83,3 +83,37 @@ def test_q4_1_dequantisation_by_hand():
     out = _dequantize("Q4_1", block, 32)
     expected = np.array([0.5 * j - 1 for j in range(16)] + [0.5 * (15 - j) - 1 for j in range(16)], np.float32)
     assert np.allclose(out, expected)
+
+
+def test_share_keys_are_bounded():
+    assert validate({"sft": {"tool_share": 1}}).sft.tool_share == 1.0
+    with pytest.raises(InputError, match="share"):
+        validate({"sft": {"tool_share": 1.5}})
+
+
+def test_sft_batch_mixes_tool_and_explicit_demonstrations():
+    from plugin.training.trainer import sft_batch
+
+    demos = {"tool": [("t0", "T0"), ("t1", "T1")], "explicit": [("e0", "E0")]}
+    drawn = [kind for step in range(200) for _, kind, _ in sft_batch(demos, step, 2, 0.7, 0)]
+    assert 0.6 < drawn.count("tool") / len(drawn) < 0.8
+    assert sft_batch(demos, 5, 2, 0.7, 0) == sft_batch(demos, 5, 2, 0.7, 0)   # resumable: same draw
+    assert {k for _, k, _ in sft_batch({"tool": [], "explicit": [("e", "E")]}, 0, 4, 1.0, 0)} == {"explicit"}
+    assert all(k == "tool" for step in range(20) for _, k, _ in sft_batch(demos, step, 2, 1.0, 0))
+
+
+def test_table_and_adapter_effect_on_toy_episodes():
+    from plugin.training.evaluate import adapter_effect, aggregate, table_markdown, token_edit_distance
+
+    assert token_edit_distance([1, 2, 3], [1, 3]) == 1 and token_edit_distance([], [4, 5]) == 2
+    eps = [{"task": "land", "goal": "build", "valid": True, "score": 0.5},
+           {"task": "land", "goal": "build", "valid": False, "score": None},
+           {"task": "land", "goal": "improve", "valid": False, "score": None}]
+    table = {"base": aggregate(eps)}
+    assert table["base"]["land.build"] == {"n": 2, "feasible": 0.5, "score": 0.5}
+    md = table_markdown(table)
+    assert "### BuildPlan" in md and "### ImprovePlan" in md and "| base model | 50% (n=2) | 0.500 |" in md
+    rows = {"base": [{"instance": "i", "goal": "build", "text": "abc"}],
+            "grpo": [{"instance": "i", "goal": "build", "text": "abd"}]}
+    effect = adapter_effect(rows, lambda s: [ord(c) for c in s], "grpo")
+    assert effect[0]["first_difference"] == 2 and effect[0]["edit_distance"] == 1

@@ -138,3 +138,11 @@ def test_instance_command_and_script_in_a_real_shell(tmp_path, capsys):
     assert result["valid"] and result["candidate_ids"]
     assert json.loads((copy / "outputs" / "eval_history.jsonl").read_text())["plan"] == "outputs/final_plan.json"
     assert cli_main(["instance", "--region", "nowhere.pbf", "--task", "land", "--out", str(tmp_path / "z")]) == 2
+
+
+def test_atomic_writes_are_readable_by_others(tmp_path):
+    from plugin.util.io import atomic_write_json
+
+    p = atomic_write_json(tmp_path / "r.json", {"a": 1})
+    assert p.stat().st_mode & 0o777 == 0o644
+    assert not [f for f in tmp_path.iterdir() if f.name.startswith(".")]

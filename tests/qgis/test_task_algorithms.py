@@ -318,7 +318,8 @@ def test_land_from_handmade_parcels(provider, tmp_path):
     assert set(inst.candidates["face_id"].astype(str)) == {"101", "102", "105"}
     assert inst.meta["demand_units"] == 3
     assert layer(r["CANDIDATES"]).featureCount() == inst.n
-    s = run("solveland", {"WORKSPACE": r["WORKSPACE"], "METHOD": 1, "TIME_LIMIT": 2, "OUTPUT": str(tmp_path / "p.gpkg")})
+    s = run("solveland", {"WORKSPACE": r["WORKSPACE"], "METHOD": 1, "TIME_LIMIT": 2,
+                          "OUTPUT": str(tmp_path / "p.gpkg")})
     e = run("evaluateplan", {"INPUT": s["OUTPUT"], "WORKSPACE": r["WORKSPACE"], "OUTPUT": str(tmp_path / "e.gpkg")})
     assert s["VALID"] is True and e["SCORE"] == s["SCORE"] == inst.evaluate(
         [f["id"] for f in layer(s["OUTPUT"]).getFeatures()]).score
@@ -339,7 +340,8 @@ def test_land_parcels_bad_inputs(provider, tmp_path):
     assert not (tmp_path / "w").exists()
 
 
-@pytest.mark.skipif(not (PARTICIPATION / "hlg.geojson").is_file(), reason="participation data (hlg.geojson) not present")
+@pytest.mark.skipif(not (PARTICIPATION / "hlg.geojson").is_file(),
+                    reason="participation data (../shared/data/participation/hlg.geojson) not present")
 def test_land_from_hlg_parcels(provider, tmp_path):
     """The Beijing HLG parcels (integer land-use codes, planar metres) as a planner's layer,
     re-planning its non-residential parcels (codes 5–12; the DRL plan left none feasible):
