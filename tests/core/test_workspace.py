@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+from plugin import PLUGIN_ROOT
 from plugin.cli import main as cli_main
 from plugin.errors import InputError
 from plugin.sandbox import load_instance, read_plan, write_workspace
@@ -39,7 +40,7 @@ def test_layout_and_read_only_input(toy):
     readme = (ws / "input" / "README.md").read_text()
     assert "BuildPlan" in readme and "python input/evaluate_plan.py outputs/final_plan.json" in readme
     assert "0.2·cost/budget" in readme and f"{inst.budget:g}" in readme
-    assert "/work/" not in readme
+    assert str(PLUGIN_ROOT) not in readme  # no machine path in what the agent reads
 
 
 def test_round_trip_scores_identically(toy):
