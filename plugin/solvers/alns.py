@@ -11,12 +11,16 @@ explicit temperatures). The best plan ends with a best-improvement local search 
 of additions); the iterations stop at ``alns_polish_share`` of the time left, so the polish
 always gets its share.
 
-Restarts (our choice, not the paper's): the paper's 1,000 iterations are one round. When a
-round ends before the time limit, another round starts from the best plan so far (the RNG
-stream continues, so it explores differently), until ``alns_patience`` rounds in a row find
-nothing better or the time is up. Without them ALNS stopped after a fraction of its time
-while GRASP used all of it, and lost to GRASP on the quick suite's land and station cells at
-the same time limit; with them every method gets the same time.
+Our ALNS (restarts, our choice, not the paper's): the paper's 1,000 iterations are one
+round, and rounds repeat until the time limit or until ``alns_patience`` rounds in a row find
+no better plan. Rounds alternate their start: even rounds continue from the best plan so far
+(intensification; the RNG stream continues, so each explores differently), odd rounds from a
+fresh randomised-greedy plan (GRASP's RCL construction with ``grasp_alpha``, then local
+search) (diversification). The best plan over all rounds is kept. Restarting only from the
+best plan left ALNS stuck in one basin: it lost to GRASP, which samples a new start every
+iteration, on the quick suite's land and station cells at the same time limit. Everything
+runs on the context's seeded RNG, so the same seed gives the same plan when the rounds end
+by patience rather than by the clock.
 """
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ from alns.stop import MaxIterations
 from plugin.tasks.base import Instance, SearchState
 
 from .common import Context, better, removable
+from .grasp import rcl_pick
 from .greedy import construct, run as greedy_run
 from .local_search import local_search
 
@@ -47,21 +52,17 @@ class _Plan:
 
 
 class _Stop:
-    """MaxIterations, or the context's time limit / cancel, or this stage's time box."""
+    """MaxIterations, or the context's clock (time limit, stage box) / cancel."""
 
-    def __init__(self, ctx: Context, iterations: int, until: float):
-        self.ctx, self.iterations, self.until = ctx, iterations, until
+    def __init__(self, ctx: Context, iterations: int):
+        self.ctx, self.iterations = ctx, iterations
         self.max_it = MaxIterations(iterations)
         self.it = 0
-        self.by_clock = False
 
     def __call__(self, rng, best, current) -> bool:
         self.it += 1
         self.ctx.report(self.it / self.iterations)
-        if self.max_it(rng, best, current):
-            return True
-        self.by_clock = self.ctx.stopped() or time.perf_counter() >= self.until
-        return self.by_clock
+        return self.max_it(rng, best, current) or self.ctx.stopped()
 
 
 def _destroy(order):
@@ -108,11 +109,13 @@ def _repair(noisy: bool):
 
 
 def search(st: SearchState, ctx: Context, iterations: int, until: float) -> SearchState:
-    """ALNS from ``st`` for ``iterations`` or until ``until`` (perf_counter); best state, polished."""
+    """ALNS from ``st`` for ``iterations`` or until ``until`` (perf_counter); best state, polished.
+
+    The iterations stop at ``alns_polish_share`` of the time left so that the final local
+    search gets its share; the local search itself also ends at ``until``. Time the polish
+    leaves unused goes to the next round (``rounds``)."""
     s = ctx.settings
     now = time.perf_counter()
-    last_stage = until >= ctx.deadline
-    until = now + (1.0 - s.alns_polish_share) * max(0.0, until - now)
     engine = ALNS(ctx.rng)
     for name, order in (("random", _random), ("expensive", _expensive), ("worst", _worst)):
         engine.add_destroy_operator(_destroy(order), name)
@@ -120,25 +123,36 @@ def search(st: SearchState, ctx: Context, iterations: int, until: float) -> Sear
     engine.add_repair_operator(_repair(True), "noisy_greedy")
     select = RouletteWheel([25, 5, 1, 0], 0.8, 3, 2)
     accept = SimulatedAnnealing(s.sa_t0, s.sa_t_end, (s.sa_t_end / s.sa_t0) ** (1.0 / max(1, iterations)))
-    with np.errstate(over="ignore"):  # exp(big improvement / T) overflows to inf: always accept
-        stop = _Stop(ctx, iterations, until)
+    stop = _Stop(ctx, iterations)
+    with np.errstate(over="ignore"), ctx.boxed(now + (1.0 - s.alns_polish_share) * max(0.0, until - now)):
+        # exp(big improvement / T) overflows to inf: always accept
         result = engine.iterate(_Plan(st), select, accept, stop, ctx=ctx)
     best = result.best_state.st
     ctx.offer_state(best)
-    best = local_search(best, ctx)
-    if stop.by_clock and last_stage:
-        ctx.timed_out = True   # the iterations were cut by the time limit, not finished
-    return best
+    with ctx.boxed(until):
+        return local_search(best, ctx)
+
+
+def fresh_start(inst: Instance, ctx: Context) -> SearchState:
+    """A diversifying start: GRASP's randomised RCL construction, then local search."""
+    s = ctx.settings
+    st = construct(inst.state(), ctx, rcl_pick(s.grasp_alpha), s.repair_limit)
+    return local_search(st, ctx)
 
 
 def rounds(inst: Instance, ctx: Context, until: float) -> None:
-    """ALNS rounds of ``alns_iterations`` from the best plan so far, until ``until``
-    (perf_counter) or ``alns_patience`` rounds in a row without a better plan."""
-    stale = 0
-    while stale < ctx.settings.alns_patience and not ctx.stopped() and time.perf_counter() < until:
-        before = ctx.best_key
-        search(inst.state(ctx.best_mask), ctx, ctx.settings.alns_iterations, until)
-        stale = 0 if better(ctx.best_key, before) else stale + 1
+    """ALNS rounds of ``alns_iterations``, alternating between the best plan so far and a
+    fresh start, until ``until`` (perf_counter) or ``alns_patience`` rounds in a row without
+    a better plan."""
+    stale, k = 0, 0
+    with ctx.boxed(until):
+        while stale < ctx.settings.alns_patience and not ctx.stopped():
+            before = ctx.best_key
+            start = inst.state(ctx.best_mask) if k % 2 == 0 else fresh_start(inst, ctx)
+            if not ctx.stopped():
+                search(start, ctx, ctx.settings.alns_iterations, until)
+            stale = 0 if better(ctx.best_key, before) else stale + 1
+            k += 1
 
 
 def run(inst: Instance, ctx: Context) -> None:

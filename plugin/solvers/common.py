@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -36,9 +37,12 @@ class Settings:
     repair_noise: float = 0.2           # noisy greedy multiplies gains by 1 ± noise
     milp_max_n: int = 2000              # beyond this the default skips the MILP
     default_alns_share: float = 0.25    # share of the time the default gives ALNS before the MILP
+    # road: ALNS reaches its best plan in ~2 s while the pair MILP needs every second it gets to
+    # finish its root LP on large instances (else its bound is only the trivial Q ≤ 1)
+    default_alns_share_by_task: tuple[tuple[str, float], ...] = (("road", 0.1),)
     alns_polish_share: float = 0.25     # share of an ALNS stage's time kept for the final local search
     alns_patience: int = 6              # ALNS rounds in a row without a better plan end the restarts
-    milp_margin: float = 0.05           # share of the time limit (at least 0.5 s) kept free after the MILP
+    milp_margin: float = 0.1            # share of the time limit (at least 0.5 s) kept free after the MILP
 
 
 PAPER = Settings()
@@ -93,6 +97,19 @@ class Context:
             elif self.cancel is not None and self.cancel():
                 self.cancelled = True
         return self.cancelled or self.timed_out
+
+    @contextmanager
+    def boxed(self, until: float) -> Iterator[None]:
+        """Within the block the clock also stops at ``until`` (perf_counter): a stage's time
+        box, honoured by every loop that checks ``stopped()`` (local search included)."""
+        saved, was_out = self.deadline, self.timed_out
+        self.deadline = min(saved, until)
+        try:
+            yield
+        finally:
+            self.deadline = saved
+            if until < saved and not was_out and time.perf_counter() < saved:
+                self.timed_out = False   # only the box ran out, not the run
 
     def offer(self, mask: np.ndarray, score: float, valid: bool = True) -> bool:
         """Keep the plan if it beats the best so far; returns whether it did."""

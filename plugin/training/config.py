@@ -27,11 +27,13 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "sft": {"steps": 3, "lr": 3e-4, "batch": 2, "tool_share": 0.5},
     "grpo": {"steps": 2, "tasks_per_step": 1, "group": 2, "lr": 2e-5, "temperature": 1.0,
              "max_new_tokens": 96, "clip": 0.2, "kl_beta": 0.04, "inner_steps": 1},
-    "eval": {"variants": ["base", "sft", "grpo"], "max_tokens": 128, "refinement_rounds": 0},
+    "eval": {"variants": ["base", "sft", "grpo"], "goals": ["build", "improve"], "max_tokens": 128,
+             "refinement_rounds": 0},
     "run": {"seed": 0, "checkpoint_every": 1},
 }
 CHOICES = {("model", "device"): ("cpu", "cuda"), ("model", "dtype"): ("float32", "bfloat16"),
-           ("data", "goals"): ("build", "improve"), ("eval", "variants"): ("base", "sft", "grpo")}
+           ("data", "goals"): ("build", "improve"), ("eval", "goals"): ("build", "improve"),
+           ("eval", "variants"): ("base", "sft", "grpo")}
 
 
 class Section(dict):

@@ -85,7 +85,7 @@ class Trainer:
             self._grpo(tasks, bar)
         adapter = export_adapter(self.model, self.out / ADAPTER)
         plot_curves(self.out / LOG_FILE, self.out / "curves.png")
-        test_tasks = atomic_tasks(test_items, c.data.goals, self.out / "workspaces" / "test", c.data.show_candidates,
+        test_tasks = atomic_tasks(test_items, c.eval.goals, self.out / "workspaces" / "test", c.data.show_candidates,
                                   c.run.seed + 1, c.data.compact_prompt)
         adapters = {"base": None, "sft": self.out / SFT_ADAPTER, "grpo": adapter}
         evaluation = evaluate_variants(self.cfg, self.model_path, adapters, test_tasks, self.out, self.tok.encode)
@@ -125,10 +125,11 @@ class Trainer:
         c = self.cfg.grpo
         opt = self._optimizer(c.lr, "grpo")
         ref = self.state["ref"]
+        order = np.random.default_rng(self.cfg.run.seed).permutation(len(tasks))  # mix tasks and goals
         for step in range(self.state["step"], c.steps):
             t0 = time.perf_counter()
             gen = torch.Generator().manual_seed(self.cfg.run.seed * 100_003 + step)
-            batch = [tasks[(step * c.tasks_per_step + j) % len(tasks)] for j in range(c.tasks_per_step)]
+            batch = [tasks[order[(step * c.tasks_per_step + j) % len(tasks)]] for j in range(c.tasks_per_step)]
             groups, episodes, tokens = [], [], 0
             for task in batch:  # rollouts with the current policy, rewards from the workspace
                 prompt = self.tok.chat_prompt(task.messages)
@@ -142,8 +143,8 @@ class Trainer:
             secs = time.perf_counter() - t0
             self.state.update(step=step + 1, opt=opt.state_dict())
             self._log({"phase": "grpo", "step": step + 1, "loss": round(loss, 5), **_rounded(stats),
-                       **episode_stats(episodes), "signal_groups": signal, "tokens": tokens, "tokens_per_s": round(tokens / secs, 2),
-                       "seconds": round(secs, 2)})
+                       **episode_stats(episodes), "signal_groups": signal, "tokens": tokens,
+                       "tokens_per_s": round(tokens / secs, 2), "seconds": round(secs, 2)})
             self._maybe_checkpoint(step + 1, c.steps)
             bar.update(1)
 

@@ -14,6 +14,7 @@ from plugin.solvers.milp import MILP_MODULES, MilpUnavailable, solve_milp
 from tests.toy_task import ToyCover
 
 HEURISTICS = ["greedy", "grasp", "sa", "alns", "default"]
+PAPER_SHARE = Settings().default_alns_share
 LONG = Settings(sa_iterations=10**8, alns_iterations=10**8, grasp_iterations=10**8)
 
 
@@ -152,8 +153,9 @@ def test_local_search_pair_of_additions():
 
 
 def test_alns_restarts_until_rounds_stop_improving():
-    # a round of 5 iterations ends long before the time limit: rounds restart from the best
-    # plan and stop after alns_patience rounds without a better one (deterministic, not timed)
+    # a round of 5 iterations ends long before the time limit: rounds restart (alternately from
+    # the best plan and a fresh RCL start) and stop after alns_patience rounds without a better
+    # one (deterministic, not timed)
     inst = ToyCover.build(seed=4, n=30, m=40)
     few = Settings(alns_iterations=5, alns_patience=2)
     r = solve(inst, "alns", time_limit=30, settings=few)
@@ -176,5 +178,34 @@ def test_default_keeps_a_margin_for_the_milp(toy_milp):
     from plugin.solvers.default import milp_margin
 
     inst = ToyCover.build(seed=0)
-    assert milp_margin(Context(inst, 30.0)) == pytest.approx(1.5)
+    assert milp_margin(Context(inst, 30.0)) == pytest.approx(3.0)
     assert milp_margin(Context(inst, 2.0)) == 0.5
+
+
+def test_alns_fresh_start_is_a_valid_local_optimum_and_seeded():
+    from plugin.solvers.alns import fresh_start
+    from plugin.solvers.common import Context
+
+    inst = ToyCover.build(seed=5, n=30, m=40)
+    a, b = (fresh_start(inst, Context(inst, 10, seed=9)) for _ in range(2))
+    assert not inst.hard_errors(a.mask) and list(a.selected()) == list(b.selected())
+    assert all(a.gain_add(int(i)) <= 1e-9 for i in range(inst.n) if not a.mask[i] and a.can_add(int(i)))
+
+
+def test_boxed_clock_stops_a_stage_but_not_the_run():
+    from plugin.solvers.common import Context
+
+    ctx = Context(ToyCover.build(seed=0), 10.0)
+    with ctx.boxed(time.perf_counter()):
+        assert ctx.stopped()
+    assert not ctx.stopped() and ctx.remaining() > 5
+
+
+def test_default_gives_road_less_alns_time():
+    from plugin.solvers.common import Context
+    from plugin.solvers.default import alns_share
+
+    inst = ToyCover.build(seed=0)
+    assert alns_share(inst, Context(inst, 10.0)) == PAPER_SHARE
+    inst.task = "road"
+    assert alns_share(inst, Context(inst, 10.0)) == 0.1
