@@ -47,6 +47,7 @@ class AgentSettings:
     constrained: bool = True        # JSON-schema constrained decoding of turns
     fallback: str | None = "greedy"  # tool run for the model when no BuildPlan gave a valid plan
     time_limit: float | None = None  # seconds for the whole run
+    compact_prompt: bool = False    # the short system prompt the training script trains on
 
 
 @dataclass
@@ -179,7 +180,7 @@ class PlannerAgent:
         atomic_write_json(self.ws / PLAN_FILE, {"candidate_ids": list(base)})
         atomic_write_json(self.ws / CONTEXT_FILE, atomic_context(self.inst, goal, list(base)))
         self._log({"event": "episode", "goal": goal, "round": rnd, "base": base})
-        head = [{"role": "system", "content": system_prompt()},
+        head = [{"role": "system", "content": system_prompt(self.s.compact_prompt)},
                 {"role": "user", "content": instance_prompt(self.ws, goal)}]
         exchanges: list[dict[str, str]] = []
         turns = repeats = 0

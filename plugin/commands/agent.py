@@ -27,6 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=float, default=None, help="seconds for the whole run")
     parser.add_argument("--unconstrained", action="store_true", help="no JSON-schema constrained decoding")
     parser.add_argument("--no-fallback", action="store_true", help="never run greedy when BuildPlan fails")
+    parser.add_argument("--compact-prompt", action="store_true",
+                        help="the short system prompt adapters from 'train' are trained on (use with --lora)")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -42,7 +44,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     settings = AgentSettings(rounds=args.rounds, patience=args.patience, max_turns=args.max_turns,
                              max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed,
                              constrained=not args.unconstrained, time_limit=args.time_limit,
-                             fallback=None if args.no_fallback else "greedy")
+                             fallback=None if args.no_fallback else "greedy", compact_prompt=args.compact_prompt)
     backend = make_backend(args.model, args.endpoint, lora=args.lora, threads=args.threads, seed=args.seed)
     try:
         return run_agent(backend, args.workspace, settings)

@@ -9,7 +9,11 @@ virtual terminal of a real workspace.
 
 Outputs in ``OUT``: ``train_log.jsonl`` (one JSON line per step), ``checkpoint.pt`` (resume
 with ``--resume``), ``adapter-sft.gguf`` and ``adapter.gguf`` (LoRA for llama.cpp),
-``curves.png``, ``eval.json`` and ``eval_table.md`` (Table-4 shape), ``workspaces/``.
+``curves.png``, ``eval.json`` (Table-4 shape per task and goal, plus ``adapter_effect``: how far
+each adapter's greedy turn is from the base model's on every test prompt), ``eval_table.md``,
+``eval_episodes.jsonl``, ``workspaces/``. GRPO log lines carry ``signal_groups``: groups whose
+rewards differ, the only ones that give a gradient (with one inner step the logged loss is ~0
+by construction: ratio 1 and zero-mean advantages; the gradient is not).
 """
 from __future__ import annotations
 

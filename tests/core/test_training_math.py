@@ -51,6 +51,8 @@ def test_sft_loss_is_token_mean_nll():
 
 def test_shipped_configs_load_and_bad_keys_are_refused():
     assert load_config("cpu-smoke").model.device == "cpu"
+    long = load_config("cpu-long")
+    assert long.data.compact_prompt and 0 < long.sft.tool_share < 1 and "build" in long.eval.goals
     gpu = load_config("gpu")
     assert gpu.model.device == "cuda" and gpu.model.dtype == "bfloat16" and gpu.grpo.group >= 8
     with pytest.raises(InputError, match="unknown key"):
