@@ -11,12 +11,18 @@ explicit temperatures). The best plan ends with a best-improvement local search 
 of additions); the iterations stop at ``alns_polish_share`` of the time left, so the polish
 always gets its share.
 
-Our ALNS (restarts, our choice, not the paper's): the paper's 1,000 iterations are one
-round, and rounds repeat until the time limit or until ``alns_patience`` rounds in a row find
-no better plan. Rounds alternate their start: even rounds continue from the best plan so far
-(intensification; the RNG stream continues, so each explores differently), odd rounds from a
-fresh randomised-greedy plan (GRASP's RCL construction with ``grasp_alpha``, then local
-search) (diversification). The best plan over all rounds is kept. Restarting only from the
+Our ALNS adds two things to the paper's. A third repair operator, ``rcl``, constructs with
+GRASP's randomised pick (uniform over the candidates whose gain is within ``grasp_alpha`` of
+the best): the greedy repairs rebuild the plan a destroy step just took apart (station plans
+of 2–5 sites went back to the same local optimum every time), the RCL repair does not.
+And restarts: the paper's 1,000 iterations are one round, and rounds repeat until the time
+limit or until ``alns_patience`` rounds in a row find no better plan. Rounds alternate their
+start, beginning with a fresh one. A fresh round starts from the best of
+``alns_fresh_starts`` GRASP plans (RCL construction with ``grasp_alpha``, then local
+search), doubling with each fresh round (diversification: one ALNS round costs as much as
+~50–100 of them on land instances, and the greedy plan is a poor basin there); the other
+rounds continue from the best plan so far (intensification; the RNG stream continues, so
+each explores differently). The best plan over all rounds is kept. Restarting only from the
 best plan left ALNS stuck in one basin: it lost to GRASP, which samples a new start every
 iteration, on the quick suite's land and station cells at the same time limit. Everything
 runs on the context's seeded RNG, so the same seed gives the same plan when the rounds end
@@ -36,7 +42,7 @@ from plugin.tasks.base import Instance, SearchState
 
 from .common import Context, better, removable
 from .grasp import rcl_pick
-from .greedy import construct, run as greedy_run
+from .greedy import Pick, best_pick, construct, run as greedy_run
 from .local_search import local_search
 
 
@@ -93,15 +99,18 @@ def _worst(st: SearchState, sel: np.ndarray, rng: np.random.Generator) -> np.nda
     return sel[np.argsort(contribution, kind="stable")]
 
 
-def _repair(noisy: bool):
+def _noisy_pick(noise: float) -> Pick:
+    def pick(gains: np.ndarray, rng: np.random.Generator) -> int:
+        return int(np.argmax(gains * (1 + noise * rng.uniform(-1, 1, len(gains)))))
+    return pick
+
+
+def _repair(kind: str):
+    """Repair by construction with the greedy, noisy-greedy or RCL (GRASP) pick."""
     def op(plan: _Plan, rng: np.random.Generator, ctx: Context) -> _Plan:
         s = ctx.settings
-
-        def pick(gains: np.ndarray, r: np.random.Generator) -> int:
-            if not noisy:
-                return int(np.argmax(gains))
-            return int(np.argmax(gains * (1 + s.repair_noise * r.uniform(-1, 1, len(gains)))))
-
+        pick = {"greedy": best_pick, "noisy_greedy": _noisy_pick(s.repair_noise),
+                "rcl": rcl_pick(s.grasp_alpha)}[kind]
         st = construct(plan.st, ctx, pick, s.repair_limit)
         ctx.offer_state(st)
         return _Plan(st)
@@ -119,9 +128,9 @@ def search(st: SearchState, ctx: Context, iterations: int, until: float) -> Sear
     engine = ALNS(ctx.rng)
     for name, order in (("random", _random), ("expensive", _expensive), ("worst", _worst)):
         engine.add_destroy_operator(_destroy(order), name)
-    engine.add_repair_operator(_repair(False), "greedy")
-    engine.add_repair_operator(_repair(True), "noisy_greedy")
-    select = RouletteWheel([25, 5, 1, 0], 0.8, 3, 2)
+    for name in ("greedy", "noisy_greedy", "rcl"):
+        engine.add_repair_operator(_repair(name), name)
+    select = RouletteWheel([25, 5, 1, 0], 0.8, 3, 3)
     accept = SimulatedAnnealing(s.sa_t0, s.sa_t_end, (s.sa_t_end / s.sa_t0) ** (1.0 / max(1, iterations)))
     stop = _Stop(ctx, iterations)
     with np.errstate(over="ignore"), ctx.boxed(now + (1.0 - s.alns_polish_share) * max(0.0, until - now)):
@@ -133,22 +142,32 @@ def search(st: SearchState, ctx: Context, iterations: int, until: float) -> Sear
         return local_search(best, ctx)
 
 
-def fresh_start(inst: Instance, ctx: Context) -> SearchState:
-    """A diversifying start: GRASP's randomised RCL construction, then local search."""
+def fresh_start(inst: Instance, ctx: Context, starts: int) -> SearchState:
+    """A diversifying start: the best of ``starts`` GRASP iterations (randomised RCL
+    construction, then local search)."""
     s = ctx.settings
-    st = construct(inst.state(), ctx, rcl_pick(s.grasp_alpha), s.repair_limit)
-    return local_search(st, ctx)
+    best = None
+    for _ in range(max(1, starts)):
+        st = local_search(construct(inst.state(), ctx, rcl_pick(s.grasp_alpha), s.repair_limit), ctx)
+        if best is None or st.score > best.score:
+            best = st
+        if ctx.stopped():
+            break
+    return best
 
 
 def rounds(inst: Instance, ctx: Context, until: float) -> None:
     """ALNS rounds of ``alns_iterations``, alternating between the best plan so far and a
     fresh start, until ``until`` (perf_counter) or ``alns_patience`` rounds in a row without
     a better plan."""
-    stale, k = 0, 0
+    stale, k = 0, 1   # the first round starts fresh: the greedy plan is a poor basin on land
     with ctx.boxed(until):
         while stale < ctx.settings.alns_patience and not ctx.stopped():
             before = ctx.best_key
-            start = inst.state(ctx.best_mask) if k % 2 == 0 else fresh_start(inst, ctx)
+            # the j-th fresh start samples alns_fresh_starts·2^j GRASP plans: ever more
+            # exploration while rounds from the best plan stop paying
+            start = inst.state(ctx.best_mask) if k % 2 == 0 else \
+                fresh_start(inst, ctx, ctx.settings.alns_fresh_starts * 2 ** (k // 2))
             if not ctx.stopped():
                 search(start, ctx, ctx.settings.alns_iterations, until)
             stale = 0 if better(ctx.best_key, before) else stale + 1

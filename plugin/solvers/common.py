@@ -42,7 +42,8 @@ class Settings:
     default_alns_share_by_task: tuple[tuple[str, float], ...] = (("road", 0.1),)
     alns_polish_share: float = 0.25     # share of an ALNS stage's time kept for the final local search
     alns_patience: int = 6              # ALNS rounds in a row without a better plan end the restarts
-    milp_margin: float = 0.1            # share of the time limit (at least 0.5 s) kept free after the MILP
+    alns_fresh_starts: int = 10         # GRASP iterations behind each diversifying ALNS restart
+    milp_margin: float = 0.05           # share of the time limit (at least 0.5 s) kept free after the MILP
 
 
 PAPER = Settings()

@@ -5,8 +5,9 @@
 ``default``: greedy → ALNS rounds (``plugin.solvers.alns.rounds``; greedy, ALNS and its
 final local search all time-boxed to ``default_alns_share`` of the time, or the task's entry
 in ``default_alns_share_by_task``, when a MILP follows) → the MILP warm-started from that
-plan with the remaining time less ``milp_margin`` (HiGHS checks its clock only between
-steps and overran a 30 s limit by ~6 s on a loaded machine with the old 5 % margin). The better plan under the validity-first order is kept and the MILP's bound
+plan with the remaining time less ``milp_margin`` (HiGHS runs in a child process killed
+at its limit, ``plugin.solvers.milp.run_highs``; the margin covers the kill and the final
+evaluation). The better plan under the validity-first order is kept and the MILP's bound
 becomes the upper bound. Without a MILP (task has none, or more than ``milp_max_n``
 candidates), or when the MILP fails, ALNS gets the remaining time instead.
 """
@@ -23,8 +24,8 @@ from .milp import MilpUnavailable, milp_module, solve_milp
 
 
 def milp_margin(ctx: Context) -> float:
-    """Seconds kept free after the MILP: HiGHS checks its clock only between steps, and the
-    plan is still re-evaluated, so a MILP given all the remaining time ends after the limit."""
+    """Seconds kept free after the MILP: killing an overrunning HiGHS takes up to
+    ``KILL_GRACE`` and the plan is still re-evaluated."""
     return max(0.5, ctx.settings.milp_margin * ctx.time_limit)
 
 

@@ -178,7 +178,7 @@ def test_default_keeps_a_margin_for_the_milp(toy_milp):
     from plugin.solvers.default import milp_margin
 
     inst = ToyCover.build(seed=0)
-    assert milp_margin(Context(inst, 30.0)) == pytest.approx(3.0)
+    assert milp_margin(Context(inst, 30.0)) == pytest.approx(1.5)
     assert milp_margin(Context(inst, 2.0)) == 0.5
 
 
@@ -187,7 +187,7 @@ def test_alns_fresh_start_is_a_valid_local_optimum_and_seeded():
     from plugin.solvers.common import Context
 
     inst = ToyCover.build(seed=5, n=30, m=40)
-    a, b = (fresh_start(inst, Context(inst, 10, seed=9)) for _ in range(2))
+    a, b = (fresh_start(inst, Context(inst, 10, seed=9), 3) for _ in range(2))
     assert not inst.hard_errors(a.mask) and list(a.selected()) == list(b.selected())
     assert all(a.gain_add(int(i)) <= 1e-9 for i in range(inst.n) if not a.mask[i] and a.can_add(int(i)))
 
@@ -209,3 +209,27 @@ def test_default_gives_road_less_alns_time():
     assert alns_share(inst, Context(inst, 10.0)) == PAPER_SHARE
     inst.task = "road"
     assert alns_share(inst, Context(inst, 10.0)) == 0.1
+
+
+def test_bounded_call_kills_an_overrunning_child_promptly():
+    from plugin.solvers.milp import bounded_call
+
+    t0 = time.perf_counter()
+    assert bounded_call(time.sleep, (30,), 0.3) == ("killed", None)
+    assert time.perf_counter() - t0 < 3.0
+    assert bounded_call(divmod, (7, 2), 5.0) == ("ok", (3, 1))
+    state, msg = bounded_call(divmod, (1, 0), 5.0)
+    assert state == "error" and "ZeroDivisionError" in msg
+
+
+def test_run_highs_matches_scipy_milp():
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    from plugin.solvers.milp import run_highs
+
+    c = -np.array([5.0, 4.0, 3.0, 7.0])
+    cons = LinearConstraint(np.array([[2.0, 3.0, 1.0, 4.0]]), -np.inf, 6.0)
+    bounds = Bounds(np.zeros(4), np.ones(4))
+    ref = milp(c, constraints=cons, integrality=np.ones(4), bounds=bounds)
+    res = run_highs(c, cons, np.ones(4), bounds, time_limit=5.0)
+    assert res.status == 0 and np.allclose(res.x, ref.x) and res.mip_dual_bound == pytest.approx(ref.fun)

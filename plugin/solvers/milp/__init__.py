@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import importlib
 import math
+import multiprocessing as mp
+import os
 import time
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Callable
+from types import ModuleType, SimpleNamespace
+from typing import Any, Callable
 
 import numpy as np
+from scipy.optimize import milp
 
 from plugin.errors import Cancelled, InputError
 from plugin.tasks.base import Instance
@@ -80,6 +83,68 @@ def highs_options(time_limit: float, t0: float | None = None) -> dict:
     return {"time_limit": max(left, 0.1), "mip_rel_gap": 1e-6, "disp": False}
 
 
+KILL_GRACE = 0.3   # seconds HiGHS may run past its own time limit before it is killed
+
+
+def _child(send, fn: Callable, args: tuple) -> None:
+    try:
+        send.send(("ok", fn(*args)))
+    except BaseException as e:  # report, never raise: the parent decides
+        send.send(("error", f"{type(e).__name__}: {e}"))
+    finally:
+        send.close()
+        os._exit(0)   # skip the parent's atexit handlers (Qt, loggers) in the forked copy
+
+
+def bounded_call(fn: Callable, args: tuple, seconds: float) -> tuple[str, Any]:
+    """``fn(*args)`` in a forked child killed after ``seconds``: ("ok", result),
+    ("error", message) or ("killed", None). Without fork (Windows, macOS) or inside a daemonic
+    process (which may not have children) it runs in this process, unbounded."""
+    if "fork" not in mp.get_all_start_methods() or mp.current_process().daemon:
+        try:
+            return "ok", fn(*args)
+        except Exception as e:
+            return "error", f"{type(e).__name__}: {e}"
+    ctx = mp.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(send, fn, args))
+    proc.start()
+    send.close()
+    try:
+        if recv.poll(max(seconds, 0.0)):
+            return recv.recv()
+        return "killed", None
+    except EOFError:
+        return "error", f"the solver process died (exit code {proc.exitcode})"
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        recv.close()
+
+
+def _highs(c, constraints, integrality, bounds, options) -> SimpleNamespace:
+    res = milp(c, constraints=constraints, integrality=integrality, bounds=bounds, options=options)
+    # only what result_from_highs reads crosses the pipe
+    return SimpleNamespace(x=res.x, status=res.status, mip_dual_bound=getattr(res, "mip_dual_bound", None))
+
+
+def run_highs(c: np.ndarray, constraints, integrality: np.ndarray, bounds, time_limit: float,
+              t0: float | None = None) -> SimpleNamespace:
+    """scipy's ``milp`` (HiGHS) that ends within ``time_limit`` (+ ``KILL_GRACE``) seconds of
+    ``t0``. HiGHS checks its clock only between steps (it overran a 10 s limit by 6 s in its
+    root LP on a loaded machine), so it runs in a child process that is killed at the limit;
+    a killed run returns no plan and no bound (status 1, time limit)."""
+    options = highs_options(time_limit, t0)
+    state, res = bounded_call(_highs, (c, constraints, integrality, bounds, options),
+                              options["time_limit"] + KILL_GRACE)
+    if state == "ok":
+        return res
+    if state == "killed":
+        return SimpleNamespace(x=None, status=1, mip_dual_bound=None)
+    raise RuntimeError(f"HiGHS failed: {res}")
+
+
 def result_from_highs(inst: Instance, res, const: float, trivial_bound: float, fallback: np.ndarray,
                       t0: float, exact: bool = True) -> MilpResult:
     """The MilpResult of a HiGHS run whose minimised objective is ``const − S``.
@@ -110,5 +175,5 @@ def solve_milp(inst: Instance, time_limit: float, warm_start: np.ndarray | None 
     return milp_module(inst.task).solve(inst, time_limit, warm_start=warm_start, cancel=cancel)
 
 
-__all__ = ["MILP_MODULES", "MilpResult", "MilpUnavailable", "check_cancel", "highs_options", "milp_module",
-           "result_from_highs", "solve_milp", "valid_warm_start"]
+__all__ = ["MILP_MODULES", "MilpResult", "MilpUnavailable", "bounded_call", "check_cancel", "highs_options",
+           "milp_module", "result_from_highs", "run_highs", "solve_milp", "valid_warm_start"]

@@ -22,12 +22,12 @@ import time
 from typing import Callable
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix, csr_matrix, vstack
 
 from plugin.tasks.land import ECOLOGY, W_A, W_R, W_RHO, W_V, LandAllocation
 
-from . import MilpResult, check_cancel, highs_options, result_from_highs, valid_warm_start
+from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
 
 
 def _model(inst: LandAllocation):
@@ -100,7 +100,7 @@ def solve(inst: LandAllocation, time_limit: float, warm_start: np.ndarray | None
     check_cancel(cancel, "land-allocation")
     t0 = time.perf_counter()
     c, const, cons, integrality, bounds = _model(inst)
-    res = milp(c, constraints=cons, integrality=integrality, bounds=bounds, options=highs_options(time_limit, t0))
+    res = run_highs(c, cons, integrality, bounds, time_limit, t0)
     # without a proven bound: R ≤ 1, A ≤ A(every candidate), ρ and V ≥ 0
     trivial = W_R + W_A * inst.score_mask(np.ones(inst.n, dtype=bool))[1]["A"]
     return result_from_highs(inst, res, const, trivial, valid_warm_start(inst, warm_start), t0)

@@ -39,11 +39,11 @@ import time
 from typing import Callable
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from plugin.solvers.milp import MilpResult, check_cancel, highs_options, result_from_highs, valid_warm_start
+from plugin.solvers.milp import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
 from plugin.tasks.road import W_CROSS, W_RHO, RoadConstruction, _csr
 
 
@@ -293,8 +293,7 @@ def solve(inst: RoadConstruction, time_limit: float, warm_start: np.ndarray | No
     else:
         model = _model(inst)
     cvec, const, cons, integrality, bounds = model
-    res = milp(cvec, constraints=cons, integrality=integrality, bounds=bounds,
-               options=highs_options(time_limit, t0))
+    res = run_highs(cvec, cons, integrality, bounds, time_limit, t0)
     out = result_from_highs(inst, res, const, 1.0, fallback, t0)   # Q ≤ 1, ρ and V ≥ 0
     if s_inc >= 0 and res.status == 2:  # infeasible: nothing beats the incumbent
         out.status, out.bound = "optimal", max(float(s_inc), inst.score_mask(out.mask)[0])

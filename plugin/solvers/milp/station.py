@@ -26,10 +26,10 @@ import time
 from typing import Callable
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix
 
-from plugin.solvers.milp import MilpResult, check_cancel, highs_options, result_from_highs, valid_warm_start
+from plugin.solvers.milp import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
 from plugin.tasks.station import W_A, W_D, W_RHO, W_T, WAIT_A, WAIT_B, StationPlacement
 
 #: a trivially valid bound: A, D, T ≤ 1 and every other term is ≤ 0
@@ -119,6 +119,5 @@ def solve(inst: StationPlacement, time_limit: float, warm_start: np.ndarray | No
     lb[T:], ub[T:] = -np.inf, np.inf
     integrality = np.zeros(nv)
     integrality[:n] = 1
-    res = milp(-c, constraints=rows.constraint(nv), integrality=integrality, bounds=Bounds(lb, ub),
-               options=highs_options(time_limit, t0))
+    res = run_highs(-c, rows.constraint(nv), integrality, Bounds(lb, ub), time_limit, t0)
     return result_from_highs(inst, res, const, TRIVIAL_BOUND, valid_warm_start(inst, warm_start), t0)
