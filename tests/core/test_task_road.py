@@ -14,6 +14,7 @@ from plugin.city import load_city, tiles
 from plugin.errors import InputError
 from plugin.tasks import task_class
 from plugin.tasks.road import TARGET, RoadConstruction
+from tests.core.task_checks import replay_moves
 
 
 def handmade(groups: list[int] | None = None, budget: float = 100.0, max_select: int = 3) -> RoadConstruction:
@@ -129,29 +130,7 @@ def test_unknown_and_duplicate_ids():
 @given(seed=st.integers(0, 10_000), moves=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 99),
                                                               st.integers(0, 99)), min_size=1, max_size=25))
 def test_incremental_matches_full(seed, moves):
-    inst = random_instance(seed, n=int(np.random.default_rng(seed).integers(3, 12)))
-    state = inst.state()
-    for kind, a, b in moves:
-        sel, free = np.flatnonzero(state.mask), np.flatnonzero(~state.mask)
-        before = state.score
-        if kind == 0 and len(free):
-            i = free[a % len(free)]
-            gain = state.gain_add(i)
-            state.add(i)
-        elif kind == 1 and len(sel):
-            i = sel[a % len(sel)]
-            gain = state.gain_remove(i)
-            state.remove(i)
-        elif len(sel) and len(free):
-            out, inn = sel[a % len(sel)], free[b % len(free)]
-            gain = state.gain_swap(out, inn)
-            state.swap(out, inn)
-        else:
-            continue
-        full = inst.score_mask(state.mask)[0]
-        assert state.score == pytest.approx(full, abs=1e-9)
-        assert before + gain == pytest.approx(full, abs=1e-9)
-    assert state.copy().score == pytest.approx(state.score, abs=1e-9)
+    replay_moves(random_instance(seed, n=int(np.random.default_rng(seed).integers(3, 12))), moves)
 
 
 @settings(max_examples=100, deadline=None)
