@@ -31,11 +31,11 @@ import time
 from typing import Callable
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix, csr_matrix, hstack, vstack
 
-from plugin.solvers.milp import MilpResult, check_cancel, highs_options, result_from_highs, valid_warm_start
-from plugin.solvers.milp.land import _model as land_model
+from plugin.solvers.milp import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
+from plugin.solvers.milp.land import land_model
 from plugin.tasks.land import ECOLOGY, TYPES, W_A, W_R, LandAllocation, LandState
 
 from .fishbowl import Summary
@@ -191,11 +191,11 @@ def need_milp(inst: NeedAllocation, service_floor: float | None = None, warm_sta
         rows.append(csr_matrix(serv[None, :]))
         lo.append(np.array([service_floor - have - 1e-9]))
         hi.append(np.array([np.inf]))
-    res = milp(np.r_[c, -inst.dw[free]], constraints=LinearConstraint(vstack(rows).tocsr(), np.concatenate(lo),
-                                                                       np.concatenate(hi)),
-               integrality=np.r_[integrality, np.zeros(n_z)],
-               bounds=Bounds(np.r_[bounds.lb, np.zeros(n_z)], np.r_[bounds.ub, np.ones(n_z)]),
-               options=highs_options(time_limit))
+    # run_highs: the same killable HiGHS call as the task MILPs, so the time limit holds
+    res = run_highs(np.r_[c, -inst.dw[free]],
+                    LinearConstraint(vstack(rows).tocsr(), np.concatenate(lo), np.concatenate(hi)),
+                    np.r_[integrality, np.zeros(n_z)],
+                    Bounds(np.r_[bounds.lb, np.zeros(n_z)], np.r_[bounds.ub, np.ones(n_z)]), time_limit, t0)
     trivial = W_R + W_A * inst.score_mask(np.ones(n, dtype=bool))[1]["A"] + float(inst.dw.sum())
     return result_from_highs(inst, res, const, trivial, valid_warm_start(inst, warm_start), t0)
 

@@ -30,7 +30,7 @@ from plugin.tasks.land import ECOLOGY, W_A, W_R, W_RHO, W_V, LandAllocation
 from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
 
 
-def _model(inst: LandAllocation):
+def land_model(inst: LandAllocation):
     """(objective to minimise, constant, constraints, integrality, bounds, n_vars)."""
     n, n_t = inst.n, len(inst.types)
     free = inst.existing == 0
@@ -99,7 +99,7 @@ def solve(inst: LandAllocation, time_limit: float, warm_start: np.ndarray | None
     """Solve exactly (within ``time_limit`` seconds); see the module docstring."""
     check_cancel(cancel, "land-allocation")
     t0 = time.perf_counter()
-    c, const, cons, integrality, bounds = _model(inst)
+    c, const, cons, integrality, bounds = land_model(inst)
     res = run_highs(c, cons, integrality, bounds, time_limit, t0)
     # without a proven bound: R ≤ 1, A ≤ A(every candidate), ρ and V ≥ 0
     trivial = W_R + W_A * inst.score_mask(np.ones(inst.n, dtype=bool))[1]["A"]
