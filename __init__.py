@@ -1,15 +1,12 @@
-"""CityPlanner QGIS plugin entry point (the repository root is the plugin folder)."""
-import os
-import sys
+"""CityPlanner QGIS plugin entry point (the repository root is the plugin folder ``cityplanner``).
 
-# Core code imports itself as the top-level packages ``plugin`` and ``processing_algorithms``
-# (the same names ``python -m plugin`` uses), so the plugin folder goes on sys.path.
-_ROOT = os.path.dirname(os.path.abspath(__file__))
-if _ROOT not in sys.path:
-    sys.path.insert(0, _ROOT)
+Nothing is added to ``sys.path``: inside QGIS every module is ``cityplanner.…`` (relative
+imports), so no other plugin can shadow ours or be shadowed by them. Heavy packages are
+loaded only after the dependency check of ``plugin.deps`` lets a feature start.
+"""
 
 
 def classFactory(iface):  # noqa: N802 (QGIS API name)
-    from plugin.gui.main import CityPlannerPlugin
+    from .plugin.gui.main import CityPlannerPlugin
 
     return CityPlannerPlugin(iface)

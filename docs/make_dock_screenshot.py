@@ -23,9 +23,9 @@ def main() -> None:
     if "cityplanner" not in qgis.utils.plugins:
         qgis.utils.loadPlugin("cityplanner")
         qgis.utils.startPlugin("cityplanner")
-    from plugin.city import load_city, write_gpkg
-    from plugin.gui.planner_dock import PLAN_LAYER
-    from plugin.qgis_io.maps import apply_style
+    from cityplanner.plugin.city import load_city, write_gpkg
+    from cityplanner.plugin.gui.planner_dock import PLAN_LAYER
+    from cityplanner.plugin.qgis_io.maps import apply_style
 
     iface = qgis.utils.iface
     iface.mainWindow().resize(1600, 1000)

@@ -11,7 +11,7 @@ import importlib
 import json
 import sys
 
-from plugin.errors import Cancelled, InputError
+from .errors import Cancelled, InputError
 
 COMMANDS: dict[str, str] = {
     "city": "build the city model of a region or PBF and write it as a GeoPackage",
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"error: unknown command '{name}'\n\n{_usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(f"plugin.commands.{name}")
+    module = importlib.import_module(f".commands.{name}", __package__)
     parser = argparse.ArgumentParser(prog=f"python -m plugin {name}", description=COMMANDS[name])
     module.add_arguments(parser)
     args = parser.parse_args(argv[1:])

@@ -4,7 +4,7 @@ from __future__ import annotations
 from qgis.core import QgsProcessingAlgorithm, QgsProcessingException
 from qgis.PyQt.QtCore import QCoreApplication
 
-from plugin.errors import Cancelled, InputError
+from ..plugin.errors import Cancelled, InputError
 
 
 class CityPlannerAlgorithm(QgsProcessingAlgorithm):

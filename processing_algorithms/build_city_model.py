@@ -5,9 +5,9 @@ import geopandas as gpd
 from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessingException,
                        QgsProcessingParameterFeatureSink, QgsWkbTypes)
 
-from plugin.city.export import city_layers
-from plugin.qgis_io.city_source import add_city_parameters, city_from_parameters
-from plugin.qgis_io.layers import qgs_fields, write_gdf
+from ..plugin.city.export import city_layers
+from ..plugin.qgis_io.city_source import add_city_parameters, city_from_parameters
+from ..plugin.qgis_io.layers import qgs_fields, write_gdf
 
 from .base import CityPlannerAlgorithm
 

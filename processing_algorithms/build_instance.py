@@ -4,7 +4,7 @@ from __future__ import annotations
 from qgis.core import (QgsProcessingOutputNumber, QgsProcessingOutputString,
                        QgsProcessingParameterFolderDestination, QgsWkbTypes)
 
-from plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of, network_frame, staged_workspace
+from ..plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of, network_frame, staged_workspace
 
 from .task_base import CANDIDATE_HELP, TITLES, TaskAlgorithm
 

@@ -7,9 +7,9 @@ from qgis.core import (QgsProcessing, QgsProcessingException, QgsProcessingOutpu
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
                        QgsProcessingParameterFile)
 
-from plugin.qgis_io.layers import source_to_gdf
-from plugin.qgis_io.plans import GEOMETRY, check_fields, flags, plan_ids
-from plugin.sandbox.workspace import load_instance
+from ..plugin.qgis_io.layers import source_to_gdf
+from ..plugin.qgis_io.plans import GEOMETRY, check_fields, flags, plan_ids
+from ..plugin.sandbox.workspace import load_instance
 
 from .task_base import TaskAlgorithm
 

@@ -7,10 +7,10 @@ from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessin
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
                        QgsProcessingParameterString, QgsWkbTypes)
 
-from plugin.participation import Config, region_from_gdf, result_layers, run_with_voice
-from plugin.participation.engine import transcript_text
-from plugin.qgis_io.layers import qgs_fields, source_to_gdf, write_gdf
-from plugin.util.io import atomic_write_json, atomic_write_text
+from ..plugin.participation import Config, region_from_gdf, result_layers, run_with_voice
+from ..plugin.participation.engine import transcript_text
+from ..plugin.qgis_io.layers import qgs_fields, source_to_gdf, write_gdf
+from ..plugin.util.io import atomic_write_json, atomic_write_text
 
 from .base import CityPlannerAlgorithm
 

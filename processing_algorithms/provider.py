@@ -4,7 +4,7 @@ from __future__ import annotations
 from qgis.core import QgsProcessingProvider
 from qgis.PyQt.QtGui import QIcon
 
-from plugin import PLUGIN_ROOT
+from ..plugin import PLUGIN_ROOT
 
 from .build_city_model import BuildCityModel
 from .build_land_instance import BuildLandInstance

@@ -7,12 +7,12 @@ from qgis.core import (QgsProcessingException, QgsProcessingOutputBoolean, QgsPr
                        QgsProcessingOutputString, QgsProcessingParameterEnum, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber)
 
-from plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of
-from plugin.qgis_io.reports import solve_report
-from plugin.sandbox.evaluator import evaluate_plan_file
-from plugin.sandbox.workspace import PLAN_FILE, load_instance
-from plugin.solvers import solve
-from plugin.util.io import atomic_write_json, atomic_write_text
+from ..plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of
+from ..plugin.qgis_io.reports import solve_report
+from ..plugin.sandbox.evaluator import evaluate_plan_file
+from ..plugin.sandbox.workspace import PLAN_FILE, load_instance
+from ..plugin.solvers import solve
+from ..plugin.util.io import atomic_write_json, atomic_write_text
 
 from .task_base import TITLES, TaskAlgorithm
 

@@ -17,13 +17,13 @@ from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessin
                        QgsProcessingParameterFeatureSink, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
 
-from plugin.city import City
-from plugin.qgis_io.city_source import add_city_parameters, city_from_parameters, has_city_input
-from plugin.qgis_io.layers import qgs_fields, write_gdf
-from plugin.qgis_io.maps import apply_style
-from plugin.qgis_io.parcel_source import add_parcel_parameters, has_parcels, land_from_parcels
-from plugin.tasks import SIZES, Instance, task_class
-from plugin.tasks.land import TYPES
+from ..plugin.city import City
+from ..plugin.qgis_io.city_source import add_city_parameters, city_from_parameters, has_city_input
+from ..plugin.qgis_io.layers import qgs_fields, write_gdf
+from ..plugin.qgis_io.maps import apply_style
+from ..plugin.qgis_io.parcel_source import add_parcel_parameters, has_parcels, land_from_parcels
+from ..plugin.tasks import SIZES, Instance, task_class
+from ..plugin.tasks.land import TYPES
 
 from .base import CityPlannerAlgorithm
 

@@ -18,7 +18,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import cityplanner_pkg  # noqa: E402  (scripts/ is on sys.path when this file runs)
+
+cityplanner_pkg.load()
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 TASKS = ("land", "road", "station")
@@ -49,12 +51,7 @@ def start_qgis():
     from processing.core.Processing import Processing
 
     Processing.initialize()
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("cityplanner", ROOT / "__init__.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    plugin = mod.classFactory(None)
+    plugin = cityplanner_pkg.load().classFactory(None)
     plugin.initProcessing()
     if plugin.provider is None:
         raise RuntimeError("the cityplanner provider did not load (missing dependencies?)")
@@ -101,7 +98,7 @@ def copy_layer(src: Path, gpkg: Path, name: str) -> None:
 def styled(path: Path, style: str, name: str):
     from qgis.core import QgsVectorLayer
 
-    from plugin.qgis_io.maps import apply_style
+    from cityplanner.plugin.qgis_io.maps import apply_style
 
     lyr = QgsVectorLayer(str(path), name, "ogr")
     if not lyr.isValid():
@@ -160,7 +157,7 @@ def run_task(region: str, task: str, pbf: Path, out: Path, stage: Path, limits: 
         raise RuntimeError(f"{region} {task}: Evaluate plan gives {e['SCORE']}, Solve gave {rows[-1]['score']}")
     layers[f"{task}_evaluation"] = evaluation
     log(f"{region} {task}: evaluate plan agrees (score {e['SCORE']}, valid {e['VALID']})", t)
-    from plugin.qgis_io.maps import render_png
+    from cityplanner.plugin.qgis_io.maps import render_png
 
     png = out / "maps" / f"{region}-{task}.png"
     t = time.perf_counter()
@@ -191,7 +188,7 @@ def layer_count(path: Path) -> int:
 
 def city_map(region: str, pbf: Path, city: dict[str, Path], out: Path) -> Path:
     """The region's city model map (its layers are freed on return: QGIS must outlive them)."""
-    from plugin.qgis_io.maps import render_png
+    from cityplanner.plugin.qgis_io.maps import render_png
 
     png = out / "maps" / f"{region}-city.png"
     t = time.perf_counter()
@@ -204,8 +201,8 @@ def city_map(region: str, pbf: Path, city: dict[str, Path], out: Path) -> Path:
 
 
 def write_report(out: Path, results: dict) -> Path:
-    from plugin.qgis_io.reports import page, table
-    from plugin.util.io import atomic_write_text
+    from cityplanner.plugin.qgis_io.reports import page, table
+    from cityplanner.plugin.util.io import atomic_write_text
 
     cols = ("method", "valid", "score", "upper_bound", "gap", "seconds", "selected", "status")
     body = []
@@ -231,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     limits = {m: args.heuristic_limit for m in METHODS} | {"default": args.default_limit}
     t0 = time.perf_counter()
     try:
-        from plugin.city import REGIONS
+        from cityplanner.plugin.city import REGIONS
 
         app, _plugin = start_qgis()
         stage = out / ".staging"
@@ -256,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"{region}: {region}.gpkg written", t)
             results[region] = {"city_via": via,
                                "city_map": city_png.relative_to(out).as_posix(), "tasks": tasks}
-        from plugin.util.io import atomic_write_json
+        from cityplanner.plugin.util.io import atomic_write_json
 
         log(f"demo done in {time.perf_counter() - t0:.0f} s")
         total = {"step": "total", "seconds": round(time.perf_counter() - t0, 1)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from plugin.tasks.base import Instance, SearchState
+from cityplanner.plugin.tasks.base import Instance, SearchState
 
 
 class ToyCover(Instance):

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from plugin.agent.model_files import resolve_model
-from plugin.errors import InputError
+from .model_files import resolve_model
+from ..errors import InputError
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 

@@ -15,15 +15,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from plugin.util.io import append_jsonl, atomic_write_text
+from ..util.io import append_jsonl, atomic_write_text
 
 METHODS = ("text_only", "agent", "greedy")
 
 
 def run_item(item, backend, out: Path, rounds: int, max_turns: int, time_limit: float, seed: int) -> list[dict]:
-    from plugin.bench.suites import build_item
-    from plugin.sandbox.workspace import write_workspace
-    from plugin.solvers import solve
+    from ..bench.suites import build_item
+    from ..sandbox.workspace import write_workspace
+    from ..solvers import solve
 
     from .loop import AgentSettings, run_agent
     from .text_only import propose
@@ -60,7 +60,7 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from plugin.bench.suites import suite
+    from ..bench.suites import suite
 
     from .backend import make_backend
 

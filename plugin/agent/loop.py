@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from plugin.errors import Cancelled
-from plugin.sandbox.evaluator import evaluate_plan_file
-from plugin.sandbox.terminal import VirtualTerminal, parse_turn
-from plugin.sandbox.workspace import CONTEXT_FILE, PLAN_FILE, atomic_context, load_instance, read_plan
-from plugin.solvers.common import better
-from plugin.util.io import append_jsonl, atomic_write_json
+from ..errors import Cancelled
+from ..sandbox.evaluator import evaluate_plan_file
+from ..sandbox.terminal import VirtualTerminal, parse_turn
+from ..sandbox.workspace import CONTEXT_FILE, PLAN_FILE, atomic_context, load_instance, read_plan
+from ..solvers.common import better
+from ..util.io import append_jsonl, atomic_write_json
 
 from . import terminal_verbs  # noqa: F401 - registers the `solve` verb
 from .backend import Backend, BackendError

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from plugin.agent.tools import Registry, default_registry, dumps
+from .tools import Registry, default_registry, dumps
 
 SERVER_NAME = "cityplanner"
 

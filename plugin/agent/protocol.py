@@ -13,11 +13,11 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from plugin import RESOURCES
-from plugin.sandbox.verbs import VERBS
-from plugin.sandbox.workspace import (CONTEXT_FILE, EVAL_COMMAND, GOALS, HISTORY_FILE, PLAN_FILE, PLAN_FORMAT,
+from .. import RESOURCES
+from ..sandbox.verbs import VERBS
+from ..sandbox.workspace import (CONTEXT_FILE, EVAL_COMMAND, GOALS, HISTORY_FILE, PLAN_FILE, PLAN_FORMAT,
                                       load_instance, read_plan)
-from plugin.util.io import read_jsonl
+from ..util.io import read_jsonl
 
 PROMPTS = RESOURCES / "prompts"
 MAX_COMMANDS = 4        # commands per turn under constrained decoding

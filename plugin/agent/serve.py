@@ -9,7 +9,7 @@ server loads the model, and otherwise takes exactly the server's arguments, e.g.
 """
 from __future__ import annotations
 
-from plugin.agent.worker import without_extra_buffers
+from .worker import without_extra_buffers
 
 
 def main() -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import tempfile
 
-from plugin.sandbox.workspace import write_workspace
-from plugin.solvers.common import Context
-from plugin.tasks.base import Instance
+from ..sandbox.workspace import write_workspace
+from ..solvers.common import Context
+from ..tasks.base import Instance
 
 from .backend import make_backend
 from .loop import AgentSettings, run_agent

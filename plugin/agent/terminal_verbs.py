@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import time
 
-from plugin.sandbox.confine import Jail
-from plugin.sandbox.verbs import VerbError, _options, diagnose_verb, register_verb
-from plugin.sandbox.workspace import PLAN_FILE, load_instance
-from plugin.util.io import atomic_write_json
+from ..sandbox.confine import Jail
+from ..sandbox.verbs import VerbError, _options, diagnose_verb, register_verb
+from ..sandbox.workspace import PLAN_FILE, load_instance
+from ..util.io import atomic_write_json
 
 TOOL_METHODS = ("greedy", "alns", "milp")
 DEFAULT_TIME = 3.0   # seconds: a tool call is one step of a turn, not a full solver run
@@ -20,7 +20,7 @@ MAX_TIME = 30.0
 
 
 def solve_verb(jail: Jail, args: list[str], stdin: str) -> str:
-    from plugin.solvers import solve  # heavy (scipy, alns): only when the tool is used
+    from ..solvers import solve  # heavy (scipy, alns): only when the tool is used
 
     opts = _options(args, {"--method", "--time-limit"}, set())
     method = opts.get("--method", ["greedy"])[-1]

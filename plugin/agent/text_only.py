@@ -11,7 +11,7 @@ import inspect
 import json
 from typing import Any
 
-from plugin.tasks.base import Instance
+from ..tasks.base import Instance
 
 from .backend import Backend, BackendError
 from .protocol import PLAN_SCHEMA, render

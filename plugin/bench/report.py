@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from plugin.tasks import SIZES
-from plugin.util.io import atomic_write_text
+from ..tasks import SIZES
+from ..util.io import atomic_write_text
 
 
 def _mean(xs: list[float]) -> float | None:

@@ -22,10 +22,10 @@ from typing import Any, Iterator, Union
 
 from tqdm import tqdm
 
-from plugin.solvers import gap, solve
-from plugin.solvers.milp import solve_milp
-from plugin.tasks import Instance
-from plugin.util.io import atomic_write_json
+from ..solvers import gap, solve
+from ..solvers.milp import solve_milp
+from ..tasks import Instance
+from ..util.io import atomic_write_json
 
 from .suites import SuiteItem, build_item
 
@@ -49,7 +49,7 @@ def source_name(src: Source) -> str:
 def _instance(src: Source) -> Instance:
     if isinstance(src, SuiteItem):
         return build_item(src)
-    from plugin.sandbox.workspace import load_instance
+    from ..sandbox.workspace import load_instance
 
     return load_instance(src)
 

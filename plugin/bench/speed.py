@@ -21,9 +21,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from plugin.solvers import solve
-from plugin.solvers.common import addable, removable, swappable_in
-from plugin.tasks import TASKS
+from ..solvers import solve
+from ..solvers.common import addable, removable, swappable_in
+from ..tasks import TASKS
 
 from .suites import SuiteItem, build_item, suite
 

@@ -18,8 +18,8 @@ import hashlib
 import math
 from typing import NamedTuple
 
-from plugin.errors import InputError
-from plugin.tasks import SIZES, TASKS, Instance, task_class
+from ..errors import InputError
+from ..tasks import SIZES, TASKS, Instance, task_class
 
 Bounds = tuple[float, float, float, float]
 FULL_REGIONS = ("helsinki", "kotka")
@@ -55,7 +55,7 @@ def _quick() -> list[SuiteItem]:
 
 
 def _full() -> list[SuiteItem]:
-    from plugin.city import load_city, tiles
+    from ..city import load_city, tiles
 
     windows = [(r, b) for r in FULL_REGIONS for b in tiles(load_city(r), TILE_M, STEP_M)]
     seeds = math.ceil(FULL_MIN / len(windows))
@@ -63,7 +63,7 @@ def _full() -> list[SuiteItem]:
 
 
 def _tiny() -> list[SuiteItem]:
-    from plugin.city import load_city, tiles
+    from ..city import load_city, tiles
 
     return [_item("land", "small", "helsinki", tiles(load_city("helsinki"), TILE_M, STEP_M)[0], 0)]
 
@@ -96,7 +96,7 @@ def first_per_cell(items: list[SuiteItem], limit: int | None) -> list[SuiteItem]
 
 def build_item(item: SuiteItem) -> Instance:
     """The instance of one suite item (cities are cached per region by ``load_city``)."""
-    from plugin.city import load_city
+    from ..city import load_city
 
     city = load_city(item.region)
     if item.window_bounds is not None:

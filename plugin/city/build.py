@@ -21,7 +21,7 @@ import pandas as pd
 import shapely
 from pyproj import CRS
 
-from plugin.errors import InputError
+from ..errors import InputError
 
 from .model import CATEGORIES, M2_PER_RESIDENT, City
 

@@ -17,7 +17,7 @@ import pandas as pd
 import pyogrio
 import shapely
 
-from plugin.errors import InputError
+from ..errors import InputError
 
 _HSTORE = re.compile(r'"((?:[^"\\]|\\.)*)"=>"((?:[^"\\]|\\.)*)"')
 _POLY_COLS = ["osm_id", "osm_way_id", "name", "amenity", "building", "landuse", "leisure",

@@ -13,8 +13,8 @@ import geopandas as gpd
 import numpy as np
 import pyogrio
 
-from plugin import RESOURCES
-from plugin.errors import InputError
+from .. import RESOURCES
+from ..errors import InputError
 
 from .build import build_city
 from .model import City

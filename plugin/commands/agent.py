@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from plugin.errors import InputError
+from ..errors import InputError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,9 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    from plugin.agent.backend import make_backend
-    from plugin.agent.loop import AgentSettings, run_agent
-    from plugin.sandbox.workspace import load_instance
+    from ..agent.backend import make_backend
+    from ..agent.loop import AgentSettings, run_agent
+    from ..sandbox.workspace import load_instance
 
     if args.rounds < 0 or not 1 <= args.max_turns <= 20:
         raise InputError("--rounds must be ≥ 0 and --max-turns between 1 and 20")

@@ -18,9 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    from plugin.agent.ask import ask
-    from plugin.city import REGIONS
-    from plugin.errors import InputError
+    from ..agent.ask import ask
+    from ..city import REGIONS
+    from ..errors import InputError
 
     if args.region is not None and args.region not in REGIONS:
         raise InputError(f"unknown region '{args.region}' (bundled: {', '.join(REGIONS)})")

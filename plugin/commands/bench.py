@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from plugin.solvers import SOLVERS
+from ..solvers import SOLVERS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,15 +37,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    from plugin.bench.report import write_report
-    from plugin.bench.runner import run_bench
-    from plugin.bench.suites import first_per_cell, suite
-    from plugin.errors import InputError
+    from ..bench.report import write_report
+    from ..bench.runner import run_bench
+    from ..bench.suites import first_per_cell, suite
+    from ..errors import InputError
 
     if args.suite == "speed":
         return _speed(Path(args.out))
     if args.suite == "ask":
-        from plugin.agent.ask.bench import run_ask_bench
+        from ..agent.ask.bench import run_ask_bench
 
         return run_ask_bench(args.out, model=args.model, endpoint=args.endpoint)
     if args.model or args.endpoint:  # read by the agent solver in each worker process
@@ -71,8 +71,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _speed(out: Path) -> dict[str, Any]:
-    from plugin.bench.speed import speed_markdown, speed_table
-    from plugin.util.io import atomic_write_json, atomic_write_text
+    from ..bench.speed import speed_markdown, speed_table
+    from ..util.io import atomic_write_json, atomic_write_text
 
     rows = speed_table()
     atomic_write_json(out / "speed.json", rows)

@@ -5,7 +5,7 @@ import argparse
 import time
 from pathlib import Path
 
-from plugin.city import load_city, write_gpkg
+from ..city import load_city, write_gpkg
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from plugin.errors import InputError
+from ..errors import InputError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -13,8 +13,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from plugin.sandbox.evaluator import main
-    from plugin.sandbox.workspace import PLAN_FILE, load_instance
+    from ..sandbox.evaluator import main
+    from ..sandbox.workspace import PLAN_FILE, load_instance
 
     ws = Path(args.workspace)
     load_instance(ws)  # a missing or broken workspace is one InputError line, not an invalid plan

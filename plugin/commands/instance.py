@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from plugin.errors import InputError
-from plugin.tasks import SIZES, TASKS, Instance, task_class
+from ..errors import InputError
+from ..tasks import SIZES, TASKS, Instance, task_class
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,9 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    from plugin.bench.suites import build_item, suite
-    from plugin.city import load_city
-    from plugin.sandbox import write_workspace
+    from ..bench.suites import build_item, suite
+    from ..city import load_city
+    from ..sandbox import write_workspace
 
     t0 = time.perf_counter()
     if args.suite and args.list:

@@ -14,7 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import anyio
 
-    from plugin.agent.mcp_server import serve
+    from ..agent.mcp_server import serve
 
     # stdout is the protocol channel: nothing else may print there
     anyio.run(serve, args.root, tuple(args.allow_read))

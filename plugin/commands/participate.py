@@ -27,8 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    from plugin.participation.engine import Config, run_with_voice, write_outputs
-    from plugin.participation.region import load_parcels
+    from ..participation.engine import Config, run_with_voice, write_outputs
+    from ..participation.region import load_parcels
 
     region = load_parcels(args.parcels, args.landuse_field)
     cfg = Config(args.residents, args.rounds, args.speakers, args.communities, args.persona, args.planner,

@@ -9,8 +9,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from plugin.errors import InputError
-from plugin.solvers import PAPER, SOLVERS, solve
+from ..errors import InputError
+from ..solvers import PAPER, SOLVERS, solve
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,9 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    from plugin.sandbox.evaluator import evaluate_plan_file
-    from plugin.sandbox.workspace import load_instance
-    from plugin.util.io import atomic_write_json
+    from ..sandbox.evaluator import evaluate_plan_file
+    from ..sandbox.workspace import load_instance
+    from ..util.io import atomic_write_json
 
     if args.time_limit <= 0:
         raise InputError(f"--time-limit must be positive, got {args.time_limit}")

@@ -20,8 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    from plugin.errors import InputError
-    from plugin.training.config import load_config
+    from ..errors import InputError
+    from ..training.config import load_config
 
     overrides: dict[str, dict[str, Any]] = {}
     if args.seed is not None:
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         overrides["model"] = {"threads": args.threads}
     cfg = load_config(args.config, overrides)
     try:
-        from plugin.training.trainer import train
+        from ..training.trainer import train
     except ImportError as e:  # torch / llama_cpp are optional for the rest of the plugin
         raise InputError(f"training needs torch and llama-cpp-python: {e}") from e
     return train(cfg, args.out, resume=args.resume)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from qgis.core import Qgis, QgsApplication, QgsMessageLog
 
-from plugin.gui.dependencies import missing_dependencies
+from .dependencies import missing_dependencies
 
 
 class CityPlannerPlugin:
@@ -23,7 +23,7 @@ class CityPlannerPlugin:
             QgsMessageLog.logMessage(f"CityPlanner needs: {', '.join(missing)} (pip install them into "
                                      "QGIS's Python, or run 'make qgis')", "CityPlanner", Qgis.Critical)
             return
-        from processing_algorithms.provider import CityPlannerProvider
+        from ...processing_algorithms.provider import CityPlannerProvider
 
         self.provider = CityPlannerProvider()
         QgsApplication.processingRegistry().addProvider(self.provider)
@@ -32,8 +32,8 @@ class CityPlannerPlugin:
         self.initProcessing()
         if self.iface is None or self.provider is None:
             return
-        from plugin.gui.participation_dock import ParticipationDock
-        from plugin.gui.planner_dock import PlannerDock
+        from .participation_dock import ParticipationDock
+        from .planner_dock import PlannerDock
 
         self.dock = self._add_dock(PlannerDock(self.iface.mainWindow()), "CityPlanner Planner")
         self.participation_dock = self._add_dock(ParticipationDock(self.iface.mainWindow()), "CityPlanner Participation")
@@ -42,7 +42,7 @@ class CityPlannerPlugin:
         from qgis.PyQt.QtCore import Qt
         from qgis.PyQt.QtGui import QIcon
 
-        from plugin import PLUGIN_ROOT
+        from .. import PLUGIN_ROOT
 
         self.iface.addDockWidget(Qt.RightDockWidgetArea, dock)
         dock.hide()

@@ -13,7 +13,7 @@ from qgis.PyQt.QtGui import QColor
 from qgis.PyQt.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QPlainTextEdit, QPushButton, QSpinBox,
                                  QVBoxLayout, QWidget)
 
-from plugin.errors import Cancelled, InputError
+from ..errors import Cancelled, InputError
 
 COLORS = {"residential": "#f5e6a8", "feasible": "#dddddd", "business": "#e4572e", "office": "#6c5b7b",
           "green_l": "#2e8b57", "green_s": "#8fd19e", "school": "#f3a712", "hospital_l": "#c0392b",
@@ -64,7 +64,7 @@ class ParticipationDock(QgsDockWidget):
 
     # ------------------------------------------------------------------ running
     def config(self):
-        from plugin.participation import Config
+        from ..participation import Config
 
         v = {k: s.value() for k, s in self.spins.items()}
         return Config(v["residents"], v["rounds"], v["speakers"], v["communities"], self.persona.currentText(),
@@ -75,7 +75,7 @@ class ParticipationDock(QgsDockWidget):
         if layer is None or not fld:
             self.log.appendPlainText("error: choose a parcel layer and its land-use field")
             return
-        from plugin.qgis_io.layers import source_to_gdf
+        from ..qgis_io.layers import source_to_gdf
 
         try:
             gdf = source_to_gdf(layer, layer.name(), "polygon", [fld])
@@ -93,7 +93,7 @@ class ParticipationDock(QgsDockWidget):
     @staticmethod
     def _work(task: QgsTask, gdf, fld, cfg):
         """Worker thread: core code only (no layers, no widgets)."""
-        from plugin.participation import region_from_gdf, result_layers, run_with_voice
+        from ..participation import region_from_gdf, result_layers, run_with_voice
 
         res = run_with_voice(region_from_gdf(gdf, fld, "parcel layer"), cfg, threads=LLM_THREADS,
                              max_tokens=LLM_MAX_TOKENS, cancel=task.isCanceled,

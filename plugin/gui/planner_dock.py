@@ -21,9 +21,9 @@ from qgis.PyQt.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLa
                                  QListWidget, QPlainTextEdit, QPushButton, QSizePolicy, QSpinBox, QStackedWidget,
                                  QTableWidget, QTableWidgetItem, QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
 
-from plugin.city.regions import REGIONS
-from plugin.gui.tasks import AskTask, PlannerTask
-from plugin.tasks import SIZES, TASKS
+from ..city.regions import REGIONS
+from .tasks import AskTask, PlannerTask
+from ..tasks import SIZES, TASKS
 
 SETTINGS = "cityplanner/planner/"
 METHODS = ("default", "greedy", "alns", "milp", "agent")
@@ -339,9 +339,9 @@ class PlannerDock(QgsDockWidget):
     # ---------------------------------------------------------------- map
     def frame_layer(self, name: str) -> QgsVectorLayer | None:
         """A memory layer of the best plan, styled with resources/styles/plan_<task>.qml."""
-        from plugin.qgis_io.layers import qgs_fields, write_gdf
-        from plugin.qgis_io.maps import apply_style
-        from plugin.qgis_io.plans import GEOMETRY
+        from ..qgis_io.layers import qgs_fields, write_gdf
+        from ..qgis_io.maps import apply_style
+        from ..qgis_io.plans import GEOMETRY
 
         if self.best_frame is None:
             return None
@@ -380,9 +380,9 @@ class PlannerDock(QgsDockWidget):
 
     def export_report(self) -> Path | None:
         """An HTML report of the last run (result, proposals, best-so-far curve, map) in the workspace."""
-        from plugin.qgis_io.maps import render_png
-        from plugin.qgis_io.reports import page, table
-        from plugin.util.io import atomic_write_text
+        from ..qgis_io.maps import render_png
+        from ..qgis_io.reports import page, table
+        from ..util.io import atomic_write_text
 
         res = self.last_result
         if not res or "error" in res or res.get("cancelled"):

@@ -14,7 +14,7 @@ from qgis.core import (QgsApplication, QgsProcessingAlgRunnerTask, QgsProcessing
                        QgsProject, QgsTask)
 from qgis.PyQt.QtCore import pyqtSignal
 
-from plugin.errors import Cancelled
+from ..errors import Cancelled
 
 
 class _Feedback(QgsProcessingFeedback):
@@ -63,7 +63,7 @@ class PlannerTask(QgsTask):
 
     def run(self) -> bool:
         try:
-            from plugin.sandbox.workspace import load_instance
+            from ..sandbox.workspace import load_instance
 
             self._inst = load_instance(self.options["workspace"])
             self.result = self._agent() if self.options["method"] == "agent" else self._solve()
@@ -77,7 +77,7 @@ class PlannerTask(QgsTask):
 
     def _plan_frame(self, ids: list[str]):
         """The plan's candidates with contribution and flag fields (styled by plan_<task>.qml)."""
-        from plugin.qgis_io.plans import candidate_frame
+        from ..qgis_io.plans import candidate_frame
 
         inst = self._inst
         ev = inst.evaluate(list(ids))
@@ -87,7 +87,7 @@ class PlannerTask(QgsTask):
 
     def _emit(self, ev: dict[str, Any]) -> None:
         """Forward a live event; a proposal that beats the best so far carries its plan frame."""
-        from plugin.solvers.common import better
+        from ..solvers.common import better
 
         if ev.get("event") == "proposal":
             key = (bool(ev["valid"]), ev["score"])
@@ -97,10 +97,10 @@ class PlannerTask(QgsTask):
         self.live.emit(ev)
 
     def _solve(self) -> dict[str, Any]:
-        from plugin.sandbox.evaluator import evaluate_plan_file
-        from plugin.sandbox.workspace import PLAN_FILE
-        from plugin.solvers import solve
-        from plugin.util.io import atomic_write_json
+        from ..sandbox.evaluator import evaluate_plan_file
+        from ..sandbox.workspace import PLAN_FILE
+        from ..solvers import solve
+        from ..util.io import atomic_write_json
 
         ws = Path(self.options["workspace"])
         o = self.options
@@ -117,8 +117,8 @@ class PlannerTask(QgsTask):
                 "curve": [{"seconds": t, "best_score": s} for t, s in res.trace]}
 
     def _agent(self) -> dict[str, Any]:
-        from plugin.agent.backend import make_backend
-        from plugin.agent.loop import AgentSettings, run_agent
+        from ..agent.backend import make_backend
+        from ..agent.loop import AgentSettings, run_agent
 
         o = self.options
         backend = make_backend(o.get("model"), o.get("endpoint"), threads=o.get("threads"), seed=o["seed"])
@@ -153,7 +153,7 @@ class AskTask(QgsTask):
         self.error: str | None = None
 
     def run(self) -> bool:
-        from plugin.agent.ask import ask
+        from ..agent.ask import ask
 
         try:
             self.result = ask(self.request, **self.options)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from plugin.solvers import solve
-from plugin.tasks.land import TYPES
+from ..solvers import solve
+from ..tasks.land import TYPES
 
 from .metrics import METRICS, plan_metrics
 from .planner import MILP_TIME, NO_DEMAND, need_instance, need_milp, plan_from_mask, plan_mask

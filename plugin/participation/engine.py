@@ -20,9 +20,9 @@ from typing import Callable
 import geopandas as gpd
 import numpy as np
 
-from plugin.errors import InputError
-from plugin.tasks.land import TYPES
-from plugin.util.io import atomic_write_json, atomic_write_text
+from ..errors import InputError
+from ..tasks.land import TYPES
+from ..util.io import atomic_write_json, atomic_write_text
 
 from .baselines import baseline_metrics
 from .fishbowl import Opinion, RulePersona, Summary, discuss, split_communities

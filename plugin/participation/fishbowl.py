@@ -23,8 +23,8 @@ from typing import Callable
 import numpy as np
 from scipy.cluster.vq import kmeans2
 
-from plugin.errors import Cancelled, InputError
-from plugin.tasks.land import TYPES
+from ..errors import Cancelled, InputError
+from ..tasks.land import TYPES
 
 from .population import Population
 from .region import Region

@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 
-from plugin.tasks.land import TYPES
+from ..tasks.land import TYPES
 
 from .fishbowl import Opinion, RulePersona, Summary, reach_one, propose
 from .planner import changes_between
@@ -61,7 +61,7 @@ class LlmVoice(RulePersona):
     @classmethod
     def open(cls, model: str | None = "default", endpoint: str | None = None, *, threads: int | None = None,
              max_tokens: int = 96, seed: int = 0) -> "LlmVoice":
-        from plugin.agent.backend import make_backend
+        from ..agent.backend import make_backend
 
         return cls(make_backend(model, endpoint, threads=threads, n_ctx=2048, seed=seed), max_tokens, seed)
 
@@ -72,7 +72,7 @@ class LlmVoice(RulePersona):
         return {k: round(v, 3) if isinstance(v, float) else v for k, v in self.counts.items()}
 
     def _ask(self, system: str, user: str, schema: dict, seed: int, max_tokens: int | None = None) -> dict | None:
-        from plugin.agent.backend import BackendError
+        from ..agent.backend import BackendError
 
         try:
             r = self.backend.chat([{"role": "system", "content": system}, {"role": "user", "content": user}],

@@ -34,9 +34,9 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix, csr_matrix, hstack, vstack
 
-from plugin.solvers.milp import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
-from plugin.solvers.milp.land import land_model
-from plugin.tasks.land import ECOLOGY, TYPES, W_A, W_R, LandAllocation, LandState
+from ..solvers.milp import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
+from ..solvers.milp.land import land_model
+from ..tasks.land import ECOLOGY, TYPES, W_A, W_R, LandAllocation, LandState
 
 from .fishbowl import Summary
 from .region import Region

@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from plugin import RESOURCES
-from plugin.errors import InputError
-from plugin.tasks.land import SERVICE_RADIUS, TYPES, within
+from .. import RESOURCES
+from ..errors import InputError
+from ..tasks.land import SERVICE_RADIUS, TYPES, within
 
 from .region import Region
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import geopandas as gpd
 import numpy as np
 
-from plugin.errors import InputError
-from plugin.tasks.land import (GREEN_TYPES, TYPE_CODES, TYPES, ecology_polygons, facilities_by_kind,
+from ..errors import InputError
+from ..tasks.land import (GREEN_TYPES, TYPE_CODES, TYPES, ecology_polygons, facilities_by_kind,
                                service_score)
 
 LANDUSES = ("residential", "feasible") + TYPES

@@ -14,8 +14,8 @@ from qgis.core import (QgsProcessing, QgsProcessingAlgorithm, QgsProcessingConte
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
                        QgsProcessingParameterFile)
 
-from plugin.city import CATEGORIES, City, build_city, load_city
-from plugin.errors import InputError
+from ..city import CATEGORIES, City, build_city, load_city
+from ..errors import InputError
 
 from .layers import source_to_gdf
 

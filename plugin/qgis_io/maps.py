@@ -12,7 +12,7 @@ from qgis.core import (QgsLayoutExporter, QgsLayoutItemLabel, QgsLayoutItemLegen
                        QgsVectorLayer)
 from qgis.PyQt.QtGui import QFont
 
-from plugin import RESOURCES
+from .. import RESOURCES
 
 STYLES = RESOURCES / "styles"
 

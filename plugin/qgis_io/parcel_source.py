@@ -17,7 +17,7 @@ from qgis.core import (QgsProcessing, QgsProcessingAlgorithm, QgsProcessingConte
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
                        QgsProcessingParameterString)
 
-from plugin.tasks.land import TYPE_CODES, TYPES, LandAllocation
+from ..tasks.land import TYPE_CODES, TYPES, LandAllocation
 
 from .layers import source_to_gdf
 

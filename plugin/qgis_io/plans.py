@@ -22,8 +22,8 @@ import shapely
 from qgis.core import QgsCoordinateReferenceSystem, QgsFeatureSource, QgsProcessingException, QgsWkbTypes
 from qgis.PyQt.QtCore import QVariant
 
-from plugin.sandbox import write_workspace
-from plugin.tasks import Instance
+from ..sandbox import write_workspace
+from ..tasks import Instance
 
 #: task -> (WKB type of its candidate layer, geometry kind as source_to_gdf names it)
 GEOMETRY = {"land": (QgsWkbTypes.MultiPolygon, "polygon"), "road": (QgsWkbTypes.MultiLineString, "line"),

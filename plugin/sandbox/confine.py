@@ -13,7 +13,7 @@ import time
 from pathlib import Path, PurePosixPath
 from typing import Callable
 
-from plugin.util.io import atomic_write_text
+from ..util.io import atomic_write_text
 
 VIRTUAL_ROOT = "/workspace"
 WRITABLE = ("work", "outputs")

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from plugin.errors import InputError
-from plugin.tasks import Evaluation
-from plugin.util.io import append_jsonl
+from ..errors import InputError
+from ..tasks import Evaluation
+from ..util.io import append_jsonl
 
 from .workspace import HISTORY_FILE, PLAN_FILE, load_instance, parse_plan, read_plan_text
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from plugin.util.io import append_jsonl
+from ..util.io import append_jsonl
 
 from . import programs  # noqa: F401 - registers cat, ls, grep … as verbs
 from .confine import Jail, SandboxError

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from plugin.util.io import atomic_write_json
+from ..util.io import atomic_write_json
 
 from .confine import Jail
 from .evaluator import evaluate_plan_file

@@ -19,10 +19,10 @@ from typing import Any
 
 import pandas as pd
 
-from plugin import PLUGIN_ROOT, RESOURCES
-from plugin.errors import InputError
-from plugin.tasks import Instance, instance_from_export
-from plugin.util.io import atomic_write_json, atomic_write_text
+from .. import PLUGIN_ROOT, RESOURCES
+from ..errors import InputError
+from ..tasks import Instance, instance_from_export
+from ..util.io import atomic_write_json, atomic_write_text
 
 DIRS = ("input", "work", "outputs", "logs")
 PLAN_FILE = "outputs/final_plan.json"

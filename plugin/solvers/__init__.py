@@ -16,20 +16,20 @@ from typing import Any, Callable
 
 import numpy as np
 
-from plugin.errors import InputError
-from plugin.tasks.base import Instance
+from ..errors import InputError
+from ..tasks.base import Instance
 
 from .common import PAPER, Context, Settings, better
 
 SOLVERS: dict[str, str] = {
-    "greedy": "plugin.solvers.greedy:run",
-    "grasp": "plugin.solvers.grasp:run",
-    "sa": "plugin.solvers.sa:run",
-    "alns": "plugin.solvers.alns:run",
-    "milp": "plugin.solvers.default:run_milp",
-    "default": "plugin.solvers.default:run",
+    "greedy": ".greedy:run",
+    "grasp": ".grasp:run",
+    "sa": ".sa:run",
+    "alns": ".alns:run",
+    "milp": ".default:run_milp",
+    "default": ".default:run",
     # the LLM planner loop; model and rounds from CITYPLANNER_MODEL / _ENDPOINT / _AGENT_ROUNDS
-    "agent": "plugin.agent.solver_adapter:run",
+    "agent": "..agent.solver_adapter:run",
 }
 
 
@@ -62,7 +62,7 @@ def solver(method: str) -> Callable[[Instance, Context], None]:
     if method not in SOLVERS:
         raise InputError(f"unknown method '{method}' (choose {', '.join(SOLVERS)})")
     mod, fn = SOLVERS[method].split(":")
-    return getattr(importlib.import_module(mod), fn)
+    return getattr(importlib.import_module(mod, __package__), fn)
 
 
 def solve(inst: Instance, method: str, time_limit: float = 60.0, seed: int = PAPER.seed,

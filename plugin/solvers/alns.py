@@ -38,7 +38,7 @@ from alns.accept import SimulatedAnnealing
 from alns.select import RouletteWheel
 from alns.stop import MaxIterations
 
-from plugin.tasks.base import Instance, SearchState
+from ..tasks.base import Instance, SearchState
 
 from .common import Context, better, removable
 from .grasp import rcl_pick

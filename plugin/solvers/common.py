@@ -16,7 +16,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from plugin.tasks.base import Instance, SearchState
+from ..tasks.base import Instance, SearchState
 
 EPS = 1e-9  # gains below this are float noise; accepting them lets local search cycle
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from plugin.tasks.base import Instance
+from ..tasks.base import Instance
 
 from . import alns
 from .common import Context

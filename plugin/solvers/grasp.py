@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from plugin.tasks.base import Instance
+from ..tasks.base import Instance
 
 from .common import Context
 from .greedy import Pick, construct

@@ -11,7 +11,7 @@ from typing import Callable
 
 import numpy as np
 
-from plugin.tasks.base import Instance, SearchState
+from ..tasks.base import Instance, SearchState
 
 from .common import EPS, Context, addable, limited
 

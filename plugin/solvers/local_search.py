@@ -10,7 +10,7 @@ trip together. It stops at a local optimum of both or when the context says stop
 """
 from __future__ import annotations
 
-from plugin.tasks.base import SearchState
+from ..tasks.base import SearchState
 
 from .common import EPS, Context, addable, limited, removable, swappable_in
 

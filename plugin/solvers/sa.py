@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from plugin.tasks.base import Instance, SearchState
+from ..tasks.base import Instance, SearchState
 
 from .common import Context, addable, removable, swappable_in
 

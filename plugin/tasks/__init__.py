@@ -10,19 +10,19 @@ from typing import Any
 from .base import SIZES, Evaluation, Instance, SearchState
 
 TASKS: dict[str, str] = {
-    "land": "plugin.tasks.land:LandAllocation",
-    "road": "plugin.tasks.road:RoadConstruction",
-    "station": "plugin.tasks.station:StationPlacement",
+    "land": ".land:LandAllocation",
+    "road": ".road:RoadConstruction",
+    "station": ".station:StationPlacement",
 }
 
 
 def task_class(name: str) -> type[Instance]:
-    from plugin.errors import InputError
+    from ..errors import InputError
 
     if name not in TASKS:
         raise InputError(f"unknown task '{name}' (choose {', '.join(TASKS)})")
     mod, cls = TASKS[name].split(":")
-    return getattr(importlib.import_module(mod), cls)
+    return getattr(importlib.import_module(mod, __package__), cls)
 
 
 def instance_from_export(d: dict[str, Any]) -> Instance:

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from shapely import unary_union
 
-from plugin.errors import InputError
+from ..errors import InputError
 
 from .base import SIZES, Instance, SearchState
 

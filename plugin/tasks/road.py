@@ -25,7 +25,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 from scipy.spatial import cKDTree
 
-from plugin.errors import InputError
+from ..errors import InputError
 
 from .base import SIZES, Instance, SearchState
 

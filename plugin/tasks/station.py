@@ -17,7 +17,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 from scipy.spatial import cKDTree
 
-from plugin.errors import InputError
+from ..errors import InputError
 
 from .base import SIZES, Instance, SearchState
 
@@ -415,7 +415,7 @@ def _demand_regions(city, cell: float) -> pd.DataFrame:
     b = city.buildings
     if b is None or not len(b):
         return pd.DataFrame(columns=["x", "y", "residents"])
-    from plugin.city.model import M2_PER_RESIDENT
+    from ..city.model import M2_PER_RESIDENT
 
     res = (b["floor_area"].to_numpy(dtype=float) * b["residential_share"].to_numpy(dtype=float)) / M2_PER_RESIDENT
     c = b.geometry.centroid

@@ -12,8 +12,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from plugin import RESOURCES
-from plugin.errors import InputError
+from .. import RESOURCES
+from ..errors import InputError
 
 CONFIG_DIR = RESOURCES / "training"
 

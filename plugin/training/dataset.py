@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from plugin.bench.suites import SuiteItem, build_item, suite
-from plugin.errors import InputError
+from ..bench.suites import SuiteItem, build_item, suite
+from ..errors import InputError
 
 from .render import AtomicTask, make_task
 

@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from plugin.agent.backend import make_backend
-from plugin.util.io import append_jsonl, atomic_write_json, atomic_write_text
+from ..agent.backend import make_backend
+from ..util.io import append_jsonl, atomic_write_json, atomic_write_text
 
 from .config import Section
 from .render import AtomicTask, run_episode
@@ -56,8 +56,8 @@ def evaluate_variants(cfg: Section, model_path: Path, adapters: dict[str, Path |
 
 def _refinement(cfg: Section, model_path: Path, adapter: Path | None, tasks: list[AtomicTask],
                 out: Path) -> list[dict[str, Any]]:
-    from plugin.agent.loop import AgentSettings, run_agent
-    from plugin.sandbox.workspace import write_workspace
+    from ..agent.loop import AgentSettings, run_agent
+    from ..sandbox.workspace import write_workspace
 
     backend = make_backend(str(model_path), lora=None if adapter is None else str(adapter),
                            threads=cfg.model.threads, seed=cfg.run.seed)

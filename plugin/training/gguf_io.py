@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from plugin.errors import InputError
-from plugin.util.io import atomic_write_bytes
+from ..errors import InputError
+from ..util.io import atomic_write_bytes
 
 MAGIC = b"GGUF"
 VERSION = 3

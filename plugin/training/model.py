@@ -18,7 +18,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from plugin.errors import InputError
+from ..errors import InputError
 
 from .gguf_io import GGUFFile
 

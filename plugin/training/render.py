@@ -32,13 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from plugin.agent import terminal_verbs  # noqa: F401 - registers the `solve` verb
-from plugin.agent.protocol import instance_prompt, observation_prompt, system_prompt, workspace_state
-from plugin.sandbox.terminal import VirtualTerminal
-from plugin.sandbox.workspace import EVAL_COMMAND, GOALS, PLAN_FILE, read_plan, write_workspace
-from plugin.solvers.common import EPS
-from plugin.tasks.base import Instance, SearchState
-from plugin.util.io import atomic_write_json
+from ..agent import terminal_verbs  # noqa: F401 - registers the `solve` verb
+from ..agent.protocol import instance_prompt, observation_prompt, system_prompt, workspace_state
+from ..sandbox.terminal import VirtualTerminal
+from ..sandbox.workspace import EVAL_COMMAND, GOALS, PLAN_FILE, read_plan, write_workspace
+from ..solvers.common import EPS
+from ..tasks.base import Instance, SearchState
+from ..util.io import atomic_write_json
 
 SHOWN_COLUMNS = "id,cost,group"  # what a plan needs to respect budget and groups; scores come from evaluating
 DEMO_KINDS = ("tool", "explicit")

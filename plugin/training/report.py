@@ -5,7 +5,7 @@ import io
 import os
 from pathlib import Path
 
-from plugin.util.io import atomic_write_bytes, read_jsonl
+from ..util.io import atomic_write_bytes, read_jsonl
 
 
 def plot_curves(log_path: str | os.PathLike, png_path: str | os.PathLike) -> Path:

@@ -26,9 +26,9 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from plugin.agent.model_files import resolve_model
-from plugin.errors import InputError
-from plugin.util.io import append_jsonl, atomic_write_bytes, atomic_write_json
+from ..agent.model_files import resolve_model
+from ..errors import InputError
+from ..util.io import append_jsonl, atomic_write_bytes, atomic_write_json
 
 from .config import Section
 from .dataset import atomic_tasks, suite_items

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from plugin.sandbox import write_workspace
-from plugin.tasks import TASKS
+from cityplanner.plugin.sandbox import write_workspace
+from cityplanner.plugin.tasks import TASKS
 from tests.toy_task import ToyCover
 
-HAS_LAND = importlib.util.find_spec("plugin.tasks.land") is not None
-needs_land = pytest.mark.skipif(not HAS_LAND, reason="plugin.tasks.land is not written yet")
+HAS_LAND = importlib.util.find_spec("cityplanner.plugin.tasks.land") is not None
+needs_land = pytest.mark.skipif(not HAS_LAND, reason="cityplanner.plugin.tasks.land is not written yet")
 
 
 def toy_workspace(path: Path, monkeypatch: pytest.MonkeyPatch, seed: int = 0, **kw) -> tuple[ToyCover, Path]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from plugin.tasks.base import Instance
+from cityplanner.plugin.tasks.base import Instance
 
 #: a hypothesis move: (0 add | 1 remove | 2 swap, index into the free/selected rows, second index)
 Move = tuple[int, int, int]
@@ -51,7 +51,7 @@ def replay_moves(inst: Instance, moves: list[Move], tol: float = 1e-9) -> None:
 def milp_from_greedy(inst: Instance, time_limit: float):
     """Solve the task MILP warm-started from greedy; assert the plan is valid, no worse than
     greedy and under the bound. Returns (MilpResult, its score, greedy's score)."""
-    from plugin.solvers.milp import solve_milp
+    from cityplanner.plugin.solvers.milp import solve_milp
 
     warm = greedy(inst)
     res = solve_milp(inst, time_limit, warm_start=warm)
@@ -63,7 +63,7 @@ def milp_from_greedy(inst: Instance, time_limit: float):
 
 def check_milp_exact(inst: Instance, tol: float = 1e-7) -> None:
     """The task MILP (exact) finds the brute-force optimum of a tiny instance, with a valid bound."""
-    from plugin.solvers.milp import solve_milp
+    from cityplanner.plugin.solvers.milp import solve_milp
     from tests.core.test_solvers import brute_force
 
     res = solve_milp(inst, 30)

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from plugin.agent.backend import BackendError, ChatResult
-from plugin.agent.loop import STALL_REPEATS, AgentSettings, PlannerAgent, Proposal, run_agent
-from plugin.agent.protocol import workspace_state
-from plugin.util.io import read_jsonl
+from cityplanner.plugin.agent.backend import BackendError, ChatResult
+from cityplanner.plugin.agent.loop import STALL_REPEATS, AgentSettings, PlannerAgent, Proposal, run_agent
+from cityplanner.plugin.agent.protocol import workspace_state
+from cityplanner.plugin.util.io import read_jsonl
 from tests.core.sandbox_helpers import toy_workspace
 
 
@@ -115,7 +115,7 @@ def test_workspace_state_block_follows_the_plan(tmp_path, monkeypatch):
     (ws / "outputs/final_plan.json").write_text('{"candidate_ids": ["c0"]}')
     s = workspace_state(ws, "build")
     assert s["needs_evaluation"] and "evaluate" in s["next_action"]
-    from plugin.sandbox.terminal import VirtualTerminal
+    from cityplanner.plugin.sandbox.terminal import VirtualTerminal
     VirtualTerminal(ws).run(EVAL + "\n")
     s = workspace_state(ws, "build")
     assert not s["needs_evaluation"] and s["last_valid"] and "task_complete" in s["next_action"]

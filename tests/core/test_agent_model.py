@@ -15,12 +15,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from plugin.agent.backend import BackendError, HttpBackend, LocalBackend, make_backend
-from plugin.agent.loop import AgentSettings, run_agent
-from plugin.agent.model_files import default_model_path
-from plugin.agent.protocol import TURN_SCHEMA
-from plugin.sandbox.terminal import parse_turn
-from plugin.util.io import read_jsonl
+from cityplanner.plugin.agent.backend import BackendError, HttpBackend, LocalBackend, make_backend
+from cityplanner.plugin.agent.loop import AgentSettings, run_agent
+from cityplanner.plugin.agent.model_files import default_model_path
+from cityplanner.plugin.agent.protocol import TURN_SCHEMA
+from cityplanner.plugin.sandbox.terminal import parse_turn
+from cityplanner.plugin.util.io import read_jsonl
 from tests.core.sandbox_helpers import toy_workspace
 
 pytestmark = pytest.mark.model
@@ -80,7 +80,7 @@ def test_killing_the_worker_mid_episode_recovers(tmp_path, monkeypatch, local):
 def test_a_worker_that_cannot_start_raises_a_clear_error(tmp_path):
     bad = tmp_path / "not-a-model.gguf"
     bad.write_bytes(b"GGUF but not really")
-    from plugin.errors import InputError
+    from cityplanner.plugin.errors import InputError
     with pytest.raises(InputError, match="model failed to load"):
         LocalBackend(bad, threads=1).chat([{"role": "user", "content": "hi"}], max_tokens=4)
 

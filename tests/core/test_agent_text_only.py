@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import json
 
-from plugin.agent.backend import BackendError, ChatResult
-from plugin.agent.compare import table
-from plugin.agent.protocol import PLAN_SCHEMA
-from plugin.agent.text_only import propose, text_only_prompt
+from cityplanner.plugin.agent.backend import BackendError, ChatResult
+from cityplanner.plugin.agent.compare import table
+from cityplanner.plugin.agent.protocol import PLAN_SCHEMA
+from cityplanner.plugin.agent.text_only import propose, text_only_prompt
 from tests.core.sandbox_helpers import toy_workspace
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from plugin.agent.ask import ask
-from plugin.agent.ask.agent import DRAFT_CALLS, Run
-from plugin.agent.ask.bench import load_items, run_ask_bench
-from plugin.agent.ask.synthesis import verify
-from plugin.agent.tools import default_registry
+from cityplanner.plugin.agent.ask import ask
+from cityplanner.plugin.agent.ask.agent import DRAFT_CALLS, Run
+from cityplanner.plugin.agent.ask.bench import load_items, run_ask_bench
+from cityplanner.plugin.agent.ask.synthesis import verify
+from cityplanner.plugin.agent.tools import default_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,7 +23,7 @@ class Scripted:
         self.texts, self.calls = list(texts), 0
 
     def chat(self, messages, **kw):
-        from plugin.agent.backend import ChatResult
+        from cityplanner.plugin.agent.backend import ChatResult
 
         self.calls += 1
         text = self.texts.pop(0) if self.texts else "{}"
@@ -90,7 +90,7 @@ def test_bench_policy_path_with_stand_in_model(tmp_path):
 
 @pytest.mark.model
 def test_real_default_model_end_to_end(tmp_path):
-    from plugin.agent.backend import make_backend
+    from cityplanner.plugin.agent.backend import make_backend
 
     backend = make_backend(threads=1, n_ctx=2048)
     try:

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-import plugin.city
-from plugin.bench import suites
-from plugin.bench.runner import run_bench
-from plugin.bench.suites import SuiteItem, build_item, suite
-from plugin.cli import main
-from plugin.errors import InputError
-from plugin.sandbox.workspace import write_workspace
-from plugin.solvers.milp import MILP_MODULES
-from plugin.tasks import TASKS
+import cityplanner.plugin.city
+from cityplanner.plugin.bench import suites
+from cityplanner.plugin.bench.runner import run_bench
+from cityplanner.plugin.bench.suites import SuiteItem, build_item, suite
+from cityplanner.plugin.cli import main
+from cityplanner.plugin.errors import InputError
+from cityplanner.plugin.sandbox.workspace import write_workspace
+from cityplanner.plugin.solvers.milp import MILP_MODULES
+from cityplanner.plugin.tasks import TASKS
 from tests.toy_task import ToyCover
 
 TOY_ITEMS = [SuiteItem("toy", "small", "nowhere", None, s, "train", f"toy-{s}") for s in (1, 2)]
@@ -26,7 +26,7 @@ def toy_suite(monkeypatch):
     monkeypatch.setitem(TASKS, "toy", "tests.toy_task:ToyCover")
     monkeypatch.setitem(MILP_MODULES, "toy", "tests.core.toy_milp")
     monkeypatch.setitem(suites.SUITES, "toy2", lambda: TOY_ITEMS)
-    monkeypatch.setattr(plugin.city, "load_city", lambda region: None)
+    monkeypatch.setattr(cityplanner.plugin.city, "load_city", lambda region: None)
 
 
 def _check_outputs(out: Path, methods: list[str]) -> dict:
@@ -60,7 +60,7 @@ def test_bench_on_dask_cluster(toy_suite, tmp_path):
     with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
         results = run_bench(TOY_ITEMS, ["greedy", "alns"], tmp_path, time_limit=5, bound_time_limit=5,
                             scheduler=cluster.scheduler_address)
-    from plugin.bench.report import write_report
+    from cityplanner.plugin.bench.report import write_report
     write_report(results, tmp_path)
     _check_outputs(tmp_path, ["greedy", "alns"])
 
@@ -81,8 +81,8 @@ def test_bench_rejects_bad_input(capsys):
 def test_full_suite_split_never_leaks_a_tile(monkeypatch):
     fake = {"helsinki": [(x, y, x + 800.0, y + 800.0) for x in (0.0, 400.0) for y in (0.0, 400.0, 800.0)],
             "kotka": [(x, y, x + 800.0, y + 800.0) for x in (0.0, 400.0, 800.0, 1200.0) for y in (0.0, 400.0, 800.0)]}
-    monkeypatch.setattr(plugin.city, "load_city", lambda region: region)
-    monkeypatch.setattr(plugin.city, "tiles", lambda city, size, step: fake[city])
+    monkeypatch.setattr(cityplanner.plugin.city, "load_city", lambda region: region)
+    monkeypatch.setattr(cityplanner.plugin.city, "tiles", lambda city, size, step: fake[city])
     items = suite("full")
     per_cell: dict = {}
     split_of_tile: dict = {}
@@ -99,7 +99,7 @@ def test_quick_suite_and_build_item(monkeypatch):
     items = suite("quick")
     assert len(items) == 9 and all(i.region == "helsinki" and i.window_bounds is None and i.seed == 0 for i in items)
     monkeypatch.setitem(TASKS, "toy", "tests.toy_task:ToyCover")
-    monkeypatch.setattr(plugin.city, "load_city", lambda region: None)
+    monkeypatch.setattr(cityplanner.plugin.city, "load_city", lambda region: None)
     inst = build_item(SuiteItem("toy", "small", "x", None, 3, "train", "t"))
     assert inst.instance_id == "toy-3"
 
@@ -117,7 +117,7 @@ def test_solve_command_writes_and_evaluates_plan(monkeypatch, tmp_path, capsys):
 
 
 def test_speed_measure_and_table(toy_suite):
-    from plugin.bench.speed import measure, speed_markdown
+    from cityplanner.plugin.bench.speed import measure, speed_markdown
 
     row = measure(TOY_ITEMS[0], moves=20, repeats=2)
     assert row["task"] == "toy" and row["n"] > 0

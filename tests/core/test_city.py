@@ -8,9 +8,9 @@ import pytest
 import shapely
 from shapely.geometry import LineString, Polygon, box
 
-from plugin.city import build_city, load_city, tiles, write_gpkg
-from plugin.city.build import M2_PER_RESIDENT
-from plugin.errors import InputError
+from cityplanner.plugin.city import build_city, load_city, tiles, write_gpkg
+from cityplanner.plugin.city.build import M2_PER_RESIDENT
+from cityplanner.plugin.errors import InputError
 
 
 @pytest.fixture(scope="module", params=["helsinki", "kotka"])

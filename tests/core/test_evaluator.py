@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from plugin.sandbox import evaluate_plan_file
-from plugin.sandbox.evaluator import main
-from plugin.util.io import read_jsonl
+from cityplanner.plugin.sandbox import evaluate_plan_file
+from cityplanner.plugin.sandbox.evaluator import main
+from cityplanner.plugin.util.io import read_jsonl
 
 from .sandbox_helpers import toy_workspace
 
@@ -79,7 +79,7 @@ def test_default_plan_and_hard_errors(toy, capsys):
 
 def test_task_failure_becomes_an_error(toy, monkeypatch):
     inst, ws = toy
-    from plugin.sandbox.workspace import load_instance
+    from cityplanner.plugin.sandbox.workspace import load_instance
 
     loaded = load_instance(ws)
     monkeypatch.setattr(loaded, "score_mask", lambda mask: 1 / 0)

@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from plugin.bench.suites import suite
-from plugin.cli import main
+from cityplanner.plugin.bench.suites import suite
+from cityplanner.plugin.cli import main
 
 
 def test_suite_instance_by_name_matches_suite_item(tmp_path, capsys):

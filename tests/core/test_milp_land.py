@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from plugin.city import load_city
-from plugin.errors import Cancelled
-from plugin.solvers.milp import solve_milp
-from plugin.tasks.land import LandAllocation
+from cityplanner.plugin.city import load_city
+from cityplanner.plugin.errors import Cancelled
+from cityplanner.plugin.solvers.milp import solve_milp
+from cityplanner.plugin.tasks.land import LandAllocation
 from tests.core.test_solvers import brute_force
 from tests.core.test_task_land import greedy, random_land
 

@@ -6,8 +6,8 @@ import itertools
 import numpy as np
 import pytest
 
-from plugin.solvers.milp import solve_milp
-from plugin.solvers.milp.road import reduced_graph, solve
+from cityplanner.plugin.solvers.milp import solve_milp
+from cityplanner.plugin.solvers.milp.road import reduced_graph, solve
 from tests.core.test_task_road import handmade, random_instance
 
 
@@ -50,7 +50,7 @@ def test_warm_start_is_the_fallback():
 def test_reduced_graph_keeps_key_distances():
     from scipy.sparse.csgraph import dijkstra
 
-    from plugin.tasks.road import _csr
+    from cityplanner.plugin.tasks.road import _csr
 
     inst = random_instance(3, n=8, n_nodes=30)
     nodes, edges = reduced_graph(inst)

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from plugin.city import load_city
-from plugin.errors import Cancelled
-from plugin.solvers.milp import solve_milp
-from plugin.tasks.station import StationPlacement
+from cityplanner.plugin.city import load_city
+from cityplanner.plugin.errors import Cancelled
+from cityplanner.plugin.solvers.milp import solve_milp
+from cityplanner.plugin.tasks.station import StationPlacement
 from tests.core.task_checks import check_milp_exact, milp_from_greedy
 from tests.core.test_task_station import hand, random_station
 

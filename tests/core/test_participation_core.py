@@ -9,17 +9,17 @@ import numpy as np
 import pytest
 from shapely.geometry import box
 
-from plugin import PLUGIN_ROOT
-from plugin.cli import main
-from plugin.errors import InputError
-from plugin.participation import Config, load_parcels, region_from_gdf, run
-from plugin.participation.fishbowl import RulePersona, discuss, split_communities
-from plugin.participation.metrics import plan_metrics
-from plugin.participation.planner import (NeedAllocation, demand_points, need_instance, need_milp, plan_from_mask,
+from cityplanner.plugin import PLUGIN_ROOT
+from cityplanner.plugin.cli import main
+from cityplanner.plugin.errors import InputError
+from cityplanner.plugin.participation import Config, load_parcels, region_from_gdf, run
+from cityplanner.plugin.participation.fishbowl import RulePersona, discuss, split_communities
+from cityplanner.plugin.participation.metrics import plan_metrics
+from cityplanner.plugin.participation.planner import (NeedAllocation, demand_points, need_instance, need_milp, plan_from_mask,
                                          plan_mask)
-from plugin.solvers import Settings, solve
-from plugin.participation.population import sample_population
-from plugin.tasks.land import TYPES
+from cityplanner.plugin.solvers import Settings, solve
+from cityplanner.plugin.participation.population import sample_population
+from cityplanner.plugin.tasks.land import TYPES
 
 DATA = PLUGIN_ROOT.parent / "shared" / "data" / "participation"
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=f"participation data not present at {DATA}")
@@ -183,7 +183,7 @@ class GarbageBackend:
     """Answers that are not usable JSON: the LLM path must fall back to rules and count it."""
 
     def chat(self, messages, **kw):
-        from plugin.agent.backend import ChatResult
+        from cityplanner.plugin.agent.backend import ChatResult
 
         return ChatResult("{not json", 10, 5, 0.0, "stop")
 
@@ -192,7 +192,7 @@ class GarbageBackend:
 
 
 def test_llm_garbage_falls_back_to_rules():
-    from plugin.participation.llm import LlmVoice
+    from cityplanner.plugin.participation.llm import LlmVoice
 
     reg = toy_region()
     v = LlmVoice(GarbageBackend(), 32, 0)
@@ -207,7 +207,7 @@ def test_llm_garbage_falls_back_to_rules():
 @pytest.mark.slow
 def test_llm_persona_with_default_model():
     """Real SmolLM2 through the agent backend on a tiny config (1 thread)."""
-    from plugin.participation.llm import LlmVoice
+    from cityplanner.plugin.participation.llm import LlmVoice
 
     reg = toy_region()
     v = LlmVoice.open("default", threads=1, max_tokens=48, seed=0)

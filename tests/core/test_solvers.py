@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from plugin.errors import InputError
-from plugin.solvers import SOLVERS, Settings, better, solve, solver
-from plugin.solvers.milp import MILP_MODULES, MilpUnavailable, solve_milp
+from cityplanner.plugin.errors import InputError
+from cityplanner.plugin.solvers import SOLVERS, Settings, better, solve, solver
+from cityplanner.plugin.solvers.milp import MILP_MODULES, MilpUnavailable, solve_milp
 from tests.toy_task import ToyCover
 
 HEURISTICS = ["greedy", "grasp", "sa", "alns", "default"]
@@ -140,8 +140,8 @@ def test_default_keeps_heuristic_plan_when_milp_fails(monkeypatch):
 
 def test_local_search_pair_of_additions():
     """Two candidates that only pay together (a single add loses, the pair wins) are found."""
-    from plugin.solvers.common import Context
-    from plugin.solvers.local_search import add_pair
+    from cityplanner.plugin.solvers.common import Context
+    from cityplanner.plugin.solvers.local_search import add_pair
 
     inst = ToyCover.build(seed=3, n=12, m=16)
     st_ = inst.state()
@@ -165,7 +165,7 @@ def test_alns_restarts_until_rounds_stop_improving():
 
 
 def test_highs_limit_counts_model_building():
-    from plugin.solvers.milp import highs_options
+    from cityplanner.plugin.solvers.milp import highs_options
 
     t0 = time.perf_counter() - 3.0          # the model took 3 s to build
     assert highs_options(10.0, t0)["time_limit"] == pytest.approx(7.0, abs=0.2)
@@ -174,8 +174,8 @@ def test_highs_limit_counts_model_building():
 
 
 def test_default_keeps_a_margin_for_the_milp(toy_milp):
-    from plugin.solvers.common import Context
-    from plugin.solvers.default import milp_margin
+    from cityplanner.plugin.solvers.common import Context
+    from cityplanner.plugin.solvers.default import milp_margin
 
     inst = ToyCover.build(seed=0)
     assert milp_margin(Context(inst, 30.0)) == pytest.approx(1.5)
@@ -183,8 +183,8 @@ def test_default_keeps_a_margin_for_the_milp(toy_milp):
 
 
 def test_alns_fresh_start_is_a_valid_local_optimum_and_seeded():
-    from plugin.solvers.alns import fresh_start
-    from plugin.solvers.common import Context
+    from cityplanner.plugin.solvers.alns import fresh_start
+    from cityplanner.plugin.solvers.common import Context
 
     inst = ToyCover.build(seed=5, n=30, m=40)
     a, b = (fresh_start(inst, Context(inst, 10, seed=9), 3) for _ in range(2))
@@ -193,7 +193,7 @@ def test_alns_fresh_start_is_a_valid_local_optimum_and_seeded():
 
 
 def test_boxed_clock_stops_a_stage_but_not_the_run():
-    from plugin.solvers.common import Context
+    from cityplanner.plugin.solvers.common import Context
 
     ctx = Context(ToyCover.build(seed=0), 10.0)
     with ctx.boxed(time.perf_counter()):
@@ -202,8 +202,8 @@ def test_boxed_clock_stops_a_stage_but_not_the_run():
 
 
 def test_default_gives_road_less_alns_time():
-    from plugin.solvers.common import Context
-    from plugin.solvers.default import alns_share
+    from cityplanner.plugin.solvers.common import Context
+    from cityplanner.plugin.solvers.default import alns_share
 
     inst = ToyCover.build(seed=0)
     assert alns_share(inst, Context(inst, 10.0)) == PAPER_SHARE
@@ -212,7 +212,7 @@ def test_default_gives_road_less_alns_time():
 
 
 def test_bounded_call_kills_an_overrunning_child_promptly():
-    from plugin.solvers.milp import bounded_call
+    from cityplanner.plugin.solvers.milp import bounded_call
 
     t0 = time.perf_counter()
     assert bounded_call(time.sleep, (30,), 0.3) == ("killed", None)
@@ -225,7 +225,7 @@ def test_bounded_call_kills_an_overrunning_child_promptly():
 def test_run_highs_matches_scipy_milp():
     from scipy.optimize import Bounds, LinearConstraint, milp
 
-    from plugin.solvers.milp import run_highs
+    from cityplanner.plugin.solvers.milp import run_highs
 
     c = -np.array([5.0, 4.0, 3.0, 7.0])
     cons = LinearConstraint(np.array([[2.0, 3.0, 1.0, 4.0]]), -np.inf, 6.0)

@@ -13,11 +13,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plugin import PLUGIN_ROOT
-from plugin.city import load_city, tiles
-from plugin.errors import InputError
-from plugin.tasks import instance_from_export, task_class
-from plugin.tasks.land import (KINDS, TARGET, TYPE_CODES, TYPES, LandAllocation, ecology_polygons,
+from cityplanner.plugin import PLUGIN_ROOT
+from cityplanner.plugin.city import load_city, tiles
+from cityplanner.plugin.errors import InputError
+from cityplanner.plugin.tasks import instance_from_export, task_class
+from cityplanner.plugin.tasks.land import (KINDS, TARGET, TYPE_CODES, TYPES, LandAllocation, ecology_polygons,
                                ecology_score, facilities_by_kind, service_coverage, service_score)
 from tests.core.task_checks import greedy
 

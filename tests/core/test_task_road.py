@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plugin.city import load_city, tiles
-from plugin.errors import InputError
-from plugin.tasks import task_class
-from plugin.tasks.road import TARGET, RoadConstruction
+from cityplanner.plugin.city import load_city, tiles
+from cityplanner.plugin.errors import InputError
+from cityplanner.plugin.tasks import task_class
+from cityplanner.plugin.tasks.road import TARGET, RoadConstruction
 from tests.core.task_checks import replay_moves
 
 

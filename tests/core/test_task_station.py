@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plugin.city import load_city, tiles
-from plugin.errors import InputError
-from plugin.tasks import instance_from_export, task_class
-from plugin.tasks.station import DEFAULT_PARAMS, StationPlacement, service_value
+from cityplanner.plugin.city import load_city, tiles
+from cityplanner.plugin.errors import InputError
+from cityplanner.plugin.tasks import instance_from_export, task_class
+from cityplanner.plugin.tasks.station import DEFAULT_PARAMS, StationPlacement, service_value
 from tests.core.task_checks import greedy, replay_moves
 
 

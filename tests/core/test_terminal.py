@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plugin.sandbox import VirtualTerminal, read_plan, register_verb
-from plugin.sandbox.verbs import VERBS
-from plugin.util.io import read_jsonl
+from cityplanner.plugin.sandbox import VirtualTerminal, read_plan, register_verb
+from cityplanner.plugin.sandbox.verbs import VERBS
+from cityplanner.plugin.util.io import read_jsonl
 
 from .sandbox_helpers import toy_workspace
 

@@ -1,7 +1,7 @@
 """The tool registry: schema validation, structured results, failed observations, confinement."""
 import pytest
 
-from plugin.agent.tools import default_registry
+from cityplanner.plugin.agent.tools import default_registry
 
 
 @pytest.fixture(scope="module")

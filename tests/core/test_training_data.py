@@ -2,14 +2,14 @@
 import numpy as np
 import pytest
 
-from plugin.bench.suites import build_item, suite
-from plugin.sandbox.evaluator import evaluate_plan_file
-from plugin.sandbox.workspace import PLAN_FILE
-from plugin.training.dataset import suite_items
-from plugin.training.render import (TOOL_CALLS, atomic_reward, checked_demonstrations, demonstration,
+from cityplanner.plugin.bench.suites import build_item, suite
+from cityplanner.plugin.sandbox.evaluator import evaluate_plan_file
+from cityplanner.plugin.sandbox.workspace import PLAN_FILE
+from cityplanner.plugin.training.dataset import suite_items
+from cityplanner.plugin.training.render import (TOOL_CALLS, atomic_reward, checked_demonstrations, demonstration,
                                     make_task, run_episode, turn)
-from plugin.training.trainer import tile_key
-from plugin.util.io import atomic_write_json
+from cityplanner.plugin.training.trainer import tile_key
+from cityplanner.plugin.util.io import atomic_write_json
 
 EVAL = "python input/evaluate_plan.py outputs/final_plan.json\n"
 
@@ -64,7 +64,7 @@ def test_tool_demonstrations_call_the_solver_and_reach_a_valid_plan(land, tmp_pa
         res = run_episode(task, text)
         assert res["protocol_ok"] and res["valid"] and res["reward"] == res["score"]
     # the compact system prompt names the solver tool and is much shorter than the agent's default
-    from plugin.agent.protocol import system_prompt
+    from cityplanner.plugin.agent.protocol import system_prompt
     assert "solve [--method" in build.messages[0]["content"]
     assert len(build.messages[0]["content"]) < len(system_prompt()) / 2
 

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 import torch
 
-from plugin.errors import InputError
-from plugin.training.config import load_config, validate
-from plugin.training.gguf_io import GGUFFile, _dequantize, write_gguf
-from plugin.training.grpo import group_advantages, grpo_loss, sft_loss
+from cityplanner.plugin.errors import InputError
+from cityplanner.plugin.training.config import load_config, validate
+from cityplanner.plugin.training.gguf_io import GGUFFile, _dequantize, write_gguf
+from cityplanner.plugin.training.grpo import group_advantages, grpo_loss, sft_loss
 
 
 def test_group_advantages_are_normalised():
@@ -94,7 +94,7 @@ def test_share_keys_are_bounded():
 
 
 def test_sft_batch_mixes_tool_and_explicit_demonstrations():
-    from plugin.training.trainer import sft_batch
+    from cityplanner.plugin.training.trainer import sft_batch
 
     demos = {"tool": [("t0", "T0"), ("t1", "T1")], "explicit": [("e0", "E0")]}
     drawn = [kind for step in range(200) for _, kind, _ in sft_batch(demos, step, 2, 0.7, 0)]
@@ -105,7 +105,7 @@ def test_sft_batch_mixes_tool_and_explicit_demonstrations():
 
 
 def test_table_and_adapter_effect_on_toy_episodes():
-    from plugin.training.evaluate import adapter_effect, aggregate, table_markdown, token_edit_distance
+    from cityplanner.plugin.training.evaluate import adapter_effect, aggregate, table_markdown, token_edit_distance
 
     assert token_edit_distance([1, 2, 3], [1, 3]) == 1 and token_edit_distance([], [4, 5]) == 2
     eps = [{"task": "land", "goal": "build", "valid": True, "score": 0.5},

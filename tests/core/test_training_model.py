@@ -8,13 +8,13 @@ import torch
 pytest.importorskip("llama_cpp")
 pytestmark = pytest.mark.model
 
-from plugin.agent.backend import make_backend  # noqa: E402
-from plugin.agent.model_files import default_model_path  # noqa: E402
-from plugin.training.export import export_adapter  # noqa: E402
-from plugin.training.gguf_io import GGUFFile  # noqa: E402
-from plugin.training.model import load_gguf_model  # noqa: E402
-from plugin.training.policy import ChatTokenizer, sample  # noqa: E402
-from plugin.training.trainer import grpo_step, prepare_group, sft_step  # noqa: E402
+from cityplanner.plugin.agent.backend import make_backend  # noqa: E402
+from cityplanner.plugin.agent.model_files import default_model_path  # noqa: E402
+from cityplanner.plugin.training.export import export_adapter  # noqa: E402
+from cityplanner.plugin.training.gguf_io import GGUFFile  # noqa: E402
+from cityplanner.plugin.training.model import load_gguf_model  # noqa: E402
+from cityplanner.plugin.training.policy import ChatTokenizer, sample  # noqa: E402
+from cityplanner.plugin.training.trainer import grpo_step, prepare_group, sft_step  # noqa: E402
 
 MESSAGES = [{"role": "system", "content": "Answer with one JSON object."},
             {"role": "user", "content": "Write the plan with ids a1 and b2."}]

@@ -9,12 +9,12 @@ import sys
 import numpy as np
 import pytest
 
-from plugin import PLUGIN_ROOT
-from plugin.cli import main as cli_main
-from plugin.errors import InputError
-from plugin.sandbox import load_instance, read_plan, write_workspace
-from plugin.sandbox.evaluator import main as evaluator_main
-from plugin.sandbox.workspace import summary_table
+from cityplanner.plugin import PLUGIN_ROOT
+from cityplanner.plugin.cli import main as cli_main
+from cityplanner.plugin.errors import InputError
+from cityplanner.plugin.sandbox import load_instance, read_plan, write_workspace
+from cityplanner.plugin.sandbox.evaluator import main as evaluator_main
+from cityplanner.plugin.sandbox.workspace import summary_table
 
 from .sandbox_helpers import needs_land, toy_workspace
 
@@ -142,7 +142,7 @@ def test_instance_command_and_script_in_a_real_shell(tmp_path, capsys):
 
 
 def test_atomic_writes_are_readable_by_others(tmp_path):
-    from plugin.util.io import atomic_write_json
+    from cityplanner.plugin.util.io import atomic_write_json
 
     p = atomic_write_json(tmp_path / "r.json", {"a": 1})
     assert p.stat().st_mode & 0o777 == 0o644

@@ -13,7 +13,7 @@ import time
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from plugin.solvers.milp import MilpResult
+from cityplanner.plugin.solvers.milp import MilpResult
 
 
 def solve(inst, time_limit, warm_start=None, cancel=None) -> MilpResult:

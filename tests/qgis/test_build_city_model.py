@@ -3,8 +3,8 @@ import processing
 import pytest
 from qgis.core import (QgsFeature, QgsGeometry, QgsProcessingException, QgsVectorLayer, QgsWkbTypes)
 
-from plugin import PLUGIN_ROOT
-from plugin.city import load_city
+from cityplanner.plugin import PLUGIN_ROOT
+from cityplanner.plugin.city import load_city
 
 pytestmark = pytest.mark.qgis
 OUTS = {k: "TEMPORARY_OUTPUT" for k in ("FACES", "OUTPUT_ROADS", "JUNCTIONS", "DEMAND")}

@@ -62,7 +62,7 @@ def test_participatory_revision_algorithm(cityplanner_provider, tmp_path):
 def test_llm_options_are_advanced():
     from qgis.core import QgsProcessingParameterDefinition
 
-    from processing_algorithms.participatory_revision import ParticipatoryRevision
+    from cityplanner.processing_algorithms.participatory_revision import ParticipatoryRevision
 
     alg = ParticipatoryRevision()
     alg.initAlgorithm()

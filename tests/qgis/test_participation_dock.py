@@ -11,7 +11,7 @@ TASK_TIMEOUT_MS = 20_000
 
 
 def dock_on(layer, **values):
-    from plugin.gui.participation_dock import ParticipationDock
+    from cityplanner.plugin.gui.participation_dock import ParticipationDock
 
     dock = ParticipationDock()
     dock.layer.setLayer(layer)

@@ -8,7 +8,7 @@ import pytest
 from qgis.core import QgsApplication, QgsProject, QgsSettings
 from qgis.PyQt.QtCore import QTimer
 
-from plugin.gui.planner_dock import PLAN_LAYER, SETTINGS, SOURCES, PlannerDock
+from cityplanner.plugin.gui.planner_dock import PLAN_LAYER, SETTINGS, SOURCES, PlannerDock
 from tests.core.sandbox_helpers import toy_workspace
 from tests.qgis.test_task_algorithms import PBF, provider  # noqa: F401 - the processing provider fixture
 
@@ -33,7 +33,7 @@ def dock(qgis_app, qtbot, tmp_path, monkeypatch):
 
 @pytest.fixture
 def station_ws(tmp_path):
-    from plugin.sandbox import write_workspace
+    from cityplanner.plugin.sandbox import write_workspace
     from tests.core.test_task_station import hand  # a station instance with point geometries
 
     return write_workspace(hand(), tmp_path / "station")
@@ -82,7 +82,7 @@ def test_builds_from_a_bundled_region_first(dock, qtbot, tmp_path, provider):  #
 def test_builds_from_project_layers(dock, qtbot, tmp_path, provider):  # noqa: F811
     from qgis.core import QgsVectorLayer
 
-    from plugin.city import load_city, write_gpkg
+    from cityplanner.plugin.city import load_city, write_gpkg
 
     gpkg = write_gpkg(load_city(str(PBF)), tmp_path / "kotka.gpkg")
     roads = QgsVectorLayer(f"{gpkg}|layername=roads", "my roads", "ogr")
@@ -174,7 +174,7 @@ def test_ask_box_clarifies_without_tool_calls(dock, qtbot):
 
 
 def test_ask_box_lists_tool_calls_and_adds_result_layers(dock, tmp_path):
-    from plugin.agent.ask import ask
+    from cityplanner.plugin.agent.ask import ask
     from tests.core.test_ask_agent import Scripted
 
     out = ask("What is the nearest school to Stockmann in helsinki?", backend=Scripted([]), root=tmp_path)

@@ -6,7 +6,7 @@ import configparser
 import pytest
 from qgis.core import QgsApplication
 
-from plugin import PLUGIN_ROOT
+from cityplanner.plugin import PLUGIN_ROOT
 
 from .conftest import load_plugin_package
 

@@ -62,7 +62,7 @@ def test_registered_with_help(provider):
 def test_build_outputs(built, task, geom):
     from qgis.core import QgsWkbTypes
 
-    from plugin.sandbox.workspace import load_instance
+    from cityplanner.plugin.sandbox.workspace import load_instance
 
     r = built[task]
     inst = load_instance(r["WORKSPACE"])
@@ -78,7 +78,7 @@ def test_build_outputs(built, task, geom):
 def test_road_network_lacks_the_removed_links(built):
     """The NETWORK output is the instance's graph: no rebuild candidate's junction pair is in it,
     every kept edge is, and it draws with the roads' style."""
-    from plugin.sandbox.workspace import load_instance
+    from cityplanner.plugin.sandbox.workspace import load_instance
 
     inst = load_instance(built["road"]["WORKSPACE"])
     net = layer(built["road"]["NETWORK"])
@@ -95,7 +95,7 @@ def test_round_trip(built, task, tmp_path):
     both from the Solve output and from the candidates layer with the selection field ticked."""
     from qgis.core import edit
 
-    from plugin.sandbox.workspace import load_instance
+    from cityplanner.plugin.sandbox.workspace import load_instance
 
     ws = built[task]["WORKSPACE"]
     r = run(f"solve{task}", {"WORKSPACE": ws, "METHOD": 1, "TIME_LIMIT": 5, "OUTPUT": str(tmp_path / "plan.gpkg"),
@@ -125,7 +125,7 @@ def test_round_trip(built, task, tmp_path):
 
 def test_evaluate_flags_an_invalid_hand_edit(built, tmp_path):
     """Two land uses on one parcel: invalid, both flagged 'conflict'."""
-    from plugin.sandbox.workspace import load_instance
+    from cityplanner.plugin.sandbox.workspace import load_instance
 
     ws = built["land"]["WORKSPACE"]
     inst = load_instance(ws)
@@ -249,7 +249,7 @@ def test_bad_inputs(built, tmp_path):
 
 
 def test_need_parameter(provider, tmp_path):
-    from plugin.sandbox.workspace import load_instance
+    from cityplanner.plugin.sandbox.workspace import load_instance
 
     r = run("buildlandinstance", {"INPUT": str(PBF), "NEED": "school=3, green_l=1", "WORKSPACE": str(tmp_path / "w"),
                                   "CANDIDATES": str(tmp_path / "c.gpkg")})
@@ -304,8 +304,8 @@ def parcel_grid(uses: list[str]):
 def test_land_from_handmade_parcels(provider, tmp_path):
     """Feasible parcels become candidates (× every type); names in any case; NEED sets the need;
     the plan solves valid and evaluates to the same score."""
-    from plugin.sandbox.workspace import load_instance
-    from plugin.tasks.land import TYPES
+    from cityplanner.plugin.sandbox.workspace import load_instance
+    from cityplanner.plugin.tasks.land import TYPES
 
     uses = ["residential", "Feasible", "feasible", "school", "RESIDENTIAL", "feasible", "green_l", "residential"]
     parcels = parcel_grid(uses)

@@ -20,10 +20,10 @@ def ask(request: str, region: str | None = None, backend: Any = None, *, root: s
     Workspaces built by tools go under ``root`` (default: a new temporary folder); files under
     ``read_roots`` (e.g. a parcels layer) may be read. Returns the JSON record with
     ``clarification`` or ``answer``, ``tool_calls``, ``tokens``, ``seconds``, ``layers``, ``trace``."""
-    from plugin.agent.tools import default_registry
+    from ..tools import default_registry
 
     if not request or not request.strip():
-        from plugin.errors import InputError
+        from ...errors import InputError
 
         raise InputError("empty request")
     root = Path(root) if root else Path(tempfile.mkdtemp(prefix="cityplanner-ask-"))
@@ -47,7 +47,7 @@ class _LazyBackend:
 
     def chat(self, messages: list[dict], **kw: Any) -> Any:
         if self.backend is None:
-            from plugin.agent.backend import make_backend
+            from ..backend import make_backend
 
             model, endpoint, threads, seed = self.args
             self.backend = make_backend(model, endpoint, threads=threads, seed=seed)

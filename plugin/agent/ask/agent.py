@@ -21,7 +21,7 @@ import time
 from functools import lru_cache
 from typing import Any
 
-from plugin.agent.tools import Observation, Registry, dumps
+from ..tools import Observation, Registry, dumps
 
 from . import synthesis
 from .cognition import COGNITION_SCHEMA, Goal, Task, extract, merge_model, model_prompt
@@ -39,7 +39,7 @@ def signature(tool: str, args: dict[str, Any]) -> str:
 
 @lru_cache(maxsize=4)
 def _names(regions: tuple[tuple[str, str], ...]) -> dict[str, set[str]]:
-    from plugin.agent.tools.places import _index
+    from ..tools.places import _index
 
     out: dict[str, set[str]] = {}
     for name, path in regions:
@@ -247,7 +247,7 @@ def react(run: Run, task: Task) -> list[str]:
 
 
 def _schema_ok(run: Run, tool: str, args: dict) -> bool:
-    from plugin.agent.tools.registry import schema_error
+    from ..tools.registry import schema_error
 
     return schema_error(run.reg.tools[tool].schema, args) is None
 
@@ -343,6 +343,6 @@ def layers(observations: list[Observation], registry: Registry) -> list[dict[str
 
 
 def _crs(registry: Registry, region: str) -> str:
-    from plugin.agent.tools.places import region_index
+    from ..tools.places import region_index
 
     return region_index(registry.ctx, region).city.crs

@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from plugin import RESOURCES
-from plugin.agent.tools import Registry, default_registry, dumps
-from plugin.util.io import append_jsonl, atomic_write_json, atomic_write_text
+from ... import RESOURCES
+from ..tools import Registry, default_registry, dumps
+from ...util.io import append_jsonl, atomic_write_json, atomic_write_text
 
 from . import synthesis
 from .agent import answer_request
@@ -131,7 +131,7 @@ def run_ask_bench(out_dir: str | Path, model: str | None = None, endpoint: str |
     items = load_items() if items is None else items
     own = None
     if backend is None:
-        from plugin.agent.backend import make_backend
+        from ..backend import make_backend
 
         backend = own = make_backend(model, endpoint, threads=threads)
     rows = []

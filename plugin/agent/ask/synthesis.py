@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from plugin.agent.tools import Observation
+from ..tools import Observation
 
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
 NARRATION = re.compile(r"\b(I (?:will|called|used|have|am|'ll)|let me|tool|observation|would you like|feel free|"

@@ -18,7 +18,7 @@ import networkx as nx
 import numpy as np
 from scipy.spatial import cKDTree
 
-from plugin.city import CATEGORIES, City, load_city
+from ...city import CATEGORIES, City, load_city
 
 from .registry import Tool, ToolContext, ToolFailure, object_schema, region_schema
 

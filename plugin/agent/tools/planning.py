@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from plugin.errors import InputError
-from plugin.tasks import SIZES, TASKS
+from ...errors import InputError
+from ...tasks import SIZES, TASKS
 
 from .registry import Tool, ToolContext, ToolFailure, object_schema, region_schema
 
@@ -20,9 +20,9 @@ SOLVE_METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")
 
 
 def build_instance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
-    from plugin.city import load_city
-    from plugin.sandbox import write_workspace
-    from plugin.tasks import task_class
+    from ...city import load_city
+    from ...sandbox import write_workspace
+    from ...tasks import task_class
 
     if a["region"] not in ctx.regions:
         raise ToolFailure(f"unknown region '{a['region']}'")
@@ -40,10 +40,10 @@ def build_instance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
 
 
 def solve_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
-    from plugin.sandbox.evaluator import evaluate_plan_file
-    from plugin.sandbox.workspace import PLAN_FILE, load_instance
-    from plugin.solvers import solve
-    from plugin.util.io import atomic_write_json
+    from ...sandbox.evaluator import evaluate_plan_file
+    from ...sandbox.workspace import PLAN_FILE, load_instance
+    from ...solvers import solve
+    from ...util.io import atomic_write_json
 
     ws = ctx.workspace(a["workspace"])
     res = solve(load_instance(ws), a.get("method", "default"), time_limit=float(a.get("time_limit", 5.0)),
@@ -55,9 +55,9 @@ def solve_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
 
 
 def evaluate_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
-    from plugin.sandbox.evaluator import evaluate_plan_file
-    from plugin.sandbox.workspace import PLAN_FILE
-    from plugin.util.io import atomic_write_json
+    from ...sandbox.evaluator import evaluate_plan_file
+    from ...sandbox.workspace import PLAN_FILE
+    from ...util.io import atomic_write_json
 
     ws = ctx.workspace(a["workspace"])
     if "candidate_ids" in a:
@@ -80,7 +80,7 @@ def participation_metrics(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]
     """Service and Ecology of a parcels GeoJSON (the participation regions' definitions)."""
     import geopandas as gpd
 
-    from plugin.tasks.land import KINDS, TYPE_CODES, ecology_polygons, facilities_by_kind, service_coverage
+    from ...tasks.land import KINDS, TYPE_CODES, ecology_polygons, facilities_by_kind, service_coverage
 
     path = ctx.readable(a["parcels"])
     try:

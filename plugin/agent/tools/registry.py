@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from plugin.city import REGIONS
+from ...city import REGIONS
 
 SOURCE = "cityplanner"  # the source server name every local tool records
 

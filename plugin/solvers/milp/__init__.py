@@ -10,6 +10,7 @@ when ``exact`` is False).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import math
 import multiprocessing as mp
 import os
@@ -21,13 +22,13 @@ from typing import Any, Callable
 import numpy as np
 from scipy.optimize import milp
 
-from plugin.errors import Cancelled, InputError
-from plugin.tasks.base import Instance
+from ...errors import Cancelled, InputError
+from ...tasks.base import Instance
 
 MILP_MODULES: dict[str, str] = {
-    "land": "plugin.solvers.milp.land",
-    "road": "plugin.solvers.milp.road",
-    "station": "plugin.solvers.milp.station",
+    "land": ".land",
+    "road": ".road",
+    "station": ".station",
 }
 STATUSES = ("optimal", "time_limit", "infeasible", "error")
 
@@ -50,6 +51,7 @@ def milp_module(task: str) -> ModuleType:
     name = MILP_MODULES.get(task)
     if name is None:
         raise MilpUnavailable(f"no MILP for task '{task}' (MILPs exist for: {', '.join(MILP_MODULES)})")
+    name = importlib.util.resolve_name(name, __package__)
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as e:

@@ -25,7 +25,7 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix, csr_matrix, vstack
 
-from plugin.tasks.land import ECOLOGY, W_A, W_R, W_RHO, W_V, LandAllocation
+from ...tasks.land import ECOLOGY, W_A, W_R, W_RHO, W_V, LandAllocation
 
 from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
 

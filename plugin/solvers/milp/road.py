@@ -43,8 +43,8 @@ from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from plugin.solvers.milp import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
-from plugin.tasks.road import W_CROSS, W_RHO, RoadConstruction, _csr
+from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
+from ...tasks.road import W_CROSS, W_RHO, RoadConstruction, _csr
 
 
 def reduced_graph(inst: RoadConstruction) -> tuple[np.ndarray, np.ndarray]:

@@ -29,8 +29,8 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix
 
-from plugin.solvers.milp import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
-from plugin.tasks.station import W_A, W_D, W_RHO, W_T, WAIT_A, WAIT_B, StationPlacement
+from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
+from ...tasks.station import W_A, W_D, W_RHO, W_T, WAIT_A, WAIT_B, StationPlacement
 
 #: a trivially valid bound: A, D, T ≤ 1 and every other term is ≤ 0
 TRIVIAL_BOUND = W_A + W_D + W_T
