@@ -1,0 +1,85 @@
+"""The workspace's best plan is replaced only by a better one (validity first, under the
+constraints in force); each run keeps its own plan file and shows score, bound and gap.
+
+Scores are the hand-computed cases of tests/core/test_task_station.py: {c0, c2} 0.54875 beats
+{c1, c2} ≈ 0.5330; {c0, c1} shares a site (invalid); {c2} alone is 0.1225."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cityplanner.plugin.constraints import store
+from cityplanner.plugin.sandbox import best_plan, write_workspace
+from cityplanner.plugin.sandbox.workspace import PLAN_FILE
+from tests.core.test_task_station import HAND_CASES, hand
+
+BEST, SECOND, ALONE = ("c0", "c2"), ("c1", "c2"), ("c2",)
+
+
+@pytest.fixture
+def ws(tmp_path):
+    return write_workspace(hand(), tmp_path / "ws")
+
+
+def plan_in(path) -> set[str]:
+    return set(json.loads(path.read_text())["candidate_ids"])
+
+
+def test_a_worse_plan_never_replaces_the_best_but_keeps_its_own_file(ws):
+    first = best_plan.record_run(ws, "default", list(BEST), upper_bound=HAND_CASES[BEST][0])
+    assert first["replaced"] and first["run"]["score"] == pytest.approx(HAND_CASES[BEST][0])
+    assert first["run"]["gap"] == pytest.approx(0.0)
+    second = best_plan.record_run(ws, "agent", list(SECOND))
+    assert not second["replaced"]
+    assert second["best"]["method"] == "default" and second["best"]["score"] == pytest.approx(HAND_CASES[BEST][0])
+    # the agent's own row: its score, the bound proven by the default run, and its gap to it
+    ub, s = HAND_CASES[BEST][0], HAND_CASES[SECOND][0]
+    assert second["run"]["upper_bound"] == pytest.approx(ub)
+    assert second["run"]["gap"] == pytest.approx((ub - s) / ub, abs=1e-6)
+    assert plan_in(ws / PLAN_FILE) == set(BEST)                      # final_plan.json holds the best
+    assert plan_in(ws / second["run"]["file"]) == set(SECOND)        # the run stays reachable
+    assert second["run"]["file"] != first["run"]["file"]
+    assert "gap 2.9 %" in best_plan.describe(second["run"])
+
+
+def test_an_invalid_plan_loses_to_a_valid_one_and_a_better_plan_wins(ws):
+    best_plan.record_run(ws, "greedy", list(SECOND))
+    bad = best_plan.record_run(ws, "hand edit", ["c0", "c1"])
+    assert not bad["run"]["valid"] and not bad["replaced"] and plan_in(ws / PLAN_FILE) == set(SECOND)
+    assert "INVALID" in best_plan.describe(bad["run"])
+    win = best_plan.record_run(ws, "alns", list(BEST))
+    assert win["replaced"] and win["previous"]["method"] == "greedy" and plan_in(ws / PLAN_FILE) == set(BEST)
+    tie = best_plan.record_run(ws, "milp", list(BEST))
+    assert not tie["replaced"] and tie["best"]["method"] == "alns"   # only a strictly better plan replaces
+
+
+def test_the_best_is_rejudged_when_the_constraints_change(ws):
+    best_plan.record_run(ws, "default", list(BEST), upper_bound=HAND_CASES[BEST][0])
+    store.add(ws, [{"kind": "count_max", "count": 1}])                # now at most one station
+    now = best_plan.current_best(ws)
+    assert now["method"] == "default" and not now["valid"]
+    assert now["upper_bound"] is None                                 # the old bound was for another problem
+    res = best_plan.record_run(ws, "greedy", list(ALONE))
+    assert res["replaced"] and res["best"]["score"] == pytest.approx(HAND_CASES[ALONE][0])
+    store.clear(ws)                                                   # back to the original problem:
+    again = best_plan.current_best(ws)                                # {c2} is what is stored …
+    assert again["valid"] and again["upper_bound"] == pytest.approx(HAND_CASES[BEST][0])  # … its bound is back
+    assert best_plan.record_run(ws, "default", list(BEST))["replaced"]
+
+
+def test_an_earlier_final_plan_is_adopted_before_a_run(ws):
+    (ws / PLAN_FILE).write_text(json.dumps({"candidate_ids": list(BEST)}))
+    adopted = best_plan.adopt_existing(ws)
+    assert adopted["best"]["method"] == "earlier plan"
+    assert best_plan.adopt_existing(ws) is None                       # once only
+    assert not best_plan.record_run(ws, "greedy", list(ALONE))["replaced"]
+    assert plan_in(ws / PLAN_FILE) == set(BEST)
+
+
+def test_runs_cannot_be_written_from_the_agent_terminal(ws):
+    from cityplanner.plugin.sandbox import VirtualTerminal
+
+    best_plan.record_run(ws, "default", list(BEST))
+    out = VirtualTerminal(ws).run("echo '{\"candidate_ids\": [\"c2\"]}' > runs/best.json\n")
+    assert plan_in(ws / best_plan.BEST) == set(BEST), out
