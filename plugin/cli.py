@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "mcp": "serve the planning tools over MCP on stdio",
     "train": "train the planner model (SFT + GRPO on BuildPlan/ImprovePlan), export a GGUF LoRA adapter",
     "participate": "participatory revision: residents discuss a parcel plan in fishbowl rounds, the planner revises it",
+    "deps": "which features this Python can run; --install the missing packages into a prefix",
 }
 
 
@@ -55,6 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     except Cancelled as e:
         print(f"cancelled: {e}", file=sys.stderr)
         return 130
+    except OSError as e:  # an output under a file, a read-only folder, a full disk: the user's to fix
+        where = f": {e.filename}" if e.filename else ""
+        print(f"error: {e.strerror or type(e).__name__}{where}", file=sys.stderr)
+        return 2
     if isinstance(result, int):
         return result
     print(json.dumps(result, indent=2, default=str))

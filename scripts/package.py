@@ -1,5 +1,14 @@
 """Build dist/cityplanner-<version>.zip: the plugin folder as QGIS expects it (top folder
-``cityplanner``), from the files git tracks, without tests, CI, dev scripts or docs."""
+``cityplanner``) with only what a user needs — the code QGIS loads, its resources, the
+runtime ``requirements.txt`` (read by QPIP and the installer), metadata, licence, README.
+
+Files are taken from the working tree as git sees it (tracked and new, not ignored), so
+scratch output never slips in; tests, CI, scripts, docs, developer requirements and
+benchmark data stay out.
+
+    python3 scripts/package.py [--out DIR]
+"""
+import argparse
 import configparser
 import subprocess
 import sys
@@ -7,24 +16,39 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-EXCLUDE_DIRS = ("tests/", ".ci/", "scripts/", "docs/")
-EXCLUDE_FILES = {"Makefile", "requirements.txt", "requirements-nodeps.txt", "constraints.txt",
-                 "pytest.ini", ".gitignore", "pb_tool.cfg"}
+TOP_FILES = {"__init__.py", "metadata.txt", "LICENSE", "README.md", "requirements.txt"}
+DIRS = ("plugin/", "processing_algorithms/", "resources/")
+EXCLUDE = ("resources/heldout/",)  # held-out benchmark data: for `python -m plugin bench` only
+
+
+def plugin_files() -> list[str]:
+    """Relative paths of the files the ZIP carries, sorted."""
+    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    keep = {f for f in out if (f in TOP_FILES or f.startswith(DIRS)) and not f.startswith(EXCLUDE)
+            and "__pycache__" not in f and (ROOT / f).is_file()}
+    return sorted(keep)
+
+
+def build(out_dir: Path) -> Path:
+    meta = configparser.ConfigParser()
+    meta.read(ROOT / "metadata.txt")
+    out = out_dir / f"cityplanner-{meta['general']['version']}.zip"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".zip.tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in plugin_files():
+            z.write(ROOT / f, f"cityplanner/{f}")
+    tmp.replace(out)
+    return out
 
 
 def main() -> int:
-    meta = configparser.ConfigParser()
-    meta.read(ROOT / "metadata.txt")
-    out = ROOT / "dist" / f"cityplanner-{meta['general']['version']}.zip"
-    out.parent.mkdir(exist_ok=True)
-    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    files = [f for f in files if not f.startswith(EXCLUDE_DIRS) and f not in EXCLUDE_FILES]
-    tmp = out.with_suffix(".zip.tmp")
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
-        for f in files:
-            z.write(ROOT / f, f"cityplanner/{f}")
-    tmp.replace(out)
-    print(f"{out.relative_to(ROOT)}: {len(files)} files")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default dist/)")
+    out = build(ap.parse_args().out)
+    with zipfile.ZipFile(out) as z:
+        print(f"{out}: {len(z.namelist())} files")
     return 0
 
 

