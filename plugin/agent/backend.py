@@ -10,7 +10,6 @@ import json
 import os
 import queue
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -21,6 +20,7 @@ from typing import Protocol
 
 from .model_files import resolve_model
 from ..errors import InputError
+from ..util.spawned import python_executable
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 
@@ -52,18 +52,6 @@ def default_threads() -> int:
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
     return 1 if cores <= 2 else cores - 1
-
-
-def python_executable() -> str:
-    """The Python to start the worker with. Inside QGIS ``sys.executable`` is the qgis binary."""
-    exe = Path(sys.executable)
-    if "python" in exe.name.lower():
-        return str(exe)
-    for name in ("python3", "python", "python3.exe", "python.exe"):
-        for folder in (Path(sys.exec_prefix) / "bin", Path(sys.exec_prefix)):
-            if (folder / name).is_file():
-                return str(folder / name)
-    raise BackendError(f"no Python interpreter found next to {sys.executable}")
 
 
 class LocalBackend:

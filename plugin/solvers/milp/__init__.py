@@ -12,18 +12,19 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import math
-import multiprocessing as mp
-import os
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import partial
 from types import ModuleType, SimpleNamespace
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 from scipy.optimize import milp
 
 from ...errors import Cancelled, InputError
 from ...tasks.base import Instance
+from ...util.spawned import SpawnedWorker, bounded_call
 
 MILP_MODULES: dict[str, str] = {
     "land": ".land",
@@ -31,6 +32,10 @@ MILP_MODULES: dict[str, str] = {
     "station": ".station",
 }
 STATUSES = ("optimal", "time_limit", "infeasible", "error")
+#: extra rows / objective terms for the MILP being solved by ``solve_milp`` (planner
+#: constraints, ``plugin.constraints``): (c, constraints, integrality, bounds) -> the same
+#: plus the constant the dual bound must carry; applied by ``run_highs``
+MILP_EXTENSION: ContextVar[Callable | None] = ContextVar("milp_extension", default=None)
 
 
 class MilpUnavailable(InputError):
@@ -61,7 +66,7 @@ def milp_module(task: str) -> ModuleType:
 
 
 def check_cancel(cancel: Callable[[], bool] | None, what: str) -> None:
-    """HiGHS cannot be interrupted from scipy: a MILP honours ``cancel`` before it starts."""
+    """A MILP honours ``cancel`` before it starts; ``run_highs`` then kills HiGHS when it turns true."""
     if cancel is not None and cancel():
         raise Cancelled(f"cancelled before the {what} MILP started")
 
@@ -88,62 +93,32 @@ def highs_options(time_limit: float, t0: float | None = None) -> dict:
 KILL_GRACE = 0.3   # seconds HiGHS may run past its own time limit before it is killed
 
 
-def _child(send, fn: Callable, args: tuple) -> None:
-    try:
-        send.send(("ok", fn(*args)))
-    except BaseException as e:  # report, never raise: the parent decides
-        send.send(("error", f"{type(e).__name__}: {e}"))
-    finally:
-        send.close()
-        os._exit(0)   # skip the parent's atexit handlers (Qt, loggers) in the forked copy
-
-
-def bounded_call(fn: Callable, args: tuple, seconds: float) -> tuple[str, Any]:
-    """``fn(*args)`` in a forked child killed after ``seconds``: ("ok", result),
-    ("error", message) or ("killed", None). Without fork (Windows, macOS) or inside a daemonic
-    process (which may not have children) it runs in this process, unbounded."""
-    if "fork" not in mp.get_all_start_methods() or mp.current_process().daemon:
-        try:
-            return "ok", fn(*args)
-        except Exception as e:
-            return "error", f"{type(e).__name__}: {e}"
-    ctx = mp.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(send, fn, args))
-    proc.start()
-    send.close()
-    try:
-        if recv.poll(max(seconds, 0.0)):
-            return recv.recv()
-        return "killed", None
-    except EOFError:
-        return "error", f"the solver process died (exit code {proc.exitcode})"
-    finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        recv.close()
-
-
-def _highs(c, constraints, integrality, bounds, options) -> SimpleNamespace:
-    res = milp(c, constraints=constraints, integrality=integrality, bounds=bounds, options=options)
-    # only what result_from_highs reads crosses the pipe
-    return SimpleNamespace(x=res.x, status=res.status, mip_dual_bound=getattr(res, "mip_dual_bound", None))
-
-
 def run_highs(c: np.ndarray, constraints, integrality: np.ndarray, bounds, time_limit: float,
-              t0: float | None = None) -> SimpleNamespace:
+              t0: float | None = None, cancel: Callable[[], bool] | None = None) -> SimpleNamespace:
     """scipy's ``milp`` (HiGHS) that ends within ``time_limit`` (+ ``KILL_GRACE``) seconds of
-    ``t0``. HiGHS checks its clock only between steps (it overran a 10 s limit by 6 s in its
-    root LP on a loaded machine), so it runs in a child process that is killed at the limit;
-    a killed run returns no plan and no bound (status 1, time limit)."""
-    options = highs_options(time_limit, t0)
-    state, res = bounded_call(_highs, (c, constraints, integrality, bounds, options),
-                              options["time_limit"] + KILL_GRACE)
+    ``t0`` (default: now; the worker's start-up counts). HiGHS checks its clock only between
+    steps (it overran a 10 s limit by 6 s in its root LP on a loaded machine) and scipy cannot
+    interrupt it, so it runs in a spawned worker process (``plugin.util.spawned``: no fork, so
+    safe in threaded hosts) that is killed at the limit or when ``cancel()`` turns true; a
+    killed run returns no plan and no bound (status 1, time limit)."""
+    t0 = time.perf_counter() if t0 is None else t0
+    extend, offset = MILP_EXTENSION.get(), 0.0
+    if extend is not None:
+        c, constraints, integrality, bounds, offset = extend(c, constraints, integrality, bounds)
+    with SpawnedWorker(preload=("scipy.optimize",)) as worker:
+        state, res = worker.wait_ready(highs_options(time_limit, t0)["time_limit"] + KILL_GRACE, cancel)
+        if state == "ready":
+            options = highs_options(time_limit, t0)
+            state, res = worker.call(partial(milp, c, constraints=constraints, integrality=integrality,
+                                             bounds=bounds, options=options), (),
+                                     options["time_limit"] + KILL_GRACE, cancel)
     if state == "ok":
-        return res
+        dual = getattr(res, "mip_dual_bound", None)
+        return SimpleNamespace(x=res.x, status=res.status, mip_dual_bound=None if dual is None else dual + offset)
     if state == "killed":
         return SimpleNamespace(x=None, status=1, mip_dual_bound=None)
+    if state == "cancelled":
+        raise Cancelled("cancelled while HiGHS was running")
     raise RuntimeError(f"HiGHS failed: {res}")
 
 
@@ -173,8 +148,14 @@ def result_from_highs(inst: Instance, res, const: float, trivial_bound: float, f
 
 def solve_milp(inst: Instance, time_limit: float, warm_start: np.ndarray | None = None,
                cancel: Callable[[], bool] | None = None) -> MilpResult:
-    """Solve ``inst`` with its task's MILP for at most ``time_limit`` seconds."""
-    return milp_module(inst.task).solve(inst, time_limit, warm_start=warm_start, cancel=cancel)
+    """Solve ``inst`` with its task's MILP for at most ``time_limit`` seconds (with the rows of
+    the planner constraints it carries, if any)."""
+    ext = getattr(inst, "milp_extension", None)
+    token = MILP_EXTENSION.set(ext() if ext is not None else None)
+    try:
+        return milp_module(inst.task).solve(inst, time_limit, warm_start=warm_start, cancel=cancel)
+    finally:
+        MILP_EXTENSION.reset(token)
 
 
 __all__ = ["MILP_MODULES", "MilpResult", "MilpUnavailable", "bounded_call", "check_cancel", "highs_options",

@@ -100,7 +100,7 @@ def solve(inst: LandAllocation, time_limit: float, warm_start: np.ndarray | None
     check_cancel(cancel, "land-allocation")
     t0 = time.perf_counter()
     c, const, cons, integrality, bounds = land_model(inst)
-    res = run_highs(c, cons, integrality, bounds, time_limit, t0)
+    res = run_highs(c, cons, integrality, bounds, time_limit, t0, cancel=cancel)
     # without a proven bound: R ≤ 1, A ≤ A(every candidate), ρ and V ≥ 0
     trivial = W_R + W_A * inst.score_mask(np.ones(inst.n, dtype=bool))[1]["A"]
     return result_from_highs(inst, res, const, trivial, valid_warm_start(inst, warm_start), t0)

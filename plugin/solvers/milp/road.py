@@ -293,7 +293,7 @@ def solve(inst: RoadConstruction, time_limit: float, warm_start: np.ndarray | No
     else:
         model = _model(inst)
     cvec, const, cons, integrality, bounds = model
-    res = run_highs(cvec, cons, integrality, bounds, time_limit, t0)
+    res = run_highs(cvec, cons, integrality, bounds, time_limit, t0, cancel=cancel)
     out = result_from_highs(inst, res, const, 1.0, fallback, t0)   # Q ≤ 1, ρ and V ≥ 0
     if s_inc >= 0 and res.status == 2:  # infeasible: nothing beats the incumbent
         out.status, out.bound = "optimal", max(float(s_inc), inst.score_mask(out.mask)[0])

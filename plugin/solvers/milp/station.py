@@ -17,8 +17,8 @@ model is exact; ``bound`` is −(HiGHS dual bound) + the constant −lambda_unse
 
 Warm start: scipy's milp takes none, so the warm start is only a fallback — it is returned
 when HiGHS finds nothing better (a cutoff row S ≥ S(warm) made the LP harder in practice).
-Cancel: HiGHS cannot be interrupted from scipy; ``cancel`` is checked before the solve and
-raises ``Cancelled`` there (as the other task MILPs do).
+Cancel: checked before the solve; during it ``run_highs`` kills the HiGHS worker and raises
+``Cancelled`` (as the other task MILPs do).
 """
 from __future__ import annotations
 
@@ -119,5 +119,5 @@ def solve(inst: StationPlacement, time_limit: float, warm_start: np.ndarray | No
     lb[T:], ub[T:] = -np.inf, np.inf
     integrality = np.zeros(nv)
     integrality[:n] = 1
-    res = run_highs(-c, rows.constraint(nv), integrality, Bounds(lb, ub), time_limit, t0)
+    res = run_highs(-c, rows.constraint(nv), integrality, Bounds(lb, ub), time_limit, t0, cancel=cancel)
     return result_from_highs(inst, res, const, TRIVIAL_BOUND, valid_warm_start(inst, warm_start), t0)

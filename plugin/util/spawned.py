@@ -1,0 +1,135 @@
+"""Run a call in a freshly spawned Python interpreter that is killed at a time limit.
+
+Why not fork: forking a multi-threaded host (the MCP server, QGIS desktop) copies locks held
+by other threads, and the child can deadlock on them; daemonic processes (Dask workers) may
+not fork children through multiprocessing at all. A spawned interpreter
+(``plugin/util/spawned_child.py``) has none of these problems, works the same on every OS,
+and dies with its parent (stdin EOF everywhere, PR_SET_PDEATHSIG on Linux). Inside QGIS
+``sys.executable`` is the QGIS binary, so ``python_executable`` finds the interpreter.
+
+The call and its result are pickled over the child's stdin/stdout (protocol 5: numpy arrays
+and scipy sparse matrices travel as raw buffers); ``fn`` must be importable by name in the
+child (a module-level function, a builtin, ``functools.partial`` of one).
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+CHILD_SCRIPT = Path(__file__).with_name("spawned_child.py")
+STARTUP_S = 60.0   # an interpreter importing scipy on a loaded machine: seconds, not minutes
+POLL_S = 0.1       # how often a waiting parent checks ``cancel``
+
+
+def python_executable() -> str:
+    """The Python interpreter to start workers with. Inside QGIS ``sys.executable`` is the
+    qgis binary; the interpreter of the same installation sits next to it."""
+    exe = Path(sys.executable)
+    if "python" in exe.name.lower():
+        return str(exe)
+    for name in ("python3", "python", "python3.exe", "python.exe"):
+        for folder in (Path(sys.exec_prefix) / "bin", Path(sys.exec_prefix)):
+            if (folder / name).is_file():
+                return str(folder / name)
+    raise RuntimeError(f"no Python interpreter found next to {sys.executable}")
+
+
+class SpawnedWorker:
+    """One child interpreter for one call: start, ``wait_ready``, ``call``, ``close``."""
+
+    def __init__(self, preload: tuple[str, ...] = ()):
+        self._proc = subprocess.Popen([python_executable(), str(CHILD_SCRIPT), str(os.getpid())],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.DEVNULL)
+        self._answers: queue.Queue[tuple[str, Any]] = queue.Queue()
+        # A reader thread gives portable timeouts (select() does not work on Windows pipes).
+        threading.Thread(target=self._read, args=(self._proc.stdout, self._answers), daemon=True).start()
+        self._send({"path": list(sys.path), "preload": list(preload)})
+
+    @staticmethod
+    def _read(stream, answers: "queue.Queue[tuple[str, Any]]") -> None:
+        try:
+            while True:
+                answers.put(pickle.load(stream))
+        except Exception:   # EOF or a torn pickle: the child is gone
+            answers.put(("dead", None))
+
+    def _send(self, obj: Any) -> None:
+        assert self._proc.stdin is not None
+        try:
+            self._proc.stdin.write(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+            self._proc.stdin.flush()
+        except OSError:   # the child died; the reader reports it
+            pass
+
+    def _wait(self, seconds: float, cancel: Callable[[], bool] | None) -> tuple[str, Any]:
+        end = time.perf_counter() + max(seconds, 0.0)
+        while True:
+            if cancel is not None and cancel():
+                return "cancelled", None
+            left = end - time.perf_counter()
+            if left <= 0:
+                return "killed", None
+            try:
+                state, value = self._answers.get(timeout=min(left, POLL_S))
+            except queue.Empty:
+                continue
+            if state == "dead":
+                self._proc.wait()
+                return "error", f"the worker process died (exit code {self._proc.returncode})"
+            return state, value
+
+    def wait_ready(self, seconds: float = STARTUP_S, cancel: Callable[[], bool] | None = None) -> tuple[str, Any]:
+        """("ready", None) once the child has imported ``preload``; ("killed", None) after
+        ``seconds``; ("error", message) or ("cancelled", None)."""
+        return self._wait(seconds, cancel)
+
+    def call(self, fn: Callable, args: tuple, seconds: float,
+             cancel: Callable[[], bool] | None = None) -> tuple[str, Any]:
+        """``fn(*args)`` in the child: ("ok", result), ("error", message), ("killed", None)
+        after ``seconds`` or ("cancelled", None) as soon as ``cancel()`` is true."""
+        self._send((fn, args))
+        return self._wait(seconds, cancel)
+
+    def close(self) -> None:
+        """Kill the child (if still running) and reap it."""
+        if self._proc.poll() is None:
+            self._proc.kill()
+        for stream in (self._proc.stdin, self._proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        self._proc.wait()
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    def __enter__(self) -> "SpawnedWorker":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def bounded_call(fn: Callable, args: tuple, seconds: float, cancel: Callable[[], bool] | None = None,
+                 preload: tuple[str, ...] = ()) -> tuple[str, Any]:
+    """``fn(*args)`` in a spawned interpreter killed ``seconds`` after it started the call
+    (its start-up is not counted): ("ok", result), ("error", message), ("killed", None) or
+    ("cancelled", None)."""
+    with SpawnedWorker(preload) as worker:
+        state, value = worker.wait_ready(STARTUP_S, cancel)
+        if state != "ready":
+            return state, value
+        return worker.call(fn, args, seconds, cancel)
+
+
+__all__ = ["SpawnedWorker", "bounded_call", "python_executable"]
