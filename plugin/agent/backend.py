@@ -23,6 +23,7 @@ from ..errors import InputError
 from ..util.spawned import python_executable
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
+MAX_RESPONSE = 8_000_000  # bytes of one HTTP answer
 
 
 class BackendError(RuntimeError):
@@ -188,7 +189,10 @@ class HttpBackend:
             headers["Authorization"] = f"Bearer {self.api_key}"
         req = urllib.request.Request(self.url, data=json.dumps(body).encode(), headers=headers)
         with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
-            return json.loads(resp.read().decode("utf-8"))
+            body = resp.read(MAX_RESPONSE + 1)  # a hostile or broken server must not fill memory
+        if len(body) > MAX_RESPONSE:
+            raise ValueError(f"answer longer than {MAX_RESPONSE // 1_000_000} MB")
+        return json.loads(body.decode("utf-8"))
 
     @staticmethod
     def _response_format(kind: str, schema: dict) -> dict:
@@ -217,7 +221,7 @@ class HttpBackend:
                 if schema and self._format is None:
                     continue
                 break
-            except (urllib.error.URLError, OSError, json.JSONDecodeError) as e:
+            except (urllib.error.URLError, OSError, ValueError, RecursionError) as e:  # ValueError: bad JSON
                 last_err = f"{type(e).__name__}: {e}"
                 break
             if kind:
@@ -228,12 +232,13 @@ class HttpBackend:
         try:
             choice = res["choices"][0]
             usage = res.get("usage") or {}
-            return ChatResult(text=choice["message"].get("content") or "",
+            text = choice["message"].get("content") or ""
+            return ChatResult(text=text if isinstance(text, str) else json.dumps(text),
                               prompt_tokens=int(usage.get("prompt_tokens", 0)),
                               completion_tokens=int(usage.get("completion_tokens", 0)),
                               seconds=time.perf_counter() - t0,
-                              finish_reason=choice.get("finish_reason") or "stop")
-        except (KeyError, IndexError, TypeError) as e:
+                              finish_reason=str(choice.get("finish_reason") or "stop"))
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
             raise BackendError(f"endpoint answered without choices[0].message: {e}") from e
 
     def close(self) -> None:

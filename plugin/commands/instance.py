@@ -9,6 +9,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..tasks import SIZES, TASKS, Instance, task_class
+from . import seed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="instance name within --suite (see --list)")
     parser.add_argument("--list", action="store_true", help="with --suite: list its instances and splits")
     parser.add_argument("--size", default="small", choices=SIZES)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument("--budget", type=float, default=None, help="override the task's default budget")
     parser.add_argument("--goal", default="build", choices=("build", "improve"),
                         help="atomic goal; improve preloads a random feasible plan of about half the limits")
