@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -67,9 +68,10 @@ def run_alg(alg: str, params: dict) -> dict:
 
 def city_via_qgis_process(pbf: Path, outs: dict[str, Path]) -> str | None:
     """Run buildcitymodel in qgis_process.bin; None on success, else why it failed."""
-    args = " ".join(f"{k}={v}" for k, v in outs.items())
+    # quoted: an output folder with spaces or shell characters must stay one argument, never code
+    args = " ".join(shlex.quote(f"{k}={v}") for k, v in outs.items())
     cmd = (f"source scripts/qgis_env.sh && exec qgis_process.bin run cityplanner:buildcitymodel -- "
-           f"INPUT={pbf} {args}")
+           f"{shlex.quote(f'INPUT={pbf}')} {args}")
     try:
         p = subprocess.run(["bash", "-c", cmd], cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
                            text=True, timeout=240)

@@ -3,7 +3,11 @@
 An *episode* is one atomic goal worked on for at most ``max_turns`` terminal turns. A model
 reply that is not a valid turn (garbage, cut off by max_tokens, wrong schema) is retried
 with another seed; a turn repeated unchanged (same commands, same plan) ends the episode
-early — at once when the workspace state already says "done"; a backend failure (the worker died twice) ends that episode, not the run.
+early — at once when the workspace state already says "done"; a backend failure (the worker died twice) ends that episode, not the run,
+unless the model never answered at all: then no further episode asks it (the fallback still
+runs; ``stop_reason`` "model_unavailable"). Model text cannot
+end the run either: any failure while a turn runs (the terminal, the state of a workspace the model
+has scribbled on) becomes an error observation for the next turn.
 Every episode ends with an evaluated *proposal*; a proposal replaces the best plan only if
 it is better in the validity-first order, so the loop never accepts a worse plan, and the
 best-so-far plan is what is written back and returned. Everything goes to
@@ -71,6 +75,7 @@ class RunStats:
     completion_tokens: int = 0
     model_seconds: float = 0.0
     backend_errors: int = 0
+    backend_error: str | None = None   # the last backend failure, for the result
     proposals: list[Proposal] = field(default_factory=list)
 
     def add(self, res) -> None:
@@ -99,6 +104,7 @@ class PlannerAgent:
         self.terminal = VirtualTerminal(self.ws, time_limit=15.0)
         self._sample = 0
         self._t0 = time.perf_counter()
+        self._model_down = False  # the backend failed before the model ever answered
 
     # ------------------------------------------------------------------ run
     def run(self) -> dict[str, Any]:
@@ -110,12 +116,14 @@ class PlannerAgent:
             for attempt in range(1, self.s.build_attempts + 1):
                 prop = self.episode("build", attempt, [])
                 best = self._accept(prop, best, curve)
-                if best.valid:
+                if best.valid or self._model_down:
                     break
             if not best.valid and self.s.fallback:
                 best = self._accept(self._fallback(), best, curve)
             idle = 0
-            for rnd in range(1, self.s.rounds + 1):
+            if self._model_down:
+                stop_reason = "model_unavailable"
+            for rnd in range(1, 0 if self._model_down else self.s.rounds + 1):
                 if not best.valid or not best.ids:
                     stop_reason = "no valid plan to improve"
                     break
@@ -168,7 +176,7 @@ class PlannerAgent:
             "parse_rate": round(st.parsed / st.replies, 4) if st.replies else None,
             "tokens": {"prompt": st.prompt_tokens, "completion": st.completion_tokens},
             "tokens_per_second": round(st.completion_tokens / st.model_seconds, 1) if st.model_seconds else None,
-            "backend_errors": st.backend_errors, "stop_reason": reason,
+            "backend_errors": st.backend_errors, "backend_error": st.backend_error, "stop_reason": reason,
             "seconds": round(self.elapsed(), 2), "curve": curve, "log": str(self.log_path),
         }
         self._log({"event": "result", **{k: v for k, v in result.items() if k != "curve"}})
@@ -181,7 +189,7 @@ class PlannerAgent:
         atomic_write_json(self.ws / CONTEXT_FILE, atomic_context(self.inst, goal, list(base)))
         self._log({"event": "episode", "goal": goal, "round": rnd, "base": base})
         head = [{"role": "system", "content": system_prompt(self.s.compact_prompt)},
-                {"role": "user", "content": instance_prompt(self.ws, goal)}]
+                {"role": "user", "content": self._guarded(lambda: instance_prompt(self.ws, goal), "")}]
         exchanges: list[dict[str, str]] = []
         turns = repeats = 0
         last: tuple[list[str], Any] | None = None
@@ -191,14 +199,19 @@ class PlannerAgent:
                 turn, reply = self._next_turn(head + exchanges[-2 * KEEP_EXCHANGES:])
             except BackendError as e:
                 self.stats.backend_errors += 1
+                self.stats.backend_error = str(e)
                 self._log({"event": "backend_error", "goal": goal, "round": rnd, "error": str(e)})
+                self._model_down = not self.stats.replies
                 break
             if turn is None:
                 break  # no valid turn after the retries: the episode ends with what is on disk
             turns += 1
             self.stats.turns += 1
-            obs = self.terminal.run_turn(turn)
-            state = workspace_state(self.ws, goal)
+            obs = self._guarded(lambda: self.terminal.run_turn(turn), None)
+            if obs is None:
+                obs = {"observation": "error: the turn failed inside the terminal; the workspace is as the "
+                                      "commands before the failure left it"}
+            state = self._guarded(lambda: workspace_state(self.ws, goal), None) or _UNKNOWN_STATE
             self._log({"event": "turn", "goal": goal, "round": rnd, "turn": turns, **reply,
                        "analysis": turn["analysis"], "plan": turn["plan"],
                        "commands": [c["keystrokes"] for c in turn["commands"]],
@@ -255,6 +268,16 @@ class PlannerAgent:
         return prop
 
     # ------------------------------------------------------------------ helpers
+    def _guarded(self, fn: Callable[[], Any], default: Any) -> Any:
+        """``fn()``, or ``default`` (the failure logged) when it raises: model text must not end the run."""
+        try:
+            return fn()
+        except (Cancelled, _OutOfTime):
+            raise
+        except Exception as e:  # noqa: BLE001 - the agent survives; the log keeps the failure visible
+            self._log({"event": "internal_error", "error": f"{type(e).__name__}: {str(e)[:500]}"})
+            return default
+
     def elapsed(self) -> float:
         return time.perf_counter() - self._t0
 
@@ -274,6 +297,13 @@ class PlannerAgent:
 
 class _OutOfTime(Exception):
     pass
+
+
+#: the state shown when the workspace state cannot be computed (the turn goes on)
+_UNKNOWN_STATE: dict[str, Any] = {
+    "plan_exists": False, "non_empty": False, "count": 0, "needs_evaluation": False, "last_valid": None,
+    "last_score": None, "hard_errors": ["the workspace state could not be read"], "warnings": [],
+    "next_action": "rewrite outputs/final_plan.json in the plan format (e.g. `plan set ID...`)"}
 
 
 def run_agent(backend: Backend, ws: str | os.PathLike, settings: AgentSettings | None = None,

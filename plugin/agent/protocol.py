@@ -7,6 +7,7 @@ model is told exactly what the next required action is.
 from __future__ import annotations
 
 import json
+import math
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -17,7 +18,6 @@ from .. import RESOURCES
 from ..sandbox.verbs import VERBS
 from ..sandbox.workspace import (CONTEXT_FILE, EVAL_COMMAND, GOALS, HISTORY_FILE, PLAN_FILE, PLAN_FORMAT,
                                       load_instance, read_plan)
-from ..util.io import read_jsonl
 
 PROMPTS = RESOURCES / "prompts"
 MAX_COMMANDS = 4        # commands per turn under constrained decoding
@@ -74,12 +74,11 @@ def workspace_state(ws: str | os.PathLike, goal: str) -> dict[str, Any]:
     ws = Path(ws)
     plan_path = ws / PLAN_FILE
     ids, err = read_plan(plan_path) if plan_path.exists() else (None, None)
-    history = read_jsonl(ws / HISTORY_FILE)
-    last = next((h for h in reversed(history) if h.get("plan") == PLAN_FILE), None)
+    history, skipped = read_history(ws / HISTORY_FILE)
+    last = next((h for h in reversed(history) if h["plan"] == PLAN_FILE), None)
     # evaluated = the last evaluation of the plan file is newer than the file (or saw the same ids)
     evaluated = last is not None and ids is not None and (
-        plan_path.stat().st_mtime <= float(last.get("ts", 0))
-        or list(dict.fromkeys(map(str, ids))) == last.get("candidate_ids"))
+        _mtime(plan_path) <= last["ts"] or list(dict.fromkeys(map(_text, ids))) == last["candidate_ids"])
     state = {
         "plan_exists": plan_path.exists(),
         "non_empty": bool(ids),
@@ -90,8 +89,61 @@ def workspace_state(ws: str | os.PathLike, goal: str) -> dict[str, Any]:
         "hard_errors": ([err] if err else []) + (list(last.get("errors", [])) if evaluated else []),
         "warnings": list(last.get("warnings", [])) if evaluated else [],
     }
+    if skipped:  # the model may write into outputs/: say what was ignored instead of failing
+        state["warnings"].insert(0, f"{HISTORY_FILE}: {skipped} unreadable line(s) skipped")
     state["next_action"] = _next_action(state, goal, ws)
     return state
+
+
+#: an evaluator history line the state may use: field -> test of its value
+_HISTORY_FIELDS = {
+    "ts": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+    "plan": lambda v: isinstance(v, str),
+    "valid": lambda v: isinstance(v, bool),
+    "score": lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)),
+    "errors": lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v),
+    "warnings": lambda v: isinstance(v, list) and all(isinstance(w, str) for w in v),
+    "candidate_ids": lambda v: isinstance(v, list) and all(isinstance(i, str) for i in v),
+}
+
+
+def read_history(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """(well-formed evaluator lines, number of other lines): the file lies in outputs/, which the
+    model may write, so any line can be garbage, a JSON array or a record with wrong types."""
+    good: list[dict[str, Any]] = []
+    skipped = 0
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return good, 0
+    for line in raw.decode("utf-8", errors="replace").splitlines():
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except (ValueError, RecursionError):
+            rec = None
+        if isinstance(rec, dict) and all(test(rec[k]) if k in rec else k == "warnings"
+                                         for k, test in _HISTORY_FIELDS.items()):
+            good.append(rec)
+        else:
+            skipped += 1
+    return good, skipped
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return math.inf
+
+
+def _text(value: Any) -> str:
+    try:
+        return str(value)
+    except ValueError:  # an integer over Python's digit limit
+        return "<number>"
 
 
 def _next_action(s: dict[str, Any], goal: str, ws: Path) -> str:
@@ -110,13 +162,13 @@ def _next_action(s: dict[str, Any], goal: str, ws: Path) -> str:
 
 def _unchanged(ws: Path) -> bool:
     """ImprovePlan: is the plan still the preloaded base plan?"""
-    try:
-        ctx = json.loads((ws / CONTEXT_FILE).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+    try:  # work/ is the model's to write: the context may be anything
+        ctx = json.loads((ws / CONTEXT_FILE).read_text(encoding="utf-8", errors="replace"))
+        base = ctx["base_plan"]["candidate_ids"]
+    except (OSError, ValueError, RecursionError, KeyError, TypeError):
         return False
     ids, _ = read_plan(ws / PLAN_FILE)
-    base = (ctx.get("base_plan") or {}).get("candidate_ids")
-    return base is not None and ids is not None and sorted(map(str, ids)) == sorted(map(str, base))
+    return isinstance(base, list) and ids is not None and sorted(map(_text, ids)) == sorted(map(_text, base))
 
 
 def state_block(state: dict[str, Any]) -> str:

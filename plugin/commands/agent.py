@@ -9,6 +9,7 @@ import argparse
 from typing import Any
 
 from ..errors import InputError
+from . import seconds, seed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,8 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-tokens", type=int, default=384)
     parser.add_argument("--temperature", type=float, default=0.7)
     parser.add_argument("--threads", type=int, default=None, help="llama threads (default: cores - 1, 1 on ≤ 2 cores)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds for the whole run")
+    parser.add_argument("--seed", type=seed, default=0)
+    parser.add_argument("--time-limit", type=seconds, default=None, help="seconds for the whole run")
     parser.add_argument("--unconstrained", action="store_true", help="no JSON-schema constrained decoding")
     parser.add_argument("--no-fallback", action="store_true", help="never run greedy when BuildPlan fails")
     parser.add_argument("--compact-prompt", action="store_true",
@@ -47,6 +48,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                              fallback=None if args.no_fallback else "greedy", compact_prompt=args.compact_prompt)
     backend = make_backend(args.model, args.endpoint, lora=args.lora, threads=args.threads, seed=args.seed)
     try:
-        return run_agent(backend, args.workspace, settings)
+        result = run_agent(backend, args.workspace, settings)
     finally:
         backend.close()
+    if not result["replies"] and result["backend_errors"]:  # no plan of the model's: say why, fail
+        raise InputError(f"the model never answered: {result['backend_error']}")
+    return result

@@ -6,6 +6,9 @@ upper_bound, gap, seconds, …), DIR/table.md and PNG plots; prints the summary 
 (plugin.agent.ask.bench: TSR, MIR, TIC, IOA, tokens) with ``--model`` / ``--endpoint``.
 ``--suite speed`` measures the evaluators instead (plugin.bench.speed): DIR/speed.json and
 DIR/speed.md with full-evaluation ms and add / remove / swap µs per task on medium instances.
+``--suite fuzz`` runs ``--turns`` generated hostile turns through the virtual terminal of a small
+land workspace (plugin.bench.fuzz): DIR/fuzz.json with turns, failures, max turn time and peak
+memory; exit code 1 when an invariant broke.
 """
 from __future__ import annotations
 
@@ -15,16 +18,18 @@ from pathlib import Path
 from typing import Any
 
 from ..solvers import SOLVERS
+from . import seconds, seed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     src = parser.add_mutually_exclusive_group(required=True)
-    src.add_argument("--suite", help="quick | full | tiny | speed (evaluator timings, no solving) | ask")
+    src.add_argument("--suite", help="quick | full | tiny | speed (evaluator timings, no solving) | ask | "
+                                     "fuzz (hostile terminal turns)")
     src.add_argument("--instances", help="comma-separated workspace folders")
     parser.add_argument("--methods", default="greedy,grasp,sa,alns,default",
                         help=f"comma-separated, from {','.join(SOLVERS)}")
-    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve (default 10)")
-    parser.add_argument("--bound-time-limit", type=float, default=60.0,
+    parser.add_argument("--time-limit", type=seconds, default=10.0, help="seconds per solve (default 10)")
+    parser.add_argument("--bound-time-limit", type=seconds, default=60.0,
                         help="seconds for the MILP bound of each instance (default 60)")
     parser.add_argument("--limit", type=int, default=None,
                         help="only the first N instances of each task × size of the suite (deterministic)")
@@ -33,6 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786")
     parser.add_argument("--model", default=None, help="GGUF for the agent / ask suites (default: shipped model)")
     parser.add_argument("--endpoint", default=None, help="OpenAI-compatible server URL for the agent / ask suites")
+    parser.add_argument("--turns", type=int, default=10_000, help="fuzz suite: generated turns (default 10000)")
+    parser.add_argument("--seed", type=seed, default=0, help="fuzz suite: generator seed (default 0)")
     parser.add_argument("--out", required=True, help="output folder")
 
 
@@ -44,6 +51,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     if args.suite == "speed":
         return _speed(Path(args.out))
+    if args.suite == "fuzz":
+        return _fuzz(Path(args.out), args.turns, args.seed)
     if args.suite == "ask":
         from ..agent.ask.bench import run_ask_bench
 
@@ -78,3 +87,21 @@ def _speed(out: Path) -> dict[str, Any]:
     atomic_write_json(out / "speed.json", rows)
     atomic_write_text(out / "speed.md", speed_markdown(rows))
     return {"rows": rows, "files": [str(out / "speed.json"), str(out / "speed.md")]}
+
+
+def _fuzz(out: Path, turns: int, seed_: int) -> int:
+    import json
+
+    from ..bench.fuzz import run_fuzz
+    from ..bench.suites import build_item, suite
+    from ..errors import InputError
+    from ..sandbox import write_workspace
+    from ..util.io import atomic_write_json
+
+    if turns < 1:
+        raise InputError(f"--turns must be at least 1, got {turns}")
+    ws = write_workspace(build_item(suite("tiny")[0]), out / "fuzz-workspace")
+    res = run_fuzz(ws, turns, seed_, check_every=10)
+    atomic_write_json(out / "fuzz.json", res)
+    print(json.dumps(res, indent=2))
+    return 1 if res["failure_count"] else 0

@@ -9,15 +9,15 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
 from ..solvers import PAPER, SOLVERS, solve
+from . import seconds, seed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("workspace", help="workspace folder (made by 'python -m plugin instance')")
     parser.add_argument("--method", choices=list(SOLVERS), default="default")
-    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds (default 60)")
-    parser.add_argument("--seed", type=int, default=PAPER.seed)
+    parser.add_argument("--time-limit", type=seconds, default=60.0, help="seconds (default 60)")
+    parser.add_argument("--seed", type=seed, default=PAPER.seed)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -25,8 +25,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..sandbox.workspace import load_instance
     from ..util.io import atomic_write_json
 
-    if args.time_limit <= 0:
-        raise InputError(f"--time-limit must be positive, got {args.time_limit}")
     ws = Path(args.workspace)
     inst = load_instance(ws)
     res = solve(inst, args.method, time_limit=args.time_limit, seed=args.seed)

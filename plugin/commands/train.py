@@ -9,13 +9,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from . import seed
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default="cpu-smoke",
                         help="shipped config name (cpu-smoke, gpu) or a TOML file (default cpu-smoke)")
     parser.add_argument("--out", required=True, help="output folder: log, checkpoint, adapters, curves, evaluation")
     parser.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
-    parser.add_argument("--seed", type=int, default=None, help="override run.seed")
+    parser.add_argument("--seed", type=seed, default=None, help="override run.seed")
     parser.add_argument("--threads", type=int, default=None, help="override model.threads")
 
 

@@ -74,10 +74,11 @@ def land_from_parcels(alg: QgsProcessingAlgorithm, parameters: dict, context: Qg
     pid = alg.parameterAsString(parameters, PARCEL_ID_FIELD, context) or ""
     if not lu:
         raise QgsProcessingException("parcel layer: choose its land-use field")
+    # the layer first: an empty, invalid or CRS-less layer is the real problem, not the missing need
+    gdf = source_to_gdf(source, "parcel layer", "polygon", [lu, pid], feedback)
     if not need:
         raise QgsProcessingException(f"parcel layer: give the need per land-use type, e.g. school=2 "
                                      f"(types: {', '.join(TYPES)})")
-    gdf = source_to_gdf(source, "parcel layer", "polygon", [lu, pid], feedback)
     values = gdf.pop(lu).map(_land_use)
     names = values.map(lambda v: TYPE_CODES.get(v, str(v)) if isinstance(v, int) else v)
     unknown = sorted(set(names) - KNOWN - {""})

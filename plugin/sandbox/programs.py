@@ -2,7 +2,9 @@
 
 Each behaves like its coreutils namesake for the options listed in its help; anything else
 is a one-line error. Nothing here starts a process: ``python input/evaluate_plan.py`` calls
-the evaluator in-process and no other Python can run.
+the evaluator in-process and no other Python can run. Programs that split text into lines or
+generate text charge the terminal's data budget as they go (``jail.budget``); ``grep`` uses
+RE2, whose matching time is linear in the input, so no pattern can backtrack for minutes.
 """
 from __future__ import annotations
 
@@ -14,8 +16,8 @@ from .confine import Jail
 from .verbs import VerbError, evaluate, register_verb
 from .workspace import PLAN_FILE
 
-MAX_PATTERN = 200    # characters in a grep pattern
-MAX_REPEATS = 4      # unbounded repetitions (* +) in one pattern: each multiplies backtracking
+MAX_PATTERN = 200     # characters in a grep pattern
+RE2_MEMORY = 8 << 20  # bytes RE2 may use for one compiled pattern
 
 
 def _flags(args: list[str], allowed: str, valued: str = "") -> tuple[set[str], dict[str, str], list[str]]:
@@ -49,10 +51,15 @@ def _inputs(jail: Jail, files: list[str], stdin: str) -> list[tuple[str, str]]:
 
 
 def _count(text: str, name: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise VerbError(f"invalid number '{text}' for -{name}") from None
+    if len(text) > 18 or not text.isdigit():  # also keeps int() away from huge digit strings
+        raise VerbError(f"invalid number '{text[:20]}' for -{name}")
+    return int(text)
+
+
+def _lines(jail: Jail, text: str) -> list[str]:
+    """``text.splitlines()`` after charging what the list will hold."""
+    jail.budget.spend(0, lines=text.count("\n") + 1)
+    return text.splitlines()
 
 
 # ---------------------------------------------------------------------- files
@@ -69,6 +76,7 @@ def _head_tail(jail: Jail, args: list[str], stdin: str, tail: bool) -> str:
     n = _count(spec.lstrip("+"), "n")
     out = []
     for name, text in _inputs(jail, files, stdin):
+        jail.budget.spend(0, lines=text.count("\n") + 1)
         lines = text.splitlines(keepends=True)
         part = lines[max(n - 1, 0):] if from_start else (lines[-n:] if n else []) if tail else lines[:n]
         out.append((f"==> {name} <==\n" if len(files) > 1 else "") + "".join(part))
@@ -95,7 +103,8 @@ def wc(jail: Jail, args: list[str], stdin: str) -> str:
     show = [f for f in "lwc" if f in flags] or list("lwc")
     rows, total = [], dict.fromkeys("lwc", 0)
     for name, text in _inputs(jail, files, stdin):
-        counts = {"l": text.count("\n"), "w": len(text.split()), "c": len(text.encode("utf-8"))}
+        counts = {"l": text.count("\n"), "w": sum(1 for _ in re.finditer(r"\S+", text)),
+                  "c": len(text.encode("utf-8", errors="surrogatepass"))}
         for k in total:
             total[k] += counts[k]
         rows.append((counts, "" if name == "-" else name))
@@ -113,7 +122,7 @@ def grep(jail: Jail, args: list[str], stdin: str) -> tuple[str, int]:
     out, found = [], 0
     many = len(rest) > 1 and "h" not in flags
     for name, text in _inputs(jail, rest, stdin):
-        hits = [(k, line) for k, line in enumerate(text.splitlines(), 1)
+        hits = [(k, line) for k, line in enumerate(_lines(jail, text), 1)
                 if not jail.check_time() and bool(rx.search(line)) != ("v" in flags)]
         found += len(hits)
         prefix = f"{name}:" if many else ""
@@ -127,67 +136,34 @@ def grep(jail: Jail, args: list[str], stdin: str) -> tuple[str, int]:
     return text, 0 if found else 1
 
 
-def _compile(pattern: str, flags: set[str]) -> re.Pattern:
+def _compile(pattern: str, flags: set[str]):
+    """An RE2 pattern (Python syntax without back-references and look-arounds)."""
+    import re2  # google-re2
+
     if len(pattern) > MAX_PATTERN:
         raise VerbError(f"pattern longer than {MAX_PATTERN} characters")
     if "F" in flags:
-        pattern = re.escape(pattern)
-    elif _backtracks(pattern):
-        raise VerbError(f"pattern too complex (nested repetition like (a+)* or more than {MAX_REPEATS} "
-                        "* and +); simplify it or use -F")
+        pattern = re2.escape(pattern)
     if "w" in flags:
         pattern = rf"\b(?:{pattern})\b"
+    opts = re2.Options()
+    opts.log_errors = False
+    opts.max_mem = RE2_MEMORY
+    opts.case_sensitive = "i" not in flags
     try:
-        return re.compile(pattern, re.IGNORECASE if "i" in flags else 0)
-    except re.error as e:
-        raise VerbError(f"bad pattern: {e}") from None
-
-
-def _backtracks(pattern: str) -> bool:
-    """Whether a regex risks catastrophic backtracking: a repeated group that itself holds a
-    repetition or alternation ((a+)+, (a|aa)*), or many unbounded repetitions (a*a*a*a*a*)."""
-    risky: list[bool] = []  # per open group: holds a repetition or an alternation
-    repeats, i = 0, 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            i += 1
-        elif c == "[":
-            i = _class_end(pattern, i)
-        elif c == "(":
-            risky.append(False)
-            if pattern.startswith("?", i + 1):
-                i += 1 + (pattern[i + 2:i + 3] in (":", "=", "!", "<", ">"))
-        elif c == ")":
-            inner = risky.pop() if risky else False
-            if inner and pattern[i + 1:i + 2] in ("*", "+", "{"):
-                return True
-            if risky:
-                risky[-1] |= inner
-        elif c in "*+?{|":
-            repeats += c in "*+"
-            if risky:
-                risky[-1] = True
-        i += 1
-    return repeats > MAX_REPEATS
-
-
-def _class_end(pattern: str, i: int) -> int:
-    """Index of the ']' closing the character class that opens at ``i``."""
-    j = i + 1 + (pattern[i + 1:i + 2] == "^")
-    j += pattern[j:j + 1] == "]"
-    while j < len(pattern) and pattern[j] != "]":
-        j += 2 if pattern[j] == "\\" else 1
-    return j
+        return re2.compile(pattern, opts)
+    except re2.error as e:
+        reason = e.args[0].decode("utf-8", "replace") if e.args and isinstance(e.args[0], bytes) else str(e)
+        raise VerbError(f"bad pattern: {reason} (back-references and look-arounds are not supported)") from None
 
 
 def sort(jail: Jail, args: list[str], stdin: str) -> str:
     flags, values, files = _flags(args, "nru", "tk")
     sep = values.get("t")
     m = re.match(r"(\d+)", values.get("k", "0"))
-    field = int(m[1]) if m else 0
-    lines = "".join(text if text.endswith("\n") or not text else text + "\n"
-                    for _, text in _inputs(jail, files, stdin)).splitlines()
+    field = _count(m[1], "k") if m else 0
+    lines = _lines(jail, "".join(text if text.endswith("\n") or not text else text + "\n"
+                                 for _, text in _inputs(jail, files, stdin)))
 
     def key(line: str):
         part = line
@@ -226,8 +202,11 @@ def printf(jail: Jail, args: list[str], stdin: str) -> str:
         raise VerbError("usage: printf FORMAT [ARG...]")
     fmt, rest = _unescape(args[0]), args[1:]
     out = [_format(fmt, rest)]
-    while rest and any(s in fmt for s in ("%s", "%d")):  # bash reuses the format for extra arguments
+    jail.budget.spend(len(out[-1]))
+    # bash reuses the format for extra arguments; each reuse must consume one, or it never ends
+    while rest and _SPEC.search(fmt.replace("%%", "")):
         out.append(_format(fmt, rest))
+        jail.budget.spend(len(out[-1]))
     return "".join(out)
 
 
@@ -240,10 +219,13 @@ def _format(fmt: str, args: list[str]) -> str:
             try:
                 return str(int(value or 0))
             except ValueError:
-                raise VerbError(f"printf: '{value}' is not an integer") from None
+                raise VerbError(f"printf: '{value[:20]}' is not an integer") from None
         return value
 
-    return re.sub(r"%([sd%])", one, fmt)
+    return _SPEC.sub(one, fmt)
+
+
+_SPEC = re.compile(r"%([sd%])")
 
 
 # ---------------------------------------------------------------------- session

@@ -5,19 +5,28 @@ An agent turn is one JSON object ``{"analysis", "plan", "commands": [{"keystroke
 the registered programs and verbs, confined to the workspace by a ``Jail``. Nothing is
 handed to a real shell and no text is evaluated. Every turn, command, output and evaluation
 goes to ``logs/terminal.jsonl``. Commands run instantly, so ``duration`` is only validated.
+
+Model text must not hang, exhaust or crash the host: every command and every turn runs against
+the budgets of ``budget.Limits`` (time, data held, writes); a spent budget or any failure of a
+program is an error line on the screen, never an exception out of ``run`` / ``run_turn``, and
+host paths in any text shown are replaced by the workspace's virtual name.
 """
 from __future__ import annotations
 
 import json
 import os
+import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from .. import PLUGIN_ROOT
 from ..util.io import append_jsonl
 
 from . import programs  # noqa: F401 - registers cat, ls, grep … as verbs
-from .confine import Jail, SandboxError
+from .budget import Budget, BudgetExceeded, Limits
+from .confine import VIRTUAL_ROOT, Jail, SandboxError
 from .shell import Command, ParseError, Pipeline, parse
 from .verbs import VERBS, VerbError
 
@@ -32,64 +41,94 @@ class VirtualTerminal:
     """A confined, logged command interpreter for one workspace."""
 
     def __init__(self, ws: str | os.PathLike, log_path: str | os.PathLike | None = None,
-                 max_output: int = 8000, time_limit: float = 10.0):
-        self.jail = Jail(ws)
+                 max_output: int = 8000, time_limit: float = 10.0, limits: Limits | None = None):
+        """``limits`` sets every budget; without it ``time_limit`` (seconds per command) and
+        ``max_output`` (characters shown per command) adjust the defaults."""
+        if limits is None:
+            limits = Limits(command_seconds=float(time_limit), command_output=int(max_output))
+            limits = replace(limits, turn_seconds=max(limits.turn_seconds, limits.command_seconds))
+        self.limits = limits
+        self.budget = Budget(limits)
+        self.jail = Jail(ws, self.budget)
         self.jail.log = self._log
         self.log_path = Path(log_path) if log_path is not None else self.jail.root / "logs" / "terminal.jsonl"
-        self.max_output = int(max_output)
-        self.time_limit = float(time_limit)
+        self._in_turn = False
+        # host folders the model must never see, longest first: the workspace, the plugin, Python
+        self._hosts = sorted({(str(self.jail.root), VIRTUAL_ROOT), (str(Path(ws).absolute()), VIRTUAL_ROOT),
+                              (str(PLUGIN_ROOT), "<plugin>"), (sys.executable, "python")},
+                             key=lambda kv: -len(kv[0]))
 
     # ------------------------------------------------------------------ protocol
     def run_turn(self, turn: dict | str) -> dict[str, Any]:
         """Validate and run one agent turn; a malformed turn gives an error observation."""
         obj, error = parse_turn(turn)
-        self._log({"event": "turn", "turn": _turn_record(obj) if obj is not None else _clip(repr(turn)),
+        self._log({"event": "turn", "turn": _turn_record(obj) if obj is not None else _shown(turn),
                    "error": error})
         if obj is None:
             return {"ok": False, "error": error, "outputs": [], "observation": f"error: {error}",
                     "task_complete": False}
-        outputs = [{"keystrokes": c["keystrokes"], "output": self.run(c["keystrokes"])} for c in obj["commands"]]
-        screen = "\n".join(f"$ {o['keystrokes'].rstrip()}\n{o['output']}".rstrip("\n") for o in outputs)
+        self.budget.start_turn()
+        self._in_turn = True
+        try:
+            outputs = [{"keystrokes": c["keystrokes"], "output": self.run(c["keystrokes"])} for c in obj["commands"]]
+        finally:
+            self._in_turn = False
+        screen = "\n".join(f"$ {_clip(o['keystrokes'].rstrip(), 1000)}\n{o['output']}".rstrip("\n")
+                           for o in outputs)
         return {"ok": True, "error": None, "outputs": outputs, "observation": screen,
                 "task_complete": obj["task_complete"]}
 
     def run(self, keystrokes: str) -> str:
         """Run one command (possibly several lines, e.g. a here-document); return the screen text."""
         start = time.monotonic()
-        self.jail.deadline = start + self.time_limit
+        if not self._in_turn:  # a command run on its own is a turn of its own
+            self.budget.start_turn()
+        self.budget.start_command()
         if not isinstance(keystrokes, str):
             out = "error: keystrokes must be a string"
         elif len(keystrokes) > MAX_KEYSTROKES:
             out = f"error: command longer than {MAX_KEYSTROKES} characters"
         else:
             out = self._script(keystrokes)
-        out = _cap(out, self.max_output)
+        self.budget.end_command()
+        out = self._scrub(_cap(out, self.limits.command_output))
         self._log({"event": "command", "keystrokes": _clip(str(keystrokes)), "output": out,
                    "cwd": self.jail.pwd(), "seconds": round(time.monotonic() - start, 4)})
         return out
+
+    def _scrub(self, text: str) -> str:
+        """``text`` with host folders replaced by what the model may see."""
+        for host, shown in self._hosts:
+            if host in text:
+                text = text.replace(host, shown)
+        return text
 
     # ------------------------------------------------------------------ interpreter
     def _script(self, text: str) -> str:
         screen: list[str] = []
         pos, status = 0, 0
-        while pos < len(text):
-            if time.monotonic() > self.jail.deadline:
-                screen.append("error: time limit reached; the rest was not run\n")
-                break
-            try:
-                line, pos = parse(text, pos)
-            except ParseError as e:
-                screen.append(f"error: {e}; the rest was not run\n")
-                break
-            for connector, pipeline in line:
-                if (connector == "&&" and status != 0) or (connector == "||" and status == 0):
-                    continue
-                status = self._pipeline(pipeline, screen)
+        try:
+            while pos < len(text):
+                self.budget.check_time()
+                try:
+                    line, pos = parse(text, pos)
+                except ParseError as e:
+                    screen.append(f"error: {e}; the rest was not run\n")
+                    break
+                for connector, pipeline in line:
+                    if (connector == "&&" and status != 0) or (connector == "||" and status == 0):
+                        continue
+                    status = self._pipeline(pipeline, screen)
+        except BudgetExceeded as e:
+            screen.append(f"error: {e}; the rest was not run\n")
+            self._log({"event": "budget", "error": str(e)})
         return "".join(screen)
 
     def _pipeline(self, pipeline: Pipeline, screen: list[str]) -> int:
+        """Run one pipeline; a spent budget propagates (after its stage's notes reach the screen)."""
         data, status = "", 0
         for k, cmd in enumerate(pipeline):
+            self.budget.check_time()
             out, err, status = self._command(cmd, data if k else None)
             screen.append(err)
             data = out[:MAX_PIPE]
@@ -98,24 +137,32 @@ class VirtualTerminal:
 
     def _command(self, cmd: Command, stdin: str | None) -> tuple[str, str, int]:
         """(stdout, stderr, status) of one simple command with its redirections."""
-        argv = self._expand(cmd)
-        name = argv[0]
-        verb = VERBS.get(name)
-        if verb is None:
-            return "", f"{name}: command not found (type `help` for the commands)\n", 127
+        name = _clip(cmd.argv[0].text, 80)
+        out, status = "", 1
         try:
+            argv = self._expand(cmd)
+            name = _clip(argv[0], 80)
+            verb = VERBS.get(argv[0])
+            if verb is None:
+                return "", f"{name}: command not found (type `help` for the commands)\n", 127
             stdin, sinks = self._redirections(cmd, stdin)
             result = verb.fn(self.jail, argv[1:], stdin or "")
             out, status = result if isinstance(result, tuple) else (result, 0)
+            self.budget.spend(len(out))
+            out = self._write_sinks(sinks, out)
+        except BudgetExceeded:
+            self.jail.notes.clear()
+            raise
         except (VerbError, SandboxError) as e:
             out, status = "", 1
             self.jail.notes.append(f"{name}: {e}")
+        except OSError as e:  # str(e) would name the host path
+            out, status = "", 1
+            self.jail.notes.append(f"{name}: {e.strerror or type(e).__name__}")
         except Exception as e:  # noqa: BLE001 - a failing verb (maybe a third party's) must not end the episode
             out, status = "", 1
-            self.jail.notes.append(f"{name}: internal error: {type(e).__name__}: {e}")
-            self._log({"event": "verb_error", "verb": name, "error": repr(e)})
-        else:
-            out = self._write_sinks(sinks, out)
+            self.jail.notes.append(f"{name}: internal error: {type(e).__name__}: {_clip(str(e), 200)}")
+            self._log({"event": "verb_error", "verb": name, "error": _clip(repr(e))})
         err = "".join(f"{n}\n" for n in self.jail.notes)
         self.jail.notes.clear()
         return out, err, status
@@ -165,7 +212,7 @@ def parse_turn(turn: dict | str) -> tuple[dict | None, str | None]:
     if isinstance(turn, str):
         try:
             turn = json.loads(turn)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # ValueError: bad JSON, or an integer over Python's digit limit
             return None, 'a turn must be one JSON object {"analysis", "plan", "commands", "task_complete"}'
     if not isinstance(turn, dict):
         return None, f"a turn must be a JSON object, got {type(turn).__name__}"
@@ -191,11 +238,19 @@ def _turn_record(turn: dict) -> dict[str, Any]:
             "task_complete": turn["task_complete"]}
 
 
+def _shown(turn: Any) -> str:
+    """A refused turn as logged (repr fails on an integer over Python's digit limit)."""
+    try:
+        return _clip(turn if isinstance(turn, str) else repr(turn))
+    except ValueError:
+        return f"<unprintable {type(turn).__name__}>"
+
+
 def _cap(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     return text[:limit] + f"\n[output truncated: {limit} of {len(text)} characters shown]\n"
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_LOGGED else text[:MAX_LOGGED] + "…"
+def _clip(text: str, limit: int = MAX_LOGGED) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"

@@ -142,6 +142,7 @@ def candidates_verb(jail: Jail, args: list[str], stdin: str) -> str:
     df = pd.read_csv(jail.resolve("input/candidates.csv"), dtype={"id": str})
     total = len(df)
     for f in opts.get("--filter", []):
+        jail.check_time()
         df = df[_filter_mask(df, f)]
     if "--sort" in opts:
         col = opts["--sort"][-1]

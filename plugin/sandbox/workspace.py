@@ -70,6 +70,28 @@ def _reset(ws: Path) -> None:
         shutil.rmtree(ws / d, ignore_errors=True)
 
 
+def work_held(ws: str | os.PathLike) -> list[str]:
+    """What rewriting workspace ``ws`` would lose, in words (empty when it holds no work):
+    a non-empty final plan, evaluations in the history, files written under work/."""
+    ws = Path(ws)
+    lost = []
+    ids, _ = read_plan(ws / PLAN_FILE) if (ws / PLAN_FILE).exists() else (None, None)
+    if ids:
+        lost.append(f"{PLAN_FILE} with {len(ids)} candidates")
+    try:
+        with open(ws / HISTORY_FILE, "rb") as fh:
+            evaluations = sum(1 for line in fh if line.strip())
+    except OSError:
+        evaluations = 0
+    if evaluations:
+        lost.append(f"{evaluations} evaluations in {HISTORY_FILE}")
+    work = [p for p in (ws / "work").rglob("*") if p.is_file() and p.as_posix() != (ws / CONTEXT_FILE).as_posix()] \
+        if (ws / "work").is_dir() else []
+    if work:
+        lost.append(f"{len(work)} files under work/")
+    return lost
+
+
 def _set_writable(folder: Path, writable: bool) -> None:
     """Read-only: files r--r--r--, folders r-xr-xr-x (atomic writes leave files rw-------)."""
     for p in [*folder.rglob("*"), folder]:
@@ -201,12 +223,18 @@ def read_plan(path: str | os.PathLike) -> tuple[list | None, str | None]:
 def read_plan_text(path: str | os.PathLike) -> tuple[str | None, str | None]:
     p = Path(path)
     try:
-        if p.is_dir():
+        st = p.stat()
+        if stat.S_ISDIR(st.st_mode):
             return None, f"plan file {p.name} is a directory"
-        size = p.stat().st_size
-        if size > MAX_PLAN_BYTES:
-            return None, f"plan file too large ({size} bytes > {MAX_PLAN_BYTES})"
-        return p.read_bytes().decode("utf-8", errors="replace"), None
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or a device would block the read or never end
+            return None, f"plan file {p.name} is not a regular file"
+        if st.st_size > MAX_PLAN_BYTES:
+            return None, f"plan file too large ({st.st_size} bytes > {MAX_PLAN_BYTES})"
+        with open(p, "rb") as fh:
+            data = fh.read(MAX_PLAN_BYTES + 1)  # a file that grew since stat() is still cut
+        if len(data) > MAX_PLAN_BYTES:
+            return None, f"plan file too large (over {MAX_PLAN_BYTES} bytes)"
+        return data.decode("utf-8", errors="replace"), None
     except FileNotFoundError:
         return None, f"plan file not found: {path}"
     except OSError as e:
@@ -222,6 +250,8 @@ def parse_plan(text: str) -> tuple[list | None, str | None]:
         return None, f"plan is not valid JSON ({e.msg} at line {e.lineno} column {e.colno}); expected {PLAN_FORMAT}"
     except RecursionError:
         return None, "plan JSON is nested too deeply"
+    except ValueError:  # an integer over Python's digit limit (4300)
+        return None, "plan holds a number too long to read (over 4300 digits)"
     if not isinstance(obj, dict):
         return None, f"plan must be a JSON object like {PLAN_FORMAT}, got {type(obj).__name__}"
     if "candidate_ids" not in obj:

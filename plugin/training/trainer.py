@@ -18,6 +18,8 @@ by construction: ratio 1 and zero-mean advantages; the gradient is not).
 from __future__ import annotations
 
 import io
+import json
+import pickle
 import sys
 import time
 from pathlib import Path
@@ -170,17 +172,29 @@ class Trainer:
 
     def _save_checkpoint(self) -> None:
         buf = io.BytesIO()
+        # plain containers only (json round trip drops the Section class) so resume can load with weights_only
         torch.save({"state": self.state, "lora": {k: v.detach().cpu() for k, v in self.model.lora_state().items()},
-                    "config": dict(self.cfg)}, buf)
+                    "config": json.loads(json.dumps(self.cfg))}, buf)
         atomic_write_bytes(self.out / CHECKPOINT, buf.getvalue())
 
     def _load_checkpoint(self) -> None:
-        path = self.out / CHECKPOINT
-        if not path.is_file():
-            raise InputError(f"--resume: no {CHECKPOINT} in {self.out}")
-        ck = torch.load(path, map_location=self.device, weights_only=False)
+        ck = read_checkpoint(self.out / CHECKPOINT, self.device)
         self.model.load_lora_state(ck["lora"])
         self.state = ck["state"]
+
+
+def read_checkpoint(path: Path, device: torch.device | str = "cpu") -> dict[str, Any]:
+    """The checkpoint's tensors and plain containers; a planted pickle is refused, never run."""
+    if not path.is_file():
+        raise InputError(f"--resume: no {path.name} in {path.parent}")
+    try:
+        ck = torch.load(path, map_location=device, weights_only=True)
+    except (pickle.UnpicklingError, RuntimeError, EOFError, OSError) as e:
+        raise InputError(f"--resume: {path.name} is not a checkpoint of this trainer "
+                         f"({type(e).__name__}; objects are never unpickled)") from None
+    if not isinstance(ck, dict) or not isinstance(ck.get("lora"), dict) or not isinstance(ck.get("state"), dict):
+        raise InputError(f"--resume: {path.name} lacks the lora and state entries")
+    return ck
 
 
 def sft_batch(demos: dict[str, list[tuple[AtomicTask, str]]], step: int, size: int, tool_share: float,

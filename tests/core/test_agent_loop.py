@@ -72,8 +72,16 @@ def test_fallback_gives_a_valid_plan_when_the_model_cannot(tmp_path, monkeypatch
 
 def test_backend_failure_ends_the_episode_not_the_run(tmp_path, monkeypatch):
     _, ws = toy_workspace(tmp_path / "ws", monkeypatch)
+    backend = Scripted([turn("plan set c0", EVAL, done=True), BackendError("worker exited twice")])
+    res = run_agent(backend, ws, settings(rounds=2, patience=5))
+    assert res["backend_errors"] == 2 and res["rounds"] == 2 and res["stop_reason"] == "rounds" and res["valid"]
+
+
+def test_a_model_that_never_answers_is_asked_once(tmp_path, monkeypatch):
+    _, ws = toy_workspace(tmp_path / "ws", monkeypatch)
     res = run_agent(Scripted([BackendError("worker exited twice")]), ws, settings(build_attempts=2, fallback="greedy"))
-    assert res["backend_errors"] == 2 and res["valid"] and res["fallback_used"]
+    assert res["backend_errors"] == 1 and res["backend_error"] == "worker exited twice"
+    assert res["stop_reason"] == "model_unavailable" and res["valid"] and res["fallback_used"]
 
 
 def test_never_accepts_a_worse_plan_and_returns_best_so_far(tmp_path, monkeypatch):

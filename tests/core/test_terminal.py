@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -132,8 +133,7 @@ def test_register_verb_and_help(term):
     ("cat <<EOF\nno end", "here-document not closed"),
     ("echo 'open", "unterminated single quote"),
     ("| ls", "syntax error"),
-    ("grep '(a+)+$' input/README.md", "pattern too complex"),
-    ("grep 'a*a*a*a*a*b' input/README.md", "pattern too complex"),
+    ("grep '(a)\\1' input/README.md", "back-references and look-arounds are not supported"),
     ("grep '[' input/README.md", "bad pattern"),
     ("head -n x input/README.md", "invalid number"),
     ("cat input", "is a directory"),
@@ -155,8 +155,8 @@ def test_output_is_capped_and_logged(term):
 
 
 def test_time_limit(term):
-    term.time_limit = 0.0
-    assert "time limit" in term.run("ls\nls")
+    term.budget.limits = replace(term.limits, command_seconds=0.0)
+    assert "time budget of this command (0 s) spent" in term.run("ls\nls")
 
 
 def test_run_turn(term):
@@ -244,7 +244,7 @@ def fuzz_term(tmp_path_factory):
         yield term, base, _outside(base, ws), _tree(ws / "input"), sorted(os.listdir(os.getcwd()))
 
 
-@settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(turn=any_turn)
 def test_fuzz_turns_never_escape(fuzz_term, turn):
     term, base, outside, inputs, cwd_listing = fuzz_term

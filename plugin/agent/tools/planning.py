@@ -22,6 +22,7 @@ SOLVE_METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")
 def build_instance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     from ...city import load_city
     from ...sandbox import write_workspace
+    from ...sandbox.workspace import work_held
     from ...tasks import task_class
 
     if a["region"] not in ctx.regions:
@@ -29,6 +30,10 @@ def build_instance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     size, seed = a.get("size", "small"), int(a.get("seed", 0))
     name = a.get("workspace") or f"{a['region']}-{a['task']}-{size}-{seed}"
     ws = ctx.workspace(name, must_exist=False)
+    lost = work_held(ws) if ws.is_dir() else []
+    if lost and not a.get("overwrite"):
+        raise ToolFailure(f"workspace '{name}' already holds work ({'; '.join(lost)}): pass overwrite: true "
+                          "to replace it and lose that, or choose another workspace name")
     try:
         inst = task_class(a["task"]).build(load_city(ctx.regions[a["region"]], a["region"]), size=size, seed=seed,
                                            budget=a.get("budget"))
@@ -119,7 +124,9 @@ def tools(ctx: ToolContext) -> list[Tool]:
              object_schema({"region": region_schema(ctx), "task": {"type": "string", "enum": sorted(TASKS)},
                             "size": {"type": "string", "enum": list(SIZES)},
                             "budget": {"type": "number", "exclusiveMinimum": 0},
-                            "seed": {"type": "integer", "minimum": 0}, "workspace": ws},
+                            "seed": {"type": "integer", "minimum": 0}, "workspace": ws,
+                            "overwrite": {"type": "boolean", "description": "replace a workspace that holds a "
+                                                                          "plan or evaluations (default false)"}},
                            ["region", "task"]), build_instance),
         Tool("solve_plan", "Solve a workspace's instance with a solver, write outputs/final_plan.json and "
              "evaluate it: valid, score, metrics, selected candidates.",
