@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "city": "build the city model of a region or PBF and write it as a GeoPackage",
     "instance": "build a planning instance workspace (land | road | station)",
     "evaluate": "evaluate a plan in a workspace",
+    "audit": "flag a plan's sites and links that make no sense on the map (road reserve, water, too narrow …)",
     "solve": "solve a workspace with a heuristic, the MILP or the default method",
     "bench": "benchmark solvers on an instance suite",
     "agent": "plan a workspace with a language model (BuildPlan / ImprovePlan loop)",

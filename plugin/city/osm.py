@@ -19,8 +19,10 @@ import shapely
 
 from ..errors import InputError
 
+from .nonbuildable import COASTLINE, mask_kind
+
 _HSTORE = re.compile(r'"((?:[^"\\]|\\.)*)"=>"((?:[^"\\]|\\.)*)"')
-_POLY_COLS = ["osm_id", "osm_way_id", "name", "amenity", "building", "landuse", "leisure",
+_POLY_COLS = ["osm_id", "osm_way_id", "name", "aeroway", "amenity", "building", "landuse", "leisure",
               "natural", "office", "shop", "other_tags"]
 
 
@@ -47,7 +49,8 @@ def read_osm(path: str | Path) -> tuple[dict[str, gpd.GeoDataFrame], dict]:
 
     roads = lines[lines["highway"].notna()].copy()
     roads["service"] = tag(roads["other_tags"], "service")
-    roads = roads[["osm_id", "name", "highway", "service", "geometry"]]
+    roads["junction"] = tag(roads["other_tags"], "junction")  # roundabouts rim traffic islands
+    roads = roads[["osm_id", "name", "highway", "service", "junction", "geometry"]]
 
     n_poly = len(polys)
     polys["geometry"] = shapely.make_valid(polys.geometry.values)
@@ -77,7 +80,19 @@ def read_osm(path: str | Path) -> tuple[dict[str, gpd.GeoDataFrame], dict]:
     features = features[(features["category"] != "") | (features["landuse"] != "")]
     features = features[["name", "category", "landuse", "geometry"]]
     return {"roads": roads.reset_index(drop=True), "buildings": buildings.reset_index(drop=True),
-            "features": features}, log
+            "features": features, "masks": _masks(polys, lines)}, log
+
+
+def _masks(polys: gpd.GeoDataFrame, lines: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+    """Water and non-buildable polygons (plugin.city.nonbuildable rules) and coastline lines."""
+    tags = polys[["natural", "landuse", "amenity", "aeroway"]].copy()
+    for k in ("water", "waterway"):
+        tags[k] = tag(polys["other_tags"], k)
+    kind = mask_kind(tags)
+    coast = lines[tag(lines["other_tags"], "natural") == COASTLINE]
+    return gpd.GeoDataFrame({"kind": np.r_[kind[kind != ""], np.full(len(coast), COASTLINE, dtype=object)]},
+                            geometry=np.r_[polys.geometry.to_numpy()[kind != ""], coast.geometry.to_numpy()],
+                            crs=polys.crs)
 
 
 def categorize(features: pd.DataFrame) -> np.ndarray:

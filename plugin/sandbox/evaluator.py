@@ -49,9 +49,13 @@ def _evaluate(ws: Path, plan_path: Path) -> tuple[dict[str, Any], bool]:
 def _judge(ws: Path, ids: list) -> dict[str, Any]:
     inst = load_instance(ws)
     try:
-        return inst.evaluate(ids).to_json()
+        result = inst.evaluate(ids).to_json()
     except Exception as e:  # noqa: BLE001 - an agent must get an observation, not a traceback; the text keeps a task bug visible
         return _invalid(f"evaluator failed: {type(e).__name__}: {e}")
+    from ..audit import audit_warnings  # geopandas: only once a plan is judged
+
+    result["warnings"] += audit_warnings(ws, inst, ids)  # sites or links that make no sense on the map
+    return result
 
 
 def _invalid(error: str) -> dict[str, Any]:

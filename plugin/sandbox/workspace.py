@@ -42,8 +42,10 @@ DEMAND_KEYS = ("demand_count", "demand_units", "demand_regions", "demand_groups"
 
 # ---------------------------------------------------------------------- writing
 def write_workspace(inst: Instance, ws: str | os.PathLike, goal: str = "build",
-                    base_plan: list[str] | None = None) -> Path:
-    """Write a fresh workspace for ``inst`` at ``ws`` (an empty folder or an older workspace)."""
+                    base_plan: list[str] | None = None, city=None) -> Path:
+    """Write a fresh workspace for ``inst`` at ``ws`` (an empty folder or an older workspace).
+
+    ``city``: the City the instance was built from; its geometry is saved for ``audit``."""
     if goal not in GOALS:
         raise InputError(f"unknown goal '{goal}' (choose {', '.join(GOALS)})")
     if goal == "improve" and not base_plan:
@@ -52,7 +54,7 @@ def write_workspace(inst: Instance, ws: str | os.PathLike, goal: str = "build",
     _reset(ws)
     for d in DIRS:
         (ws / d).mkdir(parents=True, exist_ok=True)
-    _write_input(inst, ws / "input", goal)
+    _write_input(inst, ws / "input", goal, city)
     plan = list(base_plan or [])
     atomic_write_json(ws / PLAN_FILE, {"candidate_ids": plan})
     atomic_write_json(ws / CONTEXT_FILE, atomic_context(inst, goal, plan))
@@ -101,7 +103,7 @@ def _set_writable(folder: Path, writable: bool) -> None:
             p.chmod(0o555 if p.is_dir() else 0o444)
 
 
-def _write_input(inst: Instance, inp: Path, goal: str) -> None:
+def _write_input(inst: Instance, inp: Path, goal: str, city=None) -> None:
     records = json.loads(inst.candidates.to_json(orient="records"))
     atomic_write_json(inp / "city_state.json", city_state(inst))
     atomic_write_text(inp / "candidates.csv", inst.candidates.to_csv(index=False))
@@ -112,6 +114,10 @@ def _write_input(inst: Instance, inp: Path, goal: str) -> None:
     script = Template((RESOURCES / "sandbox" / "evaluate_plan.py.tmpl").read_text(encoding="utf-8"))
     atomic_write_text(inp / "evaluate_plan.py", script.substitute(plugin_root=repr(str(PLUGIN_ROOT)),
                                                                     python=repr(sys.executable)))
+    if city is not None:
+        from ..audit import CITY_MODEL_FILE, AuditContext
+
+        AuditContext.from_city(city).write(inp.parent / CITY_MODEL_FILE)
     _set_writable(inp, False)
 
 
