@@ -1,10 +1,21 @@
-"""The LLM persona, summariser and planner, through the agent's model backend.
+"""The LLM voice: residents, note-taker and planner through the agent's model backend.
 
-Every answer is asked for under a JSON schema and validated here; an answer that is cut,
-not JSON, or names unknown types / parcels falls back to the rule-based path for that
-resident, summary or community, and is counted (``usage()['fallbacks']``). A speaker's
-needs come from the model on their first turn and are then fixed (seeded per resident, so a
-run repeats); residents who never speak keep their rule-based needs.
+A small local model cannot be trusted with free text, so every answer is a small structure
+under a JSON schema (grammar-constrained on llama.cpp), validated here and rendered to text:
+
+* **Resident**: ``{"needs": [1–3 types], "reason": str, "place": parcel id or "none"}``. The
+  type list is shuffled per resident, in the prompt and in the schema's enum, so the model's
+  habit of copying the first items of a list does not become everyone's need. The structure
+  is what the resident *says* (the heard requests); the resident's profile needs, which
+  Satisfaction and Inclusion score, are never changed by it.
+* **Note-taker**: a two-sentence summary text; the summary's structured requests are always
+  the merged statements (``fishbowl.merge_requests``), never the model's words.
+* **Planner**: up to K ``(parcel, type)`` changes from the summary's requests; every change is
+  then checked against the Program's rules by the engine and dropped if it breaks one.
+
+An answer that is cut, not JSON or out of schema falls back to the rule path for that
+resident / summary / community and is labelled ``fallback`` (counted in ``usage()``), never
+``llm``. ``usage()`` reports calls, tokens, seconds and seconds per call.
 """
 from __future__ import annotations
 
@@ -14,26 +25,26 @@ import numpy as np
 
 from ..tasks.land import TYPES
 
-from .fishbowl import Opinion, RulePersona, Summary, reach_one, propose
-from .planner import changes_between
-from .population import MAX_NEEDS, MIN_NEEDS, Population
+from .fishbowl import Opinion, RulePersona, Summary, opinion_from_needs, parcel_id, reach_one, short
+from .population import Population
 from .region import Region
 
-OPINION_SCHEMA = {
-    "type": "object",
-    "properties": {"needs": {"type": "array", "items": {"type": "string", "enum": list(TYPES)},
-                             "minItems": MIN_NEEDS, "maxItems": MAX_NEEDS},
-                   "comment": {"type": "string"}},
-    "required": ["needs", "comment"],
-}
+MAX_STATED = 3        # needs a resident names in one statement
+PROMPT_QUOTES = 8     # opinions shown to the note-taker (the counts cover everyone)
 SUMMARY_SCHEMA = {"type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]}
-MAX_CHANGES = 5
-PROMPT_QUOTES = 8    # opinions shown to the summariser (the counts cover everyone)
 
 
-def planner_schema(parcel_ids: list[int]) -> dict:
-    return {"type": "object", "properties": {"changes": {"type": "array", "maxItems": MAX_CHANGES, "items": {
-        "type": "object", "properties": {"parcel": {"type": "integer", "enum": parcel_ids},
+def statement_schema(types: list[str], places: list[str]) -> dict:
+    return {"type": "object", "properties": {
+        "needs": {"type": "array", "items": {"type": "string", "enum": types}, "minItems": 1, "maxItems": MAX_STATED},
+        "reason": {"type": "string"},
+        "place": {"type": "string", "enum": places + ["none"]}},
+        "required": ["needs", "reason", "place"]}
+
+
+def planner_schema(parcel_ids: list[str], k: int) -> dict:
+    return {"type": "object", "properties": {"changes": {"type": "array", "maxItems": k, "items": {
+        "type": "object", "properties": {"parcel": {"type": "string", "enum": parcel_ids},
                                          "type": {"type": "string", "enum": list(TYPES)}},
         "required": ["parcel", "type"]}}}, "required": ["changes"]}
 
@@ -47,7 +58,7 @@ def _parse(text: str) -> dict | None:
 
 
 class LlmVoice(RulePersona):
-    """Residents, summariser and planner played by one chat backend."""
+    """Residents, note-taker and planner played by one chat backend."""
 
     name = "llm"
 
@@ -69,7 +80,9 @@ class LlmVoice(RulePersona):
         self.backend.close()
 
     def usage(self) -> dict:
-        return {k: round(v, 3) if isinstance(v, float) else v for k, v in self.counts.items()}
+        c = dict(self.counts)
+        c["seconds_per_call"] = c["seconds"] / c["calls"] if c["calls"] else 0.0
+        return {k: round(v, 3) if isinstance(v, float) else v for k, v in c.items()}
 
     def _ask(self, system: str, user: str, schema: dict, seed: int, max_tokens: int | None = None) -> dict | None:
         from ..agent.backend import BackendError
@@ -90,67 +103,74 @@ class LlmVoice(RulePersona):
     def speak(self, region: Region, pop: Population, plan: np.ndarray, parcels: np.ndarray, i: int,
               previous: Summary | None) -> Opinion:
         self.counts["speakers"] += 1
+        rng = np.random.default_rng([self.seed, i])
+        types = [TYPES[k] for k in rng.permutation(len(TYPES))]
         reach = reach_one(pop, plan, i)
-        have = [t for t, ok in zip(TYPES, reach) if ok]
+        have = [t for t in types if reach[TYPES.index(t)]]
+        view = np.flatnonzero(parcels & region.plannable & pop.near[i])
+        places = [str(region.ids[j]) for j in view]
         user = (f"You are a resident: {pop.describe(i)}. Within 500 m of your home there is: "
-                f"{', '.join(have) or 'nothing but housing'}. Missing: "
-                f"{', '.join(t for t in TYPES if t not in have) or 'nothing'}.\n"
-                + (f"Last round's summary: {previous.text}\n" if previous else "")
-                + f"Name the {MIN_NEEDS}-{MAX_NEEDS} land uses you need most (from {', '.join(TYPES)}) "
-                  "and say in one sentence why.")
-        ans = self._ask("You take part in a neighbourhood planning meeting. Answer in JSON.", user, OPINION_SCHEMA,
-                        self.seed * 100_003 + i)
-        needs = [t for t in dict.fromkeys(ans.get("needs", []) if ans else []) if t in TYPES]
-        comment = ans.get("comment") if ans else None
-        if len(needs) < MIN_NEEDS or not isinstance(comment, str) or not comment.strip():
+                f"{', '.join(have) or 'nothing but housing'}. Land uses: {', '.join(types)}.\n"
+                + (f"Last round's summary: {short(previous.text, 300)}\n" if previous else "")
+                + f"Name up to {MAX_STATED} land uses you need most, why in one sentence, and the parcel "
+                  f"({', '.join(places) or 'none'}) where one should go.")
+        ans = self._ask("You take part in a neighbourhood planning meeting. Answer in JSON.", user,
+                        statement_schema(types, places), self.seed * 100_003 + i)
+        needs = [t for t in dict.fromkeys(ans.get("needs", []) if ans else []) if t in TYPES][:MAX_STATED]
+        reason = ans.get("reason") if ans else None
+        if not needs or not isinstance(reason, str) or not reason.strip():
             self.counts["fallbacks"] += 1
-            return super().speak(region, pop, plan, parcels, i, previous)
-        if pop.needs_source[i] != "llm":   # first turn: the stated needs become this resident's
-            pop.needs[i] = np.isin(TYPES, needs[:MAX_NEEDS])
-            pop.needs_source[i] = "llm"
-        stated = [t for t, n in zip(TYPES, pop.needs[i]) if n]
-        unmet = [t for t in stated if not reach[TYPES.index(t)]]
-        return Opinion(int(i), comment.strip()[:400], stated, unmet, propose(region, pop, plan, parcels, i, unmet), "llm")
+            op = super().speak(region, pop, plan, parcels, i, previous)
+            op.source = "fallback"
+            return op
+        op = opinion_from_needs(region, pop, plan, parcels, i, needs, previous, short(reason, 200), "llm")
+        place = ans.get("place")
+        if op.proposal and place in places:
+            j = view[places.index(place)]
+            op.proposal = {"parcel": parcel_id(region, j), "from": str(plan[j]), "type": op.proposal["type"]}
+        return op
 
     def summarize(self, summary: Summary, opinions: list[Opinion], previous: Summary | None) -> tuple[str, str]:
         self.counts["summaries"] += 1
-        quotes = "\n".join(f"- {o.text[:200]}" for o in opinions[:PROMPT_QUOTES])
+        quotes = "\n".join(f"- {short(o.text, 200)}" for o in opinions[:PROMPT_QUOTES])
+        reqs = [f"block {r.block} wants {r.type} ({r.support} voices)" for r in summary.requests if r.kind == "missing"]
         user = (f"Round {summary.round}: {summary.speakers} residents spoke. Missing land uses named: "
-                f"{json.dumps(summary.unmet)}. Requests: {json.dumps(summary.requests[:3])}.\n"
-                + (f"Previous summary: {previous.text}\n" if previous else "")
+                f"{json.dumps(summary.unmet)}. Requests: {'; '.join(reqs[:3]) or 'none'}.\n"
+                + (f"Previous summary: {short(previous.text, 300)}\n" if previous else "")
                 + f"Some voices:\n{quotes}\nSummarise the residents' needs in two sentences.")
         ans = self._ask("You are the note-taker of a planning meeting. Answer in JSON.", user, SUMMARY_SCHEMA,
                         self.seed * 7919 + summary.community * 101 + summary.round, 2 * self.max_tokens)
         text = ans.get("summary") if ans else None
         if not isinstance(text, str) or not text.strip():
             self.counts["fallbacks"] += 1
-            return super().summarize(summary, opinions, previous)
-        return text.strip()[:800], "llm"
+            return super().summarize(summary, opinions, previous)[0], "fallback"
+        return short(text, 800), "llm"
 
     # ------------------------------------------------------------------ planner
-    def revise(self, region: Region, plan: np.ndarray, parcels: np.ndarray,
-               summaries: list[Summary]) -> tuple[np.ndarray, str]:
-        """Up to MAX_CHANGES (parcel, type) changes from the summaries; invalid ones dropped."""
+    def revise(self, region: Region, plan: np.ndarray, parcels: np.ndarray, summary: Summary,
+               max_changes: int) -> tuple[np.ndarray, str]:
+        """Up to ``max_changes`` (parcel, type) changes proposed from the summary's requests;
+        the engine drops the ones that break a rule."""
         self.counts["plans"] += 1
         idx = np.flatnonzero(parcels & region.plannable)
-        ids = [region.ids[j].item() for j in idx]
+        ids = [str(region.ids[j]) for j in idx]
         listing = "; ".join(f"{region.ids[j]}: {plan[j]}" for j in idx)
-        notes = "\n".join(s.text for s in summaries)
-        user = (f"Parcels you may change (id: current use): {listing}.\nResidents said:\n{notes}\n"
-                f"Propose at most {MAX_CHANGES} changes of land use that meet the residents' needs.")
-        ans = self._ask("You are the urban planner of this community. Answer in JSON.", user, planner_schema(ids),
-                        self.seed * 31 + int(idx[0]), 2 * self.max_tokens)
+        reqs = "; ".join(f"block {r.block}: {r.kind} {r.type} ({r.support} voices)" for r in summary.requests)
+        user = (f"Parcels you may change (id: current use): {listing}.\nResidents' requests: {reqs}\n"
+                f"Summary: {short(summary.text, 400)}\nPropose at most {max_changes} changes of land use.")
+        ans = self._ask("You are the urban planner of this community. Answer in JSON.", user,
+                        planner_schema(ids, max(1, max_changes)), self.seed * 31 + int(idx[0]), 2 * self.max_tokens)
         changes = ans.get("changes") if ans else None
         if not isinstance(changes, list):
             self.counts["fallbacks"] += 1
-            return plan.copy(), "llm planner answer unusable: plan kept"
+            return plan.copy(), "fallback: the LLM planner's answer was unusable, plan kept"
         new = plan.copy()
         pos = dict(zip(ids, idx))
-        dropped = 0
-        for ch in changes[:MAX_CHANGES]:
+        bad = 0
+        for ch in changes[:max_changes]:
             p, t = (ch.get("parcel"), ch.get("type")) if isinstance(ch, dict) else (None, None)
-            if isinstance(p, int) and p in pos and t in TYPES:
+            if p in pos and t in TYPES:
                 new[pos[p]] = t
             else:
-                dropped += 1
-        return new, f"llm planner: {len(changes_between(region, plan, new))} changes, {dropped} invalid dropped"
+                bad += 1
+        return new, f"llm planner: {int((new != plan).sum())} change(s) proposed, {bad} malformed"

@@ -4,7 +4,11 @@ Residents are spread over residential parcels in proportion to parcel area (thei
 and placed at a uniform random point inside their parcel. A resident sees the parcels whose
 centroid lies within 500 m of home (the paper's 15-minute circle; the same centroid rule as
 the README metrics). Needs are 3–5 of the eight land-use types, fixed once per seed so that
-every plan — before, after, each baseline — is scored against the same needs.
+every plan — before, after, each baseline — is scored against the same needs. Needs come
+from the profile alone: ``missing_boost`` (default 1.0, i.e. none) can weigh types missing
+from a resident's view higher, but any value other than 1 biases the needs toward what the
+starting plan lacks — which a revision then "finds" — so it is off unless asked for.
+A fresh population (``FRESH_SEED_OFFSET``) gives held-out residents of the same region.
 
 Satisfaction (REFERENCE.md §2) = mean over residents of the share of their needed types
 whose nearest parcel of that type has its centroid within 500 m of home; Inclusion = the
@@ -28,7 +32,8 @@ from .region import Region
 
 PROFILE_DIR = RESOURCES / "participation"
 DIMENSIONS = ("gender", "age", "education", "household")
-MISSING_BOOST = 1.2      # a type not in view weighs this much more
+MISSING_BOOST = 1.0      # weight of a type not in view (1.0: no bias toward the plan's gaps)
+FRESH_SEED_OFFSET = 100_003   # seed offset of the held-out residents
 NOISE_SIGMA = 0.35       # log-normal taste noise of the rule persona
 MIN_NEEDS, MAX_NEEDS = 3, 5
 
@@ -111,8 +116,7 @@ class Population:
     xy: np.ndarray            # (R, 2) home point
     profiles: pd.DataFrame    # DIMENSIONS + groups + vulnerable
     near: np.ndarray          # (R, P) parcel centroid within 500 m of home
-    needs: np.ndarray         # (R, 8) bool
-    needs_source: np.ndarray  # (R,) "rules" | "llm"
+    needs: np.ndarray         # (R, 8) bool: from the profile; what Satisfaction scores
 
     @property
     def n(self) -> int:
@@ -138,7 +142,8 @@ class Population:
                 + (f" ({groups})" if groups else ""))
 
 
-def sample_population(region: Region, n: int, seed: int, table: ProfileTable | None = None) -> Population:
+def sample_population(region: Region, n: int, seed: int, table: ProfileTable | None = None,
+                      missing_boost: float = MISSING_BOOST) -> Population:
     """n residents with rule-based needs (seeded); see the module docstring."""
     if n <= 0:
         raise InputError(f"--residents must be positive, got {n}")
@@ -151,20 +156,20 @@ def sample_population(region: Region, n: int, seed: int, table: ProfileTable | N
     xy = np.vstack([_points_in(region.parcels.geometry.iloc[i], c, rng) for i, c in zip(res, counts) if c])
     profiles = table.sample(n, rng)
     near = within(xy, region.xy, SERVICE_RADIUS)
-    pop = Population(home, xy, profiles, near, np.zeros((n, len(TYPES)), dtype=bool),
-                     np.full(n, "rules", dtype=object))
+    pop = Population(home, xy, profiles, near, np.zeros((n, len(TYPES)), dtype=bool))
     seen = pop.reach(region.plan0)
     for i in range(n):
-        pop.needs[i] = rule_needs(table.trait_weights(profiles.iloc[i]), seen[i], seed, i)
+        pop.needs[i] = rule_needs(table.trait_weights(profiles.iloc[i]), seen[i], seed, i, missing_boost)
     return pop
 
 
-def rule_needs(weights: np.ndarray, in_view: np.ndarray, seed: int, resident: int) -> np.ndarray:
+def rule_needs(weights: np.ndarray, in_view: np.ndarray, seed: int, resident: int,
+               missing_boost: float = MISSING_BOOST) -> np.ndarray:
     """The rule-based persona: 3–5 types with the highest profile weight × missing boost ×
     noise; the noise stream depends only on (seed, resident), so needs are stable."""
     rng = np.random.default_rng([seed, resident])
     k = int(rng.integers(MIN_NEEDS, MAX_NEEDS + 1))
-    score = weights * np.where(in_view, 1.0, MISSING_BOOST) * np.exp(rng.normal(0.0, NOISE_SIGMA, len(weights)))
+    score = weights * np.where(in_view, 1.0, missing_boost) * np.exp(rng.normal(0.0, NOISE_SIGMA, len(weights)))
     out = np.zeros(len(weights), dtype=bool)
     out[np.argsort(-score, kind="stable")[:k]] = True
     return out
