@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "ask": "answer a free-text planning request with tools, or ask for what is missing",
     "mcp": "serve the planning tools over MCP on stdio",
     "train": "train the planner model (SFT + GRPO on BuildPlan/ImprovePlan), export a GGUF LoRA adapter",
+    "instruct": "a planner instruction in words → constraints → a certified re-plan and its price (--list, --remove K, --clear)",
     "participate": "participatory revision: residents discuss a parcel plan in fishbowl rounds, the planner revises it",
     "deps": "which features this Python can run; --install the missing packages into a prefix",
 }

@@ -1,0 +1,63 @@
+"""``python -m plugin instruct WS "text" [--apply]``: a planner instruction → constraints → a
+certified re-plan and the instruction's price (plugin/constraints/README.md).
+
+``--list`` / ``--remove K`` / ``--clear`` manage the instructions stored in the workspace
+(WS/constraints/, which the agent's terminal cannot write). Without ``--apply`` the
+instruction is priced but not stored.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import InputError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("workspace", help="workspace folder (made by 'python -m plugin instance')")
+    parser.add_argument("text", nargs="?", default=None, help="the instruction, e.g. \"keep 400 m between stations\"")
+    parser.add_argument("--apply", action="store_true", help="store the constraints (default: price them only)")
+    parser.add_argument("--list", action="store_true", help="list the stored instructions")
+    parser.add_argument("--remove", metavar="K", help="remove the stored instruction K (c3 or 3)")
+    parser.add_argument("--clear", action="store_true", help="remove every stored instruction")
+    parser.add_argument("--model", default=None, help="GGUF path or 'default' for text the rules cannot read")
+    parser.add_argument("--endpoint", default=None, help="OpenAI-compatible base URL instead of the local model")
+    parser.add_argument("--lora", default=None, help="GGUF LoRA adapter for the local model")
+    parser.add_argument("--rules-only", action="store_true", help="never call a model")
+    parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per MILP solve (default 30)")
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    from ..constraints import store
+    from ..constraints.roundtrip import instruct
+    from ..constraints.schema import summary
+    from ..sandbox.workspace import load_instance
+
+    inst = load_instance(args.workspace)
+    modes = sum(bool(x) for x in (args.text, args.list, args.remove, args.clear))
+    if modes != 1:
+        raise InputError("give exactly one of: an instruction text, --list, --remove K, --clear")
+    if args.time_limit <= 0:
+        raise InputError(f"--time-limit must be positive, got {args.time_limit}")
+    if args.list:
+        return {"constraints": [{**{k: v for k, v in c.items() if k != "geometry"}, "summary": summary(c)}
+                                for c in store.load(args.workspace)]}
+    if args.remove:
+        gone = store.remove(args.workspace, args.remove)
+        return {"removed": {k: v for k, v in gone.items() if k != "geometry"},
+                "remaining": [c["key"] for c in store.load(args.workspace)]}
+    if args.clear:
+        return {"removed": store.clear(args.workspace), "remaining": []}
+    backend, source = None, "model"
+    if not args.rules_only:
+        from ..agent.backend import make_backend
+        from ..constraints.llm import LazyBackend
+
+        backend = LazyBackend(lambda: make_backend(args.model, args.endpoint, lora=args.lora))
+        source = "endpoint" if args.endpoint else "model"
+    try:
+        return instruct(args.workspace, args.text, inst, backend, source, apply=args.apply, time_limit=args.time_limit)
+    finally:
+        if backend is not None:
+            backend.close()
+

@@ -1,0 +1,96 @@
+"""Instruction text → checked constraints: rules first, the model for the rest.
+
+Every constraint records its ``source`` (rules | model | endpoint) and the instruction
+``text``; its target is resolved against the instance's data (``resolve.resolve_target``),
+it must match the schema and compile against the instance. Anything that fails becomes a
+clarification for the planner, never a guessed constraint.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InputError
+from ..tasks.base import Instance
+
+from .compile import compile_constraints
+from .resolve import Clarify, resolve_target
+from .rules import Ambiguous, NoRule, parse
+from .schema import schema_errors
+
+NEEDS_PLACE = ("lock_in", "lock_out", "exclude_near", "require_near", "inside_area", "outside_area")
+HELP = ("I could not read that as a constraint. Forms I know: 'no station within 300 m of <place>', "
+        "'at least 2 within 500 m of <place>', 'site 3 in', 'parcel 2 out', 'keep 400 m between stations', "
+        "'spend at most 80 % of the budget', 'every residential block within 500 m of a school', "
+        "'prioritise coverage', 'nothing inside <park>'")
+
+
+@dataclass
+class Interpretation:
+    constraints: list[dict[str, Any]] = field(default_factory=list)
+    clarification: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def sources(self) -> list[str]:
+        return [c["source"] for c in self.constraints]
+
+
+def read(text: str, inst: Instance, backend=None, model_source: str = "model") -> tuple[list[dict], str, str | None]:
+    """(neutral constraints, source, clarification) before resolution."""
+    try:
+        return parse(text, inst.task, inst.budget), "rules", None
+    except Ambiguous as e:
+        return [], "rules", str(e)
+    except NoRule:
+        pass
+    if backend is None:
+        return [], "rules", HELP
+    from .llm import model_read
+
+    items, clar = model_read(backend, text, inst.task)
+    return items, model_source, (clar if not items else None)
+
+
+def interpret(text: str, inst: Instance, backend=None, model_source: str = "model") -> Interpretation:
+    """Read, resolve and validate one instruction against ``inst``."""
+    text = str(text or "").strip()
+    if not text:
+        return Interpretation(clarification="the instruction is empty")
+    items, source, clar = read(text, inst, backend, model_source)
+    if clar or not items:
+        return Interpretation(clarification=clar or HELP)
+    try:
+        out = [finish(c, inst, text, source) for c in items]
+    except Clarify as e:
+        return Interpretation(clarification=str(e))
+    return Interpretation(out, None, [c["note"] for c in out if c.get("note")])
+
+
+def finish(c: dict[str, Any], inst: Instance, text: str, source: str) -> dict[str, Any]:
+    """Resolve the target, check the schema and that it compiles; Clarify when it cannot."""
+    c = {k: v for k, v in c.items() if v is not None and k != "spelled_as"}
+    t = {k: v for k, v in (c.get("target") or {}).items() if v}
+    c["target"] = t
+    if not t:
+        c.pop("target")
+        if c.get("kind") in NEEDS_PLACE:
+            raise Clarify(f"which place, site, parcel or link does '{text}' mean?")
+    elif c.get("kind") not in ("budget_share_max", "emphasis", "spacing_min"):
+        r = resolve_target(inst, t, float(c.get("distance_m") or 0.0))
+        if t.get("name"):
+            t["name"] = r.label
+        c["target"] = {k: v for k, v in t.items() if v}
+        if r.wkt and not r.wkt.endswith("EMPTY"):
+            c["geometry"] = r.wkt
+        if r.note:
+            c["note"] = "; ".join(x for x in (c.get("note"), r.note) if x)
+    c.update(text=text, source=source)
+    errs = schema_errors(c)
+    if errs:
+        raise Clarify(f"that reading is not a valid constraint ({errs[0]}); please rephrase")
+    try:
+        compile_constraints(inst, [c])
+    except InputError as e:
+        raise Clarify(str(e)) from None
+    return c

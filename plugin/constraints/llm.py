@@ -1,0 +1,101 @@
+"""The model reads an instruction the rules could not: JSON-schema constrained output.
+
+The local GGUF (llama.cpp grammar) and an OpenAI-compatible endpoint (``response_format``)
+both answer through ``plugin.agent.backend``. The schema is flat (no nesting beyond one
+list, no patterns) so the grammar stays small; the answer is data: it is converted to the
+neutral constraint form and then resolved and validated like the rules' output.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .schema import KINDS
+
+MODEL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "constraints": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "kind": {"enum": list(KINDS)},
+                    "target_name": {"type": ["string", "null"]},
+                    "target_category": {"type": ["string", "null"]},
+                    "target_id": {"type": ["string", "null"]},
+                    "distance_m": {"type": ["number", "null"]},
+                    "count": {"type": ["integer", "null"]},
+                    "share": {"type": ["number", "null"]},
+                    "type": {"type": ["string", "null"]},
+                    "term": {"type": ["string", "null"]},
+                },
+                "required": ["kind", "target_name", "target_category", "target_id", "distance_m", "count", "share",
+                             "type", "term"],
+            },
+        },
+        "clarify": {"type": ["string", "null"]},
+    },
+    "required": ["constraints", "clarify"],
+}
+SYSTEM = (
+    "You turn one urban planner's instruction into constraints for a {task} planning task. Answer JSON only. "
+    "Kinds: " + "; ".join(f"{k}: {v[0]}" for k, v in KINDS.items()) + ". "
+    "target_name: a place name exactly as written; target_id: a number the planner gives for a site, "
+    "link, parcel or block; target_category: a feature category (school, clinic, charging, green, ...). "
+    "distance_m in metres; share of the budget as a fraction; type: {types}; term: {terms}. "
+    "If a place, distance or number is missing or unclear, set clarify to a short question and give no constraints."
+)
+TASK_TYPES = {"land": "business, office, green_l, green_s, school, hospital_l, hospital_s, recreation",
+              "station": "parking, fuel, curb, face, business, charging", "road": "new, rebuild"}
+TASK_TERMS = {"station": "coverage, access, service_time", "road": "connectivity, travel_time",
+              "land": "R, service, ecology"}
+
+
+def messages(text: str, task: str) -> list[dict[str, str]]:
+    """The chat the model answers (also the SFT prompt: training and inference share it)."""
+    system = SYSTEM.format(task=task, types=TASK_TYPES.get(task, ""), terms=TASK_TERMS.get(task, ""))
+    return [{"role": "system", "content": system}, {"role": "user", "content": text.strip()}]
+
+
+def to_neutral(item: dict[str, Any]) -> dict[str, Any]:
+    """One model item → the neutral constraint form (what the rules emit)."""
+    return {"kind": item.get("kind"),
+            "target": {"name": item.get("target_name"), "category": item.get("target_category"),
+                       "id": item.get("target_id")},
+            **{k: item.get(k) for k in ("distance_m", "count", "share", "type", "term")}}
+
+
+def from_neutral(c: dict[str, Any]) -> dict[str, Any]:
+    """The neutral form → the model's flat item (SFT targets)."""
+    t = c.get("target") or {}
+    return {"kind": c["kind"], "target_name": t.get("name"), "target_category": t.get("category"),
+            "target_id": t.get("id"), **{k: c.get(k) for k in ("distance_m", "count", "share", "type", "term")}}
+
+
+def model_read(backend, text: str, task: str, seed: int = 0) -> tuple[list[dict[str, Any]], str | None]:
+    """(constraints in neutral form, clarification) from the model; ([], reason) on bad output."""
+    res = backend.chat(messages(text, task), schema=MODEL_SCHEMA, max_tokens=400, temperature=0.0, seed=seed)
+    try:
+        doc = json.loads(res.text)
+    except ValueError:
+        return [], "I could not read that instruction (the model's answer was not complete JSON); please rephrase"
+    items = [to_neutral(x) for x in doc.get("constraints") or [] if isinstance(x, dict)]
+    clar = doc.get("clarify")
+    return items, (str(clar) if clar else None)
+
+
+class LazyBackend:
+    """Starts the model only when the rules could not read the text (most instructions need none)."""
+
+    def __init__(self, make):
+        self._make, self._backend = make, None
+
+    def chat(self, *a, **kw):
+        if self._backend is None:
+            self._backend = self._make()
+        return self._backend.chat(*a, **kw)
+
+    def close(self) -> None:
+        if self._backend is not None:
+            self._backend.close()

@@ -1,0 +1,99 @@
+"""One instruction round trip: interpret → certified re-plan → the instruction's price.
+
+"before" is the certified plan under the constraints already stored (remembered in the
+workspace, so usually free); "after" adds the new ones and re-solves with the task MILP to a
+certified optimum (or the best plan and bound found within the time limit). The price is
+before − after on the task's ORIGINAL score S — an emphasis changes what is optimised, not
+how the price is measured; upper_bound and gap are those of the optimised objective.
+"""
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from ..solvers import solve
+from ..tasks.base import Instance
+
+from . import store
+from .compile import compile_constraints
+from .constrained import constrain
+from .interpret import interpret
+from .schema import summary
+
+
+def certified_plan(inst: Instance, constraints: list[dict[str, Any]], time_limit: float) -> dict[str, Any]:
+    """The MILP's plan of ``inst`` under ``constraints``: valid, score (S), bound, gap, ids."""
+    ci = constrain(inst, compile_constraints(inst, constraints))
+    res = solve(ci, "milp", time_limit=time_limit)
+    score = round(float(inst.score_mask(res.mask)[0]), 6)
+    out = {"valid": bool(res.valid), "score": score if res.valid else None, "upper_bound": res.upper_bound,
+           "gap": res.gap, "status": res.status, "ids": res.ids, "seconds": res.seconds}
+    if ci is not inst and len(ci.compiled.emphasis):
+        out["objective"] = round(float(ci.score_mask(res.mask)[0]), 6)
+    return out
+
+
+def before_plan(ws: str | os.PathLike, inst: Instance, stored: list[dict[str, Any]], time_limit: float) -> dict[str, Any]:
+    got = store.certified(ws, inst, stored)
+    if got is None:
+        got = certified_plan(inst, stored, time_limit)
+        if got["status"] == "optimal":
+            store.remember(ws, inst, stored, got)
+    return got
+
+
+def instruct(ws: str | os.PathLike, text: str, inst: Instance, backend=None, model_source: str = "model",
+             apply: bool = False, time_limit: float = 30.0) -> dict[str, Any]:
+    """The ``instruct`` reply (README: the JSON of ``python -m plugin instruct``)."""
+    t0 = time.perf_counter()
+    it = interpret(text, inst, backend, model_source)
+    reply: dict[str, Any] = {"constraints": [], "source": {}, "clarification": it.clarification, "notes": it.notes,
+                             "before": None, "after": None, "price": None, "price_pct": None, "plan": None,
+                             "applied": False}
+    if it.clarification:
+        reply["seconds"] = round(time.perf_counter() - t0, 3)
+        return reply
+    stored = store.load(ws)
+    before = before_plan(ws, inst, stored, time_limit)
+    after = certified_plan(inst, stored + it.constraints, time_limit)
+    new = it.constraints
+    if not after["valid"]:
+        reply["clarification"] = ("this instruction cannot be met together with the stored ones "
+                                  f"({', '.join(c['key'] for c in stored) or 'none'}): no valid plan exists"
+                                  if after["status"] in ("optimal", "infeasible") else
+                                  f"no valid plan found within {time_limit:g} s; try a longer --time-limit")
+    elif apply:
+        new = store.add(ws, it.constraints)
+        if after["status"] == "optimal":
+            store.remember(ws, inst, stored + new, after)
+        reply["applied"] = True
+    names = [c.get("key", str(k + 1)) for k, c in enumerate(new)]
+    reply["constraints"] = [{**{k: v for k, v in c.items() if k != "geometry"}, "summary": summary(c)} for c in new]
+    reply["source"] = dict(zip(names, it.sources))
+    reply["before"] = {"valid": before["valid"], "score": before["score"]}
+    reply["after"] = {k: after.get(k) for k in ("valid", "score", "upper_bound", "gap", "status", "objective")
+                      if k in after}
+    if before["score"] is not None and after["score"] is not None:
+        price = round(before["score"] - after["score"], 6)
+        reply["price"] = price
+        reply["price_pct"] = round(100.0 * price / abs(before["score"]), 2) if before["score"] else None
+    old, now = set(before["ids"]), set(after["ids"])
+    reply["plan"] = {"candidate_ids": after["ids"], "before_ids": before["ids"], "added": sorted(now - old),
+                     "removed": sorted(old - now)}
+    reply["seconds"] = round(time.perf_counter() - t0, 3)
+    return reply
+
+
+def price_text(reply: dict[str, Any]) -> str:
+    """"this instruction costs 0.012 score (3.2 %)" — what the dock and the tools say."""
+    if reply.get("clarification"):
+        return reply["clarification"]
+    p, pct = reply.get("price"), reply.get("price_pct")
+    if p is None:
+        return "no price: the plan before or after is not valid"
+    if abs(p) < 5e-7:
+        return "this instruction costs nothing: the best plan already meets it"
+    word = "costs" if p > 0 else "gains"
+    return f"this instruction {word} {abs(p):.3f} score ({abs(pct):.1f} %)" if pct is not None else \
+        f"this instruction {word} {abs(p):.3f} score"

@@ -1,0 +1,304 @@
+"""Deterministic parsing of the common instruction forms into constraints (neutral form).
+
+Slots first (distances, counts, shares, money, ids, types, score terms, the target phrase),
+then the kind from the words around them. The output names targets as the planner said
+them ({id, name, category}); the interpreter resolves them against the data. ``NoRule`` means
+no rule applies (the model gets the text); ``Ambiguous`` means the instruction was understood
+but lacks something the planner must give (the reply asks).
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from fractions import Fraction
+from typing import Any
+
+from .schema import DEFAULT_NEAR_M
+
+NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "a couple of": 2, "a pair of": 2, "couple of": 2,
+                "three": 3, "a few": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "zero": 0, "no": 0}
+FRACTIONS = {"half": Fraction(1, 2), "a half": Fraction(1, 2), "one half": Fraction(1, 2),
+             "a third": Fraction(1, 3), "one third": Fraction(1, 3), "two thirds": Fraction(2, 3),
+             "a quarter": Fraction(1, 4), "one quarter": Fraction(1, 4), "three quarters": Fraction(3, 4),
+             "three fourths": Fraction(3, 4)}
+#: land-use types (land task) by the words planners use; first match wins
+LAND_TYPES = (("hospital_l", r"hospital_l|large hospitals?"), ("hospital_s", r"hospital_s|clinics?|health cent(?:re|er)s?|small hospitals?"),
+              ("hospital_l", r"hospitals?"), ("green_l", r"green_l|large parks?"),
+              ("green_s", r"green_s|parks?|green(?:ery| space| spaces| areas?)?|gardens?"),
+              ("business", r"business(?:es)?|shops?|retail|commercial"), ("office", r"offices?"),
+              ("school", r"schools?|kindergartens?"), ("recreation", r"recreation(?:al)?|sports?|playgrounds?"))
+STATION_TYPES = (("parking", r"parking|car parks?"), ("fuel", r"fuel stations?|petrol stations?|gas stations?"),
+                 ("curb", r"curbs?|kerbs?|kerbside|curbside"))
+TERMS = {
+    "station": (("service_time", r"service time|waiting|queu\w*|wait times?"), ("access", r"access\w*|walking distance|distance"),
+                ("coverage", r"coverage|cover\w*|served|reach"), ("cost", r"costs?|cheap\w*|money")),
+    "road": (("travel_time", r"travel times?|travel|detours?|trip lengths?|shorter trips|distance"),
+             ("connectivity", r"connect\w*"), ("cost", r"costs?|cheap\w*|money")),
+    "land": (("ecology", r"ecolog\w*|nature|biodiversity|green(?:ery)?"),
+             ("service", r"service\w*|amenit\w*|access\w*"), ("R", r"\bR\b|requirements?|need(?:s| config)?|quota"),
+             ("cost", r"costs?|cheap\w*|money")),
+}
+UNIT_NOUNS = (r"(?:ev\s+)?(?:charg\w+(?:\s+(?:stations?|points?|sites?))?|stations?|sites?|candidates?|facilit\w+|"
+              r"(?:new\s+)?(?:roads?|links?|streets?)|parcels?|blocks?|anything|nothing|buildings?|projects?|"
+              r"plots?|ones?)")
+VOCAB = ("inside", "outside", "within", "least", "most", "more", "than", "offices", "office", "business", "parcels",
+         "parcel", "chargers", "charger", "stations", "station", "budget", "spacing", "apart", "prohibit",
+         "recreation", "hospital", "school", "schools", "green", "access", "coverage", "connectivity", "between",
+         "spend", "unspent", "maximum", "minimum", "around", "near", "away", "links", "roads", "priority",
+         "prioritise", "prioritize", "emphasise", "emphasize", "distance", "every", "residential", "block", "blocks",
+         "allocated", "exclude", "include", "should", "must", "budget", "money", "metres", "meters", "least")
+ID_REF = re.compile(r"\b(site|link|parcel|block|candidate|road)\s*#?\s*(\d+)\b", re.I)
+RAW_ID = re.compile(r"\b([snrf]\d{2,3}(?:c\d+|-[a-z_]+)?)\b")
+DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:er|re)s?|m|met(?:er|re)s?)\b", re.I)
+
+
+class NoRule(Exception):
+    """No deterministic rule understood the text."""
+
+
+class Ambiguous(Exception):
+    """Understood, but something only the planner can give is missing (the message asks)."""
+
+
+def _fix_spelling(text: str) -> str:
+    """Lower-case words within one or two letters of a keyword are read as it (atleast, insdie)."""
+    text = re.sub(r"\batleast\b", "at least", text, flags=re.I)
+    text = re.sub(r"\batmost\b", "at most", text, flags=re.I)
+
+    def fix(m: re.Match) -> str:
+        w = m.group(0)
+        if w in VOCAB or len(w) < 5:
+            return w
+        close = difflib.get_close_matches(w, VOCAB, n=1, cutoff=0.8)
+        return close[0] if close and abs(len(close[0]) - len(w)) <= 1 and close[0][0] == w[0] else w
+    return re.sub(r"\b[a-z]+\b", fix, text)
+
+
+def _number(s: str) -> float:
+    return float(s.replace(",", ".").replace(" ", "").replace("\u202f", ""))
+
+
+def distance_of(text: str) -> float | None:
+    m = DIST.search(text)
+    if not m:
+        return None
+    v = _number(m.group(1))
+    return v * 1000.0 if m.group(2).lower().startswith("k") else v
+
+
+def count_of(text: str) -> int | None:
+    m = re.search(r"\b(?:at least|at most|no more than|not more than|max(?:imum)?(?: of)?|min(?:imum)?(?: of)?|"
+                  r"up to|exactly|only|need|get|place|build|keep|allow|than|just)\s+(\d+|" +
+                  "|".join(sorted(map(re.escape, NUMBER_WORDS), key=len, reverse=True)) + r")\b", text, re.I)
+    if m:
+        w = m.group(1).lower()
+        return int(w) if w.isdigit() else NUMBER_WORDS[w]
+    m = re.search(r"\b(\d+|" + "|".join(sorted(map(re.escape, NUMBER_WORDS), key=len, reverse=True)) + r")\s+"
+                  r"(?:(?:new|more|ev|\w+)\s+)?" + UNIT_NOUNS, text, re.I)
+    if m:
+        w = m.group(1).lower()
+        return int(w) if w.isdigit() else NUMBER_WORDS[w]
+    return None
+
+
+MONEY = re.compile(r"(€\s*\d[\d\s.,]*\s*(?:k|m|million|thousand)?|\d[\d\s.,]*\s*(?:k|m|million|thousand)?\s*(?:€|eur\b|euros?))",
+                   re.I)
+
+
+def _money(s: str) -> float:
+    s = s.lower().replace("€", "").replace("euros", "").replace("euro", "").replace("eur", "").strip()
+    mult = 1.0
+    for suffix, f in (("million", 1e6), ("thousand", 1e3), ("k", 1e3), ("m", 1e6)):
+        if s.endswith(suffix):
+            s, mult = s[: -len(suffix)].strip(), f
+            break
+    s = s.replace("\u202f", "").replace(" ", "")
+    if re.fullmatch(r"\d{1,3}(,\d{3})+", s):
+        s = s.replace(",", "")
+    return _number(s) * mult
+
+
+def share_of(text: str, budget_keur: float | None) -> float | None:
+    """The budget share an instruction allows (0..1), None when it names none."""
+    low = text.lower()
+    unspent = bool(re.search(r"\b(unspent|leave|keep back|save|reserve|spare|left over)\b", low))
+    m = re.search(r"(\d+(?:[.,]\d+)?)\s*(?:%|per ?cent)", low)
+    share = None
+    if m:
+        share = _number(m.group(1)) / 100.0
+    else:
+        for words in sorted(FRACTIONS, key=len, reverse=True):
+            if re.search(rf"\b{words}\b", low):
+                share = float(FRACTIONS[words])
+                break
+    if share is None:
+        amounts = [_money(x) for x in MONEY.findall(text)]
+        if len(amounts) >= 2 and amounts[1] > 0:
+            share = amounts[0] / amounts[1]
+        elif len(amounts) == 1 and budget_keur:
+            share = amounts[0] / 1000.0 / budget_keur
+        elif re.search(r"\b0?\.\d+\b", low):
+            share = float(re.search(r"\b(0?\.\d+)\b", low).group(1))
+    if share is None:
+        return None
+    return round(1.0 - share if unspent else share, 4)
+
+
+def type_of(text: str, task: str) -> str | None:
+    table = LAND_TYPES if task == "land" else STATION_TYPES if task == "station" else ()
+    for name, pat in table:
+        if re.search(rf"\b(?:{pat})\b", text, re.I):
+            return name
+    return None
+
+
+def term_of(text: str, task: str) -> str | None:
+    best = None
+    for name, pat in TERMS.get(task, ()):
+        m = re.search(rf"\b(?:{pat})", text, re.I)
+        if m and (best is None or m.start() < best[1]):
+            best = (name, m.start())
+    return best[0] if best else None
+
+
+def target_phrase(text: str) -> str | None:
+    """The place an instruction names: after of / from / near / by / on / around / inside …"""
+    for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|avoid)\s+"
+                         r"(?!\d)(?!least\b|most\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
+        phrase = re.split(r"\s*(?:,|;|\.\s|\.$|\s-\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b)",
+                          m.group(1))[0]
+        phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase.strip(), flags=re.I).strip(" .!?'\"")
+        if phrase and not re.fullmatch(r"(?:(?:a|the|an|our|my)\s+)?(?:couple|few|pair|total|all|" + UNIT_NOUNS[3:-1] +
+                                       r"|each other|one another|them|it|here|the money|money)(?:\s+" + UNIT_NOUNS + r")?",
+                                       phrase, re.I):
+            return phrase
+    return None
+
+
+def _target(phrase: str) -> dict[str, Any]:
+    from .resolve import category_of
+
+    idm = ID_REF.search(phrase)
+    if idm:
+        return {"name": None, "category": None, "id": idm.group(2)}
+    raw = RAW_ID.fullmatch(phrase.strip())
+    if raw:
+        return {"name": None, "category": None, "id": raw.group(1)}
+    if re.match(r"^(?:any|every|all|each)?\s*[a-z ]+$", phrase) and category_of(phrase):
+        return {"name": None, "category": category_of(phrase), "id": None}
+    return {"name": phrase, "category": None, "id": None}
+
+
+def _base(kind: str, **kw: Any) -> dict[str, Any]:
+    out = {"kind": kind, "target": {"name": None, "category": None, "id": None}, "distance_m": None, "count": None,
+           "share": None, "type": None, "term": None}
+    out.update(kw)
+    return out
+
+
+NEG = re.compile(r"\b(no|not|never|nothing|none|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|"
+                 r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
+                 r"shall not|must not|don'?t|do not|without)\b", re.I)
+EMPH = re.compile(r"\b(prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? most|care\w* (?:most )?about|"
+                  r"maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|optimi[sz]e for)\b", re.I)
+
+
+def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
+    """Constraints (neutral form) of one instruction; NoRule / Ambiguous when it cannot."""
+    parts = [p for p in re.split(r"\s*(?:;|,\s*(?=(?:and\s+)?(?:link|site|parcel|block)\b)|\band also\b|\balso\b)\s*",
+                                 text.strip()) if p.strip()]
+    if len(parts) > 1:
+        try:
+            return [c for p in parts for c in parse_one(p, task, budget_keur)]
+        except NoRule:
+            pass
+    return parse_one(text, task, budget_keur)
+
+
+def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
+    t = _fix_spelling(text.strip())
+    low = t.lower()
+    dist = distance_of(t)
+    typ = type_of(t, task)
+    # -- budget share
+    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap)\b", low) or MONEY.search(t):
+        share = share_of(t, budget_keur)
+        if share is not None and 0 < share <= 1:
+            return [_base("budget_share_max", share=share)]
+        if "budget" in low and re.search(r"\b(at most|no more than|cap|limit|max)\b", low):
+            raise Ambiguous("what share of the budget may be spent? (e.g. 80 %)")
+    # -- score emphasis
+    if EMPH.search(t) and not dist and not ID_REF.search(t):
+        term = term_of(t, task)
+        if term:
+            return [_base("emphasis", term=term)]
+    # -- minimum spacing
+    if dist and re.search(r"\b(apart|spacing|spaced|between (?:the |any |two )?(?:selected )?" + UNIT_NOUNS +
+                          r"|from each other|from one another|distance between)\b", low):
+        return [_base("spacing_min", distance_m=dist)]
+    # -- coverage of residential blocks
+    if dist and re.search(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|dwelling)", low):
+        m = re.search(r"\bof (?:an? |the nearest |some )?([a-z ]+?)\s*(?:[.,;]|$)", low)
+        from .resolve import category_of
+
+        cat = category_of(m.group(1)) if m else None
+        if cat is None:
+            raise Ambiguous("within that distance of what? (a category such as school, clinic or charger)")
+        return [_base("coverage", target={"name": None, "category": cat, "id": None}, distance_m=dist,
+                      scope="residential blocks")]
+    # -- ids: "site 3 in", "no site 15", "block 5 should stay green", "link 2 in, link 6 out"
+    idm = ID_REF.search(t) or RAW_ID.search(t)
+    if idm and not dist:
+        ident = idm.group(2) if idm.re is ID_REF else idm.group(1)
+        rest = (t[: idm.start()] + " " + t[idm.end():]).lower()
+        out = bool(re.search(r"\b(no|not|out|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
+                             r"lock(?:ed)? out|don'?t|do not)\b", rest))
+        kind = "lock_out" if out else "lock_in"
+        return [_base(kind, target={"name": None, "category": None, "id": ident}, type=typ)]
+    phrase = target_phrase(t)
+    near_word = re.search(r"\b(near|nearby|next to|close to|by|beside|around)\b", low)
+    inside_word = re.search(r"\b(inside|within the area of|in the area of|in)\b", low)
+    # -- near a place, with or without a distance
+    if phrase and (dist or near_word) and not (inside_word and not dist and not near_word):
+        target = _target(phrase)
+        note = None
+        if dist is None:   # "near" with no distance: the documented default, stated in the reply
+            dist, note = DEFAULT_NEAR_M, f"'{near_word.group(1)}' read as within {DEFAULT_NEAR_M:g} m (give a distance to change it)"
+        neg = NEG.search(re.sub(re.escape(phrase), " ", t, flags=re.I))
+        cnt = count_of(t)
+        at_most = re.search(r"\b(at most|no more than|not more than|max(?:imum)?|up to|only)\b", low)
+        if at_most and cnt is not None:
+            out = _base("count_max", target=target, distance_m=dist, count=cnt, type=typ)
+        elif neg and not re.search(r"\bat least \d+|\bat least (?:one|two|three)\b", low):
+            out = _base("exclude_near", target=target, distance_m=dist, type=typ)
+        else:
+            out = _base("count_min", target=target, distance_m=dist, count=cnt or 1, type=typ)
+        return [{**out, "note": note} if note else out]
+    # -- inside / outside a named area
+    if phrase and inside_word:
+        target = _target(phrase)
+        neg = NEG.search(low)
+        if re.search(r"\bonly\b", low) and not neg:
+            return [_base("inside_area", target=target, type=typ)]
+        if neg:
+            return [_base("outside_area", target=target, type=typ)]
+        cnt = count_of(t)
+        if cnt is not None:
+            kind = "count_max" if re.search(r"\b(at most|no more than|max\w*|up to)\b", low) else "count_min"
+            return [_base(kind, target=target, count=cnt, type=typ, area=True)]
+    # -- "avoid the riverside": stay out of a named area
+    if phrase and re.search(r"\b(avoid\w*|stay out of|keep out of)\b", low):
+        return [_base("outside_area", target=_target(phrase), type=typ)]
+    # -- counts: "at least one parcel must be allocated to school", "max 1 hospital_l"
+    cnt = count_of(t)
+    if cnt is not None and re.search(r"\b(at least|at most|no more than|not more than|max\w*|min\w*|up to|"
+                                      r"exactly|need|in total|total)\b", low):
+        if re.search(r"\b(at most|no more than|not more than|max\w*|up to)\b", low):
+            return [_base("count_max", count=cnt, type=typ)]
+        if re.search(r"\bexactly\b", low):
+            return [_base("count_min", count=cnt, type=typ), _base("count_max", count=cnt, type=typ)]
+        return [_base("count_min", count=cnt, type=typ)]
+    if re.search(r"\b(greener|better|nicer|safer|cheaper|more (?:green|sustainable|liveable|livable)|improve it)\b", low):
+        raise Ambiguous("no measurable target: which type, how many, where, or which score term to emphasise?")
+    raise NoRule(text)

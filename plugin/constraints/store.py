@@ -1,0 +1,136 @@
+"""Instructions of one workspace: ``constraints/instructions.json`` beside ``input/``.
+
+The folder is outside ``work/`` and ``outputs/``, the only places the agent's virtual terminal
+may write (``plugin.sandbox.confine.WRITABLE``), and it is kept read-only (folder r-x, file
+r--) between writes, so model text cannot edit or delete a planner's constraints; only this
+module (the ``instruct`` command, the dock, the constraint tools) changes it. Next to it,
+``certified.json`` remembers the certified plan of the current constraint set, so the next
+instruction's "before" needs no second solve.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..errors import InputError
+from ..tasks.base import Instance
+from ..util.io import atomic_write_json
+
+FOLDER = "constraints"
+FILE = f"{FOLDER}/instructions.json"
+CERTIFIED = f"{FOLDER}/certified.json"
+
+
+def load(ws: str | os.PathLike) -> list[dict[str, Any]]:
+    """The stored constraints (each with its ``key``), [] when there are none."""
+    p = Path(ws) / FILE
+    if not p.is_file():
+        return []
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+        return list(doc["constraints"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise InputError(f"cannot read {FILE} ({type(e).__name__}: {e})") from None
+
+
+def _doc(ws: Path) -> dict[str, Any]:
+    p = ws / FILE
+    if p.is_file():
+        doc = json.loads(p.read_text(encoding="utf-8"))
+        return {"next": int(doc.get("next", len(doc["constraints"]) + 1)), "constraints": list(doc["constraints"])}
+    return {"next": 1, "constraints": []}
+
+
+@contextmanager
+def _writable(ws: Path) -> Iterator[None]:
+    folder = ws / FOLDER
+    folder.mkdir(exist_ok=True)
+    folder.chmod(0o755)
+    for f in folder.iterdir():
+        f.chmod(0o644)
+    try:
+        yield
+    finally:
+        for f in folder.iterdir():
+            f.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+        folder.chmod(0o555)
+
+
+def _require_ws(ws: str | os.PathLike) -> Path:
+    ws = Path(ws)
+    if not (ws / "input" / "export.json").is_file():
+        raise InputError(f"{ws} is not a workspace (no input/export.json)")
+    return ws
+
+
+def add(ws: str | os.PathLike, constraints: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Append ``constraints`` (keys c<N> assigned here); returns them as stored."""
+    ws = _require_ws(ws)
+    with _writable(ws):
+        doc = _doc(ws)
+        out = []
+        for c in constraints:
+            c = {"key": f"c{doc['next']}", **{k: v for k, v in c.items() if k != "key"}}
+            doc["next"] += 1
+            doc["constraints"].append(c)
+            out.append(c)
+        atomic_write_json(ws / FILE, doc)
+    return out
+
+
+def remove(ws: str | os.PathLike, key: str) -> dict[str, Any]:
+    """Remove the constraint ``key`` (c3, or its position 3); returns it."""
+    ws = _require_ws(ws)
+    doc = _doc(ws)
+    keys = [c["key"] for c in doc["constraints"]]
+    k = f"c{key}" if str(key).isdigit() and f"c{key}" in keys else str(key)
+    if k not in keys:
+        raise InputError(f"no instruction '{key}' in {ws.name} (stored: {', '.join(keys) or 'none'})")
+    with _writable(ws):
+        gone = doc["constraints"].pop(keys.index(k))
+        atomic_write_json(ws / FILE, doc)
+    return gone
+
+
+def clear(ws: str | os.PathLike) -> int:
+    ws = _require_ws(ws)
+    doc = _doc(ws)
+    with _writable(ws):
+        atomic_write_json(ws / FILE, {"next": doc["next"], "constraints": []})
+    return len(doc["constraints"])
+
+
+def fingerprint(inst: Instance, constraints: list[dict[str, Any]]) -> str:
+    body = json.dumps([inst.instance_id, [{k: v for k, v in c.items() if k != "key"} for c in constraints]],
+                      sort_keys=True, default=str)
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+
+
+def certified(ws: str | os.PathLike, inst: Instance, constraints: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The remembered certified result of exactly this constraint set, or None."""
+    p = Path(ws) / CERTIFIED
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return doc.get("result") if doc.get("fingerprint") == fingerprint(inst, constraints) else None
+
+
+def remember(ws: str | os.PathLike, inst: Instance, constraints: list[dict[str, Any]], result: dict[str, Any]) -> None:
+    ws = _require_ws(ws)
+    with _writable(ws):
+        atomic_write_json(ws / CERTIFIED, {"fingerprint": fingerprint(inst, constraints), "result": result})
+
+
+def apply(inst: Instance, ws: str | os.PathLike) -> Instance:
+    """``inst`` under the workspace's stored constraints (``inst`` itself when none)."""
+    from .compile import compile_constraints
+    from .constrained import constrain
+
+    cons = load(ws)
+    return constrain(inst, compile_constraints(inst, cons)) if cons else inst
