@@ -59,7 +59,7 @@ class BuildInstance(TaskAlgorithm):
         target = self.parameterAsFileOutput(parameters, self.WORKSPACE, context)
         feedback.setProgress(60)
         out = {self.WORKSPACE: target, self.INSTANCE_ID: inst.instance_id, self.CANDIDATE_COUNT: inst.n}
-        with staged_workspace(inst, target):
+        with staged_workspace(inst, target, city):
             frame = candidate_frame(inst, selected=[False] * inst.n)
             out[self.CANDIDATES] = self.write_frame(parameters, self.CANDIDATES, context, frame, GEOMETRY[inst.task][0],
                                                     crs_of(inst), feedback, f"candidates_{inst.task}")

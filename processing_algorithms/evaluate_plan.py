@@ -11,6 +11,7 @@ from ..plugin.qgis_io.layers import source_to_gdf
 from ..plugin.qgis_io.plans import GEOMETRY, check_fields, flags, plan_ids
 from ..plugin.sandbox.workspace import load_instance
 
+from .audit_output import FLAGS_HELP, audit_json
 from .task_base import TaskAlgorithm
 
 
@@ -20,7 +21,7 @@ class EvaluatePlan(TaskAlgorithm):
     ID_FIELD = "ID_FIELD"
     SELECTION_FIELD = "SELECTION_FIELD"
     OUTPUT = "OUTPUT"
-    VALID, SCORE, ERRORS, WARNINGS = "VALID", "SCORE", "ERRORS", "WARNINGS"
+    VALID, SCORE, ERRORS, WARNINGS, FLAGS = "VALID", "SCORE", "ERRORS", "WARNINGS", "FLAGS"
 
     def name(self) -> str:
         return "evaluateplan"
@@ -65,9 +66,11 @@ class EvaluatePlan(TaskAlgorithm):
         self.addOutput(QgsProcessingOutputNumber(self.SCORE, self.tr("Score")))
         self.addOutput(QgsProcessingOutputString(self.ERRORS, self.tr("Errors")))
         self.addOutput(QgsProcessingOutputString(self.WARNINGS, self.tr("Warnings")))
+        self.addOutput(QgsProcessingOutputString(self.FLAGS, self.tr("Audit flags (JSON): ") + self.tr(FLAGS_HELP)))
 
     def process(self, parameters, context, feedback):
-        inst = self.core(load_instance, self.parameterAsFile(parameters, self.WORKSPACE, context))
+        ws = self.parameterAsFile(parameters, self.WORKSPACE, context)
+        inst = self.core(load_instance, ws)
         source = self.parameterAsSource(parameters, self.INPUT, context)
         if source is None:
             raise QgsProcessingException(self.invalidSourceError(parameters, self.INPUT))
@@ -94,4 +97,4 @@ class EvaluatePlan(TaskAlgorithm):
             feedback.reportError(line)
         feedback.pushInfo(f"valid={ev.valid} score={ev.score} cost ratio={ev.cost_ratio}")
         return {self.OUTPUT: dest, self.VALID: ev.valid, self.SCORE: ev.score, self.ERRORS: "; ".join(ev.errors),
-                self.WARNINGS: "; ".join(ev.warnings)}
+                self.WARNINGS: "; ".join(ev.warnings), self.FLAGS: audit_json(inst, ids, feedback, ws)}

@@ -14,6 +14,7 @@ from ..plugin.sandbox.workspace import PLAN_FILE, load_instance
 from ..plugin.solvers import solve
 from ..plugin.util.io import atomic_write_json, atomic_write_text
 
+from .audit_output import FLAGS_HELP, audit_json
 from .task_base import TITLES, TaskAlgorithm
 
 METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")
@@ -28,6 +29,7 @@ class SolveTask(TaskAlgorithm):
     OUTPUT = "OUTPUT"
     REPORT = "REPORT"
     VALID, SCORE, UPPER_BOUND, GAP, STATUS = "VALID", "SCORE", "UPPER_BOUND", "GAP", "STATUS"
+    FLAGS = "FLAGS"
 
     def name(self) -> str:
         return f"solve{self.TASK}"
@@ -71,15 +73,17 @@ class SolveTask(TaskAlgorithm):
         self.addOutput(QgsProcessingOutputNumber(self.UPPER_BOUND, self.tr("Upper bound on the score")))
         self.addOutput(QgsProcessingOutputNumber(self.GAP, self.tr("Gap to the bound")))
         self.addOutput(QgsProcessingOutputString(self.STATUS, self.tr("Solver status")))
+        self.addOutput(QgsProcessingOutputString(self.FLAGS, self.tr("Audit flags (JSON): ") + self.tr(FLAGS_HELP)))
 
     def process(self, parameters, context, feedback):
         ws = self.parameterAsFile(parameters, self.WORKSPACE, context)
+        city = None
         if ws:
             inst = self.core(load_instance, ws)
             if inst.task != self.TASK:
                 raise QgsProcessingException(f"workspace holds a {inst.task} instance, not {self.TASK}")
         elif self.has_instance_input(parameters, context):
-            inst, _ = self.instance_from_parameters(parameters, context, feedback)
+            inst, city = self.instance_from_parameters(parameters, context, feedback)
         else:
             raise QgsProcessingException("give a workspace folder, an OSM extract or a road layer"
                                          + (" or a parcel layer" if self.TASK == "land" else ""))
@@ -107,5 +111,6 @@ class SolveTask(TaskAlgorithm):
         for line in res.notes + ev.errors:
             feedback.pushInfo(line)
         feedback.pushInfo(f"valid={ev.valid} score={ev.score} bound={res.upper_bound} gap={res.gap}")
+        flags = audit_json(inst, res.ids, feedback, ws, city)
         return {self.OUTPUT: dest, self.REPORT: report, self.VALID: ev.valid, self.SCORE: ev.score,
-                self.UPPER_BOUND: res.upper_bound, self.GAP: res.gap, self.STATUS: res.status}
+                self.UPPER_BOUND: res.upper_bound, self.GAP: res.gap, self.STATUS: res.status, self.FLAGS: flags}

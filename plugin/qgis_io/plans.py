@@ -107,11 +107,11 @@ def flags(inst: Instance, ids: list[str]) -> list[str]:
 
 
 @contextmanager
-def staged_workspace(inst: Instance, target: str | os.PathLike) -> Iterator[Path]:
+def staged_workspace(inst: Instance, target: str | os.PathLike, city=None) -> Iterator[Path]:
     """Write the workspace into a temporary folder next to ``target`` and yield it; when the
     block ends without an error it is renamed into place, otherwise removed, so that a
     cancel or an error leaves ``target`` as it was. ``target`` may be missing, empty or an
-    older workspace (which is replaced)."""
+    older workspace (which is replaced). ``city``: saved with it for the audit."""
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists() and any(target.iterdir()) and not (target / "input" / "export.json").is_file():
@@ -119,7 +119,7 @@ def staged_workspace(inst: Instance, target: str | os.PathLike) -> Iterator[Path
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     old = tmp.with_name(tmp.name + ".old")
     try:
-        write_workspace(inst, tmp)
+        write_workspace(inst, tmp, city=city)
         yield tmp
         if target.exists():
             target.rename(old)
