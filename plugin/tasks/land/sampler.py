@@ -1,0 +1,94 @@
+"""Land allocation from a City, sampled to the paper's sizes (small / medium / large)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+
+from ...errors import InputError
+from .assemble import assemble
+from .constants import (BUDGET_FACTOR, EXISTING_COLUMNS, GREEN_MIN_AREA, HIGH_DEMAND, LOW_COVERAGE, MAX_AREA,
+                        MIN_AREA, MIN_FACE_AREA, REDEV_LANDUSE, TARGET, TYPES, UNDERUSED_AREA, UNDERUSED_FAR)
+
+if TYPE_CHECKING:
+    from .task import LandAllocation
+
+
+def sample_city(cls: "type[LandAllocation]", city, size: str, seed: int, budget: float | None,
+                **params: Any) -> "LandAllocation":
+    """Candidates on vacant/redevelopable faces, demand on residential faces.
+
+    params: n_candidates (override the size's target count), budget_factor."""
+    rng = np.random.default_rng(seed)
+    faces = city.faces
+    faces = faces[faces["area"] > 0]
+    if not len(faces):
+        raise InputError(f"{city.name}: no faces with area, nothing to allocate")
+    target = int(params.get("n_candidates") or TARGET[size])
+    cen = faces.geometry.centroid
+    fxy = np.c_[cen.x.to_numpy(), cen.y.to_numpy()]
+    pool, reasons = _candidate_pool(faces, target)
+    if not len(pool):
+        raise InputError(f"{city.name}: no vacant or redevelopable face of at least {MIN_FACE_AREA:.0f} m²")
+    take = np.sort(rng.choice(len(pool), size=min(target, len(pool)), replace=False))
+    pool = pool.iloc[take].reset_index(drop=True)
+    pos = faces.index.get_indexer(pool["face_id"])
+    sub = faces.iloc[pos]
+    dev = np.minimum(sub["area"].to_numpy(), pool["type"].map(MAX_AREA).to_numpy())
+    cands = pd.DataFrame({
+        "face_id": pool["face_id"].to_numpy(), "type": pool["type"].to_numpy(),
+        "face_area": sub["area"].round(1).to_numpy(), "dev_area": dev.round(1),
+        "coverage": sub["coverage"].round(3).to_numpy(), "landuse": sub["landuse"].to_numpy(),
+        "reason": [reasons[f] for f in pool["face_id"]],
+        "x": fxy[pos, 0].round(2), "y": fxy[pos, 1].round(2), "wkt": sub.geometry.to_wkt().to_numpy(),
+    })
+    demand = faces["demand"].to_numpy(dtype=float)
+    is_unit = demand > 0
+    w = demand[is_unit] * np.exp(rng.normal(0.0, 0.1, int(is_unit.sum())))  # seeded perturbation
+    units = {"id": [str(f) for f in faces.index[is_unit]], "xy": fxy[is_unit].round(2).tolist(),
+             "w_service": w.round(3).tolist(), "w_ecology": w.round(3).tolist()}
+    existing = {k: fxy[(faces[list(cols)].sum(axis=1) > 0).to_numpy()].round(2).tolist()
+                for k, cols in EXISTING_COLUMNS.items()}
+    existing["green"] = fxy[(faces["green_area"] >= GREEN_MIN_AREA).to_numpy()].round(2).tolist()
+    factor = float(params.get("budget_factor", BUDGET_FACTOR * rng.uniform(0.9, 1.1)))
+    meta = {"region": city.name, "size": size, "seed": seed, "target": target,
+            "short_of_target": len(cands) < target, "candidate_faces": int(cands["face_id"].nunique()),
+            "demand_units": int(is_unit.sum()), "bounds": [round(float(b), 2) for b in city.bounds]}
+    if not is_unit.any():
+        meta["note"] = "no residential demand in this area: A = 0"
+    inst_id = f"{city.name}-land-{size}-{seed}"
+    return assemble(cls, inst_id, cands, units, existing, None, budget, factor, None, city.crs, meta, "f")
+
+
+def _candidate_pool(faces: gpd.GeoDataFrame, target: int) -> tuple[pd.DataFrame, dict[int, str]]:
+    """(face_id, type) pairs on eligible faces, and why each face is eligible.
+
+    Eligible: area ≥ the smallest type's minimum, not a built-up high-demand face, and vacant
+    / low coverage / redevelopable landuse / large but underused. When these give fewer than
+    ``target`` pairs, the least covered other faces are added until the target is reached."""
+    area = faces["area"].to_numpy(dtype=float)
+    cov = faces["coverage"].to_numpy(dtype=float)
+    far = faces["floor_area"].to_numpy(dtype=float) / area
+    ok = (area >= MIN_FACE_AREA) & ~((faces["demand"].to_numpy() >= HIGH_DEMAND) & (cov >= LOW_COVERAGE))
+    reason = np.select(
+        [faces["vacant"].to_numpy(dtype=bool), cov < LOW_COVERAGE, faces["landuse"].isin(REDEV_LANDUSE).to_numpy(),
+         (area >= UNDERUSED_AREA) & (far < UNDERUSED_FAR)],
+        ["vacant", "low_coverage", "landuse", "underused"], "")
+    core = ok & (reason != "")
+    extra = np.flatnonzero(ok & ~core)
+    extra = extra[np.lexsort((faces.index.to_numpy()[extra], cov[extra]))]
+    fits = {t: area >= MIN_AREA[t] for t in TYPES}
+    n_pairs = sum(fits[t].astype(int) for t in TYPES)
+    chosen = list(np.flatnonzero(core))
+    total = int(n_pairs[chosen].sum())
+    for i in extra:
+        if total >= target:
+            break
+        chosen.append(int(i))
+        reason[i] = "extension"
+        total += int(n_pairs[i])
+    rows = [(int(faces.index[i]), t) for i in sorted(chosen) for t in TYPES if fits[t][i]]
+    return (pd.DataFrame(rows, columns=["face_id", "type"]),
+            {int(faces.index[i]): str(reason[i]) for i in chosen})

@@ -1,0 +1,123 @@
+"""Station placement from a City, sampled to the paper's sizes: sites spread over the city by
+kind priority and demand, a few charger configurations per site."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ...errors import InputError
+from ..base import SIZES
+from .assemble import assemble
+from .constants import (CHARGER_COST, CONFIGS, FACE_SITE_MIN_AREA, MIN_SPACING_M, PARAMS, SITE_KINDS, SITE_REACH_M,
+                        SIZE_PARAMS, SUPPLY)
+from .demand import demand_regions, road_distances
+
+if TYPE_CHECKING:
+    from .task import StationPlacement
+
+
+def sample_city(cls: "type[StationPlacement]", city, size: str, seed: int, budget: float | None,
+                **params: Any) -> "StationPlacement":
+    """params: n_sites, n_configs, cell_m, max_select, budget_factor (override the size's)."""
+    unknown = sorted(set(params) - set(PARAMS))
+    if unknown:
+        raise InputError(f"station: unknown parameter(s) {', '.join(unknown)} (known: {', '.join(PARAMS)})")
+    n_sites, n_cfg, cell, max_select, bfac = SIZE_PARAMS[size]
+    n_sites = int(params.get("n_sites", n_sites))
+    n_cfg = min(int(params.get("n_configs", n_cfg)), len(CONFIGS))
+    cell = float(params.get("cell_m", cell))
+    max_select = int(params.get("max_select", max_select))
+    rng = np.random.default_rng([int(seed), SIZES.index(size)])
+
+    demand = demand_regions(city, cell)
+    if not len(demand):
+        raise InputError(f"{city.name}: no residential demand to serve (no residential buildings); "
+                         "give a demand layer (--demand PATH[:LAYER] --demand-field F, or DEMAND in QGIS)")
+    sites = _sites(city, n_sites, demand, rng)
+    if not len(sites):
+        raise InputError(f"{city.name}: no place for a charging site (no parking/fuel/business POI or large block)")
+    dist = road_distances(city, sites[["x", "y"]].to_numpy(), demand[["x", "y"]].to_numpy())
+
+    target = n_sites * n_cfg
+    # a window short of places offers more configurations per site to stay near the target
+    per_site = np.full(len(sites), n_cfg)
+    if len(sites) < n_sites:
+        per_site = np.minimum(len(CONFIGS), target // len(sites) + (np.arange(len(sites)) < target % len(sites)))
+    cands = _configurations(sites, per_site, rng)
+    meta = {"region": city.name, "size": size, "seed": int(seed), "sites_target": n_sites,
+            "configs_per_site": int(per_site.max()), "candidates_target": target,
+            "short_of_target": len(cands) < target, "demand_cell_m": cell}
+    return assemble(cls, f"{city.name}-station-{size}-s{seed}", sites, demand, dist, cands, budget, max_select,
+                    float(params.get("budget_factor", bfac)), rng, city.bounds, city.crs, meta)
+
+
+def _sites(city, n_sites: int, demand: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    """Up to ``n_sites`` places spread over the city, sampled by kind priority and demand.
+
+    Places: POIs of kind charging / fuel / parking / business, blocks that are large or have
+    parking, and street junctions (kerbside, lowest priority). Weight = kind priority × (0.2 + residents within SITE_REACH_M / the
+    largest such number). Sampling order: Efraimidis–Spirakis keys u^(1/weight) (seeded); a place
+    is accepted if it is at least ``spacing`` from the accepted ones; the spacing starts at
+    half the mean distance between n_sites evenly spread sites and halves until enough are
+    found or it reaches MIN_SPACING_M."""
+    pois = city.pois
+    pois = pois[pois["category"].isin(list(SITE_KINDS))] if pois is not None and len(pois) else pois
+    rows = []
+    if pois is not None and len(pois):
+        rows.append(pd.DataFrame({"kind": pois["category"].to_numpy(), "x": pois.geometry.x.to_numpy(),
+                                  "y": pois.geometry.y.to_numpy(),
+                                  "name": pois["name"].fillna("").astype(str).to_numpy()}))
+    f = city.faces
+    if f is not None and len(f):
+        big = f[(f["area"] >= FACE_SITE_MIN_AREA) | (f["parking_area"] > 0)]
+        rows.append(pd.DataFrame({"kind": "face", "x": big["cx"].to_numpy(dtype=float),
+                                  "y": big["cy"].to_numpy(dtype=float),
+                                  "name": [f"block {i}" for i in big.index]}))
+    nodes = city.nodes
+    if nodes is not None and len(nodes):
+        junc = nodes[nodes["degree"] >= 3]
+        rows.append(pd.DataFrame({"kind": "curb", "x": junc["x"].to_numpy(dtype=float),
+                                  "y": junc["y"].to_numpy(dtype=float),
+                                  "name": [f"junction {i}" for i in junc.index]}))
+    places = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=["kind", "x", "y", "name"])
+    if not len(places):
+        return places.assign(site=[])
+    xy = places[["x", "y"]].to_numpy(dtype=float)
+    dxy = demand[["x", "y"]].to_numpy(dtype=float)
+    near = (np.hypot(xy[:, None, 0] - dxy[None, :, 0], xy[:, None, 1] - dxy[None, :, 1]) <= SITE_REACH_M) \
+        @ demand["residents"].to_numpy(dtype=float)
+    prio = places["kind"].map(lambda k: SITE_KINDS[k][0]).to_numpy(dtype=float) * (0.2 + near / max(near.max(), 1e-9))
+    order = np.argsort(-rng.random(len(places)) ** (1.0 / prio), kind="stable")
+    minx, miny, maxx, maxy = city.bounds
+    spacing = max(MIN_SPACING_M, 0.5 * np.sqrt((maxx - minx) * (maxy - miny) / max(n_sites, 1)))
+    chosen: list[int] = []
+    while True:
+        for k in order:
+            if len(chosen) >= n_sites:
+                break
+            if k in chosen:
+                continue
+            if not chosen or np.hypot(*(xy[chosen] - xy[k]).T).min() >= spacing:
+                chosen.append(int(k))
+        if len(chosen) >= n_sites or spacing <= MIN_SPACING_M:
+            break
+        spacing = max(MIN_SPACING_M, spacing / 2)
+    s = places.iloc[chosen].reset_index(drop=True)
+    s["site"] = [f"s{i:02d}" for i in range(len(s))]
+    return s
+
+
+def _configurations(sites: pd.DataFrame, per_site: np.ndarray, rng: np.random.Generator) -> pd.DataFrame:
+    """per_site[g] configurations at site g, one from each of as many equal slices of CONFIGS (by q)."""
+    rows = []
+    for g, s in sites.iterrows():
+        site_cost = SITE_KINDS[s["kind"]][1] * rng.uniform(0.8, 1.2)
+        for c, b in enumerate(np.array_split(np.arange(len(CONFIGS)), int(per_site[g]))):
+            n = np.array(CONFIGS[int(rng.choice(b))])
+            rows.append({"id": f"{s['site']}c{c}", "cost": round(site_cost + float(n @ CHARGER_COST), 1),
+                         "group": int(g), "site": s["site"], "site_kind": s["kind"],
+                         "n_slow": int(n[0]), "n_medium": int(n[1]), "n_fast": int(n[2]),
+                         "supply_q": float(n @ SUPPLY), "wkt": f"POINT ({s['x']:.2f} {s['y']:.2f})"})
+    return pd.DataFrame(rows)
