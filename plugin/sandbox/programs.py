@@ -219,7 +219,7 @@ def _format(fmt: str, args: list[str]) -> str:
             try:
                 return str(int(value or 0))
             except ValueError:
-                raise VerbError(f"printf: '{value[:20]}' is not an integer") from None
+                raise VerbError(f"'{value[:20]}' is not an integer") from None
         return value
 
     return _SPEC.sub(one, fmt)

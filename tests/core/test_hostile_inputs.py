@@ -1,0 +1,215 @@
+"""Issue 17's reproducers as a data-driven table (tests/core/data/hostile_cases.yaml): what a model's
+text or a user's input can send, and the bounded, reported failure that must come back."""
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import random
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cityplanner.plugin import PLUGIN_ROOT
+from cityplanner.plugin.agent.protocol import workspace_state
+from cityplanner.plugin.bench.fuzz import prepare
+from cityplanner.plugin.cli import main
+from cityplanner.plugin.sandbox import VirtualTerminal
+from cityplanner.plugin.sandbox.budget import Limits
+
+from .sandbox_helpers import toy_workspace
+
+CASES = yaml.safe_load((Path(__file__).parent / "data" / "hostile_cases.yaml").read_text(encoding="utf-8"))["tests"]
+GRACE_S = 1.0  # a turn may overrun its budget by the one step a budget cannot interrupt
+PLACEHOLDERS = {
+    "LONG": "n" * 300,
+    "SURROGATE": "\ud800",
+    "DIGITS_5000": "9" * 5000,
+    "DIGITS_100000": "9" * 100_000,
+    "NESTED_100000": "[" * 100_000,
+    "CAT_BIG_1500": " work/big" * 1500,
+    "ECHO_120_FILES": "; ".join(f"echo {k} > work/f{k}" for k in range(120)),
+    "FILTERS_300": " --filter 'cost>0'" * 300,
+}
+
+
+def fill(value, tmp: Path, ws: Path):
+    """``value`` with its @{…} placeholders replaced (recursively in lists and dicts)."""
+    if isinstance(value, list):
+        return [fill(v, tmp, ws) for v in value]
+    if isinstance(value, dict):
+        return {k: fill(v, tmp, ws) for k, v in value.items()}
+    if not isinstance(value, str):
+        return value
+    for key, text in {**PLACEHOLDERS, "TMP": str(tmp), "WS": str(ws)}.items():
+        value = value.replace(f"@{{{key}}}", text)
+    return value
+
+
+def rows(kind: str) -> list:
+    return [pytest.param(c, id=c["name"]) for c in CASES if c["kind"] == kind]
+
+
+@pytest.fixture
+def hostile_ws(tmp_path, monkeypatch):
+    """A toy workspace with the files the rows use (work/big, nl, line, d, fifo)."""
+    _, ws = toy_workspace(tmp_path / "ws", monkeypatch)
+    prepare(ws)
+    os.mkfifo(ws / "work" / "fifo")
+    return ws
+
+
+def test_every_row_is_run():
+    assert {c["kind"] for c in CASES} == {"terminal", "turn", "state", "cli", "checkpoint", "mcp"}
+    assert all(c.get("before") and c.get("expect") for c in CASES)
+    assert len({c["name"] for c in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", rows("terminal"))
+def test_terminal_case(case, hostile_ws, tmp_path):
+    term = VirtualTerminal(hostile_ws)
+    if "limits" in case:
+        term.budget.limits = replace(term.limits, **case["limits"])
+    exp = case["expect"]
+    turn = {"analysis": "", "plan": "", "task_complete": False,
+            "commands": [{"keystrokes": k, "duration": 1} for k in fill(case["commands"], tmp_path, hostile_ws)]}
+    t0 = time.monotonic()
+    res = term.run_turn(json.dumps(turn))
+    seconds = time.monotonic() - t0
+    obs = res["observation"]
+    assert res["ok"], res["error"]
+    for text in exp.get("contains", []):
+        assert text in obs
+    assert seconds <= exp.get("max_seconds", term.limits.turn_seconds + GRACE_S)
+    assert len(obs) <= exp.get("max_output", len(turn["commands"]) * (term.limits.command_output + 1500))
+    assert str(tmp_path) not in obs and str(PLUGIN_ROOT) not in obs
+    for rel in exp.get("files_absent", []):
+        assert not (hostile_ws / rel).exists()
+
+
+@pytest.mark.parametrize("case", rows("turn"))
+def test_malformed_turn_case(case, hostile_ws, tmp_path):
+    res = VirtualTerminal(hostile_ws).run_turn(fill(case["text"], tmp_path, hostile_ws))
+    assert not res["ok"] and all(text in res["error"] for text in case["expect"]["contains"])
+
+
+@pytest.mark.parametrize("case", rows("state"))
+def test_workspace_state_case(case, hostile_ws, tmp_path):
+    term = VirtualTerminal(hostile_ws)
+    for command in case.get("commands", []):
+        term.run(command)
+    if "history" in case:
+        with open(hostile_ws / "outputs" / "eval_history.jsonl", "a", encoding="utf-8") as fh:
+            fh.writelines(f"{line}\n" for line in case["history"])
+    if "context" in case:
+        (hostile_ws / "work" / "atomic_context.json").write_text(fill(case["context"], tmp_path, hostile_ws))
+    state = workspace_state(hostile_ws, case.get("goal", "build"))
+    exp = case["expect"]
+    if "warning" in exp:
+        assert exp["warning"] in state["warnings"]
+    if "last_score" in exp:
+        assert state["last_score"] == exp["last_score"]
+    if "next_action" in exp:
+        assert state["next_action"].startswith(exp["next_action"])
+
+
+def _write_inputs(case: dict, tmp: Path) -> None:
+    for name, text in case.get("files", {}).items():
+        data = random.Random(17).randbytes(4096) if text == "@{RANDOM_BYTES}" else fill(text, tmp, tmp).encode()
+        (tmp / name).write_bytes(data)
+    for name, kind in case.get("gpkg", {}).items():
+        _gpkg(tmp / name, kind)
+
+
+def _gpkg(path: Path, kind: str) -> None:
+    """A GeoPackage with an empty roads layer, or a road triangle and a building without ``levels``."""
+    import geopandas as gpd
+    from shapely.geometry import LineString, Polygon
+
+    if kind == "empty":
+        gpd.GeoDataFrame({"highway": []}, geometry=gpd.GeoSeries([], crs=3067)).to_file(path, layer="roads")
+        return
+    ring = [(385000, 6672000), (385300, 6672000), (385300, 6672300), (385000, 6672300)]
+    roads = [LineString([a, b]) for a, b in zip(ring, ring[1:] + ring[:1])]
+    gpd.GeoDataFrame({"highway": ["residential"] * 4}, geometry=roads, crs=3067).to_file(path, layer="roads")
+    gpd.GeoDataFrame({"building": ["yes"]}, geometry=[Polygon([(385100, 6672100), (385140, 6672100),
+                                                                (385140, 6672140), (385100, 6672140)])],
+                     crs=3067).to_file(path, layer="buildings")
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("case", rows("cli"))
+def test_cli_case(case, hostile_ws, tmp_path, capsys):
+    _write_inputs(case, tmp_path)
+    argv = fill(case["argv"], tmp_path, hostile_ws)
+    exp = case["expect"]
+    t0 = time.monotonic()
+    try:
+        code = main(argv)
+    except SystemExit as e:  # argparse's own error exit
+        code = e.code
+    seconds = time.monotonic() - t0
+    out, err = capsys.readouterr()
+    assert code == exp["exit"], err
+    assert "Traceback" not in out + err
+    if code:
+        assert len([line for line in err.splitlines() if line.startswith(("error", "python -m plugin"))]) <= 1
+    assert exp.get("stderr", "") in err and exp.get("stdout", "") in out
+    assert seconds <= exp.get("max_seconds", 120)
+
+
+def test_ask_removes_its_temporary_folder(tmp_path, monkeypatch, capsys):
+    """Before: every `ask` left a cityplanner-ask-* folder behind."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    code = main(["ask", "build a land instance of helsinki and solve it", "--region", "helsinki",
+                 "--endpoint", "http://127.0.0.1:9/v1"])
+    assert code in (0, 2) and "Traceback" not in capsys.readouterr().err
+    assert not list(tmp_path.glob("cityplanner-ask-*"))
+
+
+class _Planted:
+    """A pickle that runs a shell command when loaded."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return os.system, (f"touch {self.marker}",)
+
+
+@pytest.mark.parametrize("case", rows("checkpoint"))
+def test_checkpoint_case(case, tmp_path):
+    torch = pytest.importorskip("torch")
+    from cityplanner.plugin.errors import InputError
+    from cityplanner.plugin.training.trainer import read_checkpoint
+
+    marker = tmp_path / "pwned"
+    torch.save({"state": _Planted(marker), "lora": {}}, tmp_path / "checkpoint.pt")
+    with pytest.raises(InputError, match=case["expect"]["error"]):
+        read_checkpoint(tmp_path / "checkpoint.pt")
+    assert not marker.exists()
+    # a checkpoint of plain containers and tensors still loads
+    opt = torch.optim.AdamW([torch.zeros(2, requires_grad=True)])
+    torch.save({"state": {"phase": "sft", "step": 3, "opt": opt.state_dict()}, "lora": {"a": torch.ones(2)},
+                "config": {"run": {"seed": 0}}}, tmp_path / "good.pt")
+    ck = read_checkpoint(tmp_path / "good.pt")
+    assert ck["state"]["step"] == 3 and ck["lora"]["a"].tolist() == [1.0, 1.0]
+    with pytest.raises(pickle.UnpicklingError):  # what read_checkpoint turns into the one-line error
+        torch.load(tmp_path / "checkpoint.pt", weights_only=True)
+
+
+@pytest.mark.parametrize("case", rows("mcp"))
+def test_mcp_case(case, tmp_path, monkeypatch):
+    from cityplanner.plugin.agent.tools.planning import build_instance
+    from cityplanner.plugin.agent.tools.registry import ToolContext, ToolFailure
+
+    _, ws = toy_workspace(tmp_path / "root" / "mine", monkeypatch)
+    VirtualTerminal(ws).run("plan set c0\npython input/evaluate_plan.py")
+    before = {p: (ws / p).read_bytes() for p in ("outputs/final_plan.json", "outputs/eval_history.jsonl")}
+    with pytest.raises(ToolFailure, match=case["expect"]["error"].replace("(", r"\(")):
+        build_instance(ToolContext(tmp_path / "root"), {"region": "helsinki", "task": "land", "workspace": "mine"})
+    assert {p: (ws / p).read_bytes() for p in before} == before
