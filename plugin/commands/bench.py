@@ -9,6 +9,8 @@ DIR/speed.md with full-evaluation ms and add / remove / swap µs per task on med
 ``--suite fuzz`` runs ``--turns`` generated hostile turns through the virtual terminal of a small
 land workspace (plugin.bench.fuzz): DIR/fuzz.json with turns, failures, max turn time and peak
 memory; exit code 1 when an invariant broke.
+``--suite participation`` compares our participatory revision with the four baselines, the DRL
+plan and the paper on the bundled HLG / DHM regions (plugin.bench.participation; --seeds, default 5).
 """
 from __future__ import annotations
 
@@ -53,6 +55,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         return _speed(Path(args.out))
     if args.suite == "fuzz":
         return _fuzz(Path(args.out), args.turns, args.seed)
+    if args.suite == "participation":
+        from ..bench.participation import run_participation_bench
+
+        return run_participation_bench(args.out, seeds=args.seeds if args.seeds > 1 else 5)
     if args.suite == "ask":
         from ..agent.ask.bench import run_ask_bench
 
