@@ -17,6 +17,7 @@ from typing import Any
 
 import geopandas as gpd
 import pandas as pd
+import pyogrio
 import shapely
 
 from ..city import CATEGORIES, REGIONS, load_city
@@ -69,10 +70,14 @@ def named_features(region: str) -> gpd.GeoDataFrame:
     raw, _ = read_osm(REGIONS[region])
     feats = raw["features"][["name", "category", "geometry"]].to_crs(city.crs)
     streets = city.edges[["name", "geometry"]].assign(category="street")
-    out = pd.concat([feats, streets], ignore_index=True)
+    # every other named OSM object (a kindergarten, a neighbourhood, a square) is a place too
+    others = [pyogrio.read_dataframe(REGIONS[region], layer=layer, columns=["name"], **kw).to_crs(city.crs)
+              for layer, kw in (("points", {}), ("lines", {}), ("multipolygons", {"on_invalid": "fix"}))]
+    out = pd.concat([feats, streets, *[o.assign(category=None) for o in others]], ignore_index=True)
     out = out[out["name"].fillna("").astype(str).str.strip() != ""].copy()
     out["name"] = out["name"].astype(str)
     out["key"] = out["name"].str.casefold()
+    out["geometry"] = shapely.make_valid(out["geometry"].values)   # dirty OSM rings (DESIGN.md §6)
     return gpd.GeoDataFrame(out, geometry="geometry", crs=city.crs)
 
 

@@ -28,7 +28,8 @@ def certified_plan(inst: Instance, constraints: list[dict[str, Any]], time_limit
     res = solve(ci, "milp", time_limit=time_limit)
     score = round(float(inst.score_mask(res.mask)[0]), 6)
     out = {"valid": bool(res.valid), "score": score if res.valid else None, "upper_bound": res.upper_bound,
-           "gap": res.gap, "status": res.status, "ids": res.ids, "seconds": res.seconds}
+           "gap": res.gap, "status": res.status, "ids": res.ids, "seconds": res.seconds,
+           "errors": res.errors[:5]}
     if ci is not inst and len(ci.compiled.emphasis):
         out["objective"] = round(float(ci.score_mask(res.mask)[0]), 6)
     return out
@@ -64,15 +65,22 @@ def instruct(ws: str | os.PathLike, text: str, inst: Instance, backend=None, mod
                                   if after["status"] in ("optimal", "infeasible") else
                                   f"no valid plan found within {time_limit:g} s; try a longer --time-limit")
     elif apply:
+        from ..sandbox import best_plan
+
         new = store.add(ws, it.constraints)
         if after["status"] == "optimal":
             store.remember(ws, inst, stored + new, after)
+        # the workspace's best plan is re-judged under the constraints now in force
+        best_plan.record_run(ws, "instruct", after["ids"], status=after["status"],
+                             # a bound on an emphasised objective is no bound on S
+                             upper_bound=None if "objective" in after else after["upper_bound"],
+                             seconds=after["seconds"], inst=store.apply(inst, ws))
         reply["applied"] = True
     names = [c.get("key", str(k + 1)) for k, c in enumerate(new)]
     reply["constraints"] = [{**{k: v for k, v in c.items() if k != "geometry"}, "summary": summary(c)} for c in new]
     reply["source"] = dict(zip(names, it.sources))
     reply["before"] = {"valid": before["valid"], "score": before["score"]}
-    reply["after"] = {k: after.get(k) for k in ("valid", "score", "upper_bound", "gap", "status", "objective")
+    reply["after"] = {k: after.get(k) for k in ("valid", "score", "upper_bound", "gap", "status", "objective", "errors")
                       if k in after}
     if before["score"] is not None and after["score"] is not None:
         price = round(before["score"] - after["score"], 6)

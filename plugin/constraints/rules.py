@@ -39,9 +39,9 @@ TERMS = {
              ("service", r"service\w*|amenit\w*|access\w*"), ("R", r"\bR\b|requirements?|need(?:s| config)?|quota"),
              ("cost", r"costs?|cheap\w*|money")),
 }
-UNIT_NOUNS = (r"(?:ev\s+)?(?:charg\w+(?:\s+(?:stations?|points?|sites?))?|stations?|sites?|candidates?|facilit\w+|"
+UNIT_NOUNS = (r"(?:(?:ev\s+)?(?:charg\w+(?:\s+(?:stations?|points?|sites?))?|stations?|sites?|candidates?|facilit\w+|"
               r"(?:new\s+)?(?:roads?|links?|streets?)|parcels?|blocks?|anything|nothing|buildings?|projects?|"
-              r"plots?|ones?)")
+              r"plots?|ones?))")
 VOCAB = ("inside", "outside", "within", "least", "most", "more", "than", "offices", "office", "business", "parcels",
          "parcel", "chargers", "charger", "stations", "station", "budget", "spacing", "apart", "prohibit",
          "recreation", "hospital", "school", "schools", "green", "access", "coverage", "connectivity", "between",
@@ -169,7 +169,7 @@ def target_phrase(text: str) -> str | None:
         phrase = re.split(r"\s*(?:,|;|\.\s|\.$|\s-\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b)",
                           m.group(1))[0]
         phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase.strip(), flags=re.I).strip(" .!?'\"")
-        if phrase and not re.fullmatch(r"(?:(?:a|the|an|our|my)\s+)?(?:couple|few|pair|total|all|" + UNIT_NOUNS[3:-1] +
+        if phrase and not re.fullmatch(r"(?:(?:a|the|an|our|my)\s+)?(?:couple|few|pair|total|all|" + UNIT_NOUNS +
                                        r"|each other|one another|them|it|here|the money|money)(?:\s+" + UNIT_NOUNS + r")?",
                                        phrase, re.I):
             return phrase

@@ -14,6 +14,7 @@ import json
 import os
 import stat
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -129,8 +130,19 @@ def remember(ws: str | os.PathLike, inst: Instance, constraints: list[dict[str, 
 
 def apply(inst: Instance, ws: str | os.PathLike) -> Instance:
     """``inst`` under the workspace's stored constraints (``inst`` itself when none)."""
+    p = Path(ws) / FILE
+    try:
+        version = p.stat().st_mtime_ns
+    except OSError:
+        return inst
+    return _applied(inst, str(p.resolve()), version)
+
+
+@lru_cache(maxsize=16)
+def _applied(inst: Instance, path: str, version: int) -> Instance:
+    # evaluations repeat with the same instance object and file version: compile once
     from .compile import compile_constraints
     from .constrained import constrain
 
-    cons = load(ws)
+    cons = load(Path(path).parent.parent)
     return constrain(inst, compile_constraints(inst, cons)) if cons else inst
