@@ -5,7 +5,7 @@
 PY := .venv/bin/python
 export QT_QPA_PLATFORM := offscreen
 
-.PHONY: setup test demo package qgis clean
+.PHONY: setup test test-ltr demo package wheelhouse qgis clean
 
 setup:
 	@bash scripts/setup.sh
@@ -16,9 +16,19 @@ test: setup
 demo: setup
 	@bash -c 'source scripts/qgis_env.sh && $(PY) scripts/demo.py --out demo-output'
 
+# The plugin's QGIS tests against QGIS 3.40 LTR in a Debian 13 chroot (root; ~6 min to build
+# the cached root fs on a fresh machine, then ~10 min of tests).
+test-ltr:
+	@bash scripts/ltr/test.sh
+
 # The ZIP a user installs in QGIS desktop (Plugins › Install from ZIP).
 package:
 	@python3 scripts/package.py
+
+# build/wheelhouse: wheels for an offline "Install dependencies" into QGIS 3.22 on Debian 12
+# (shapely and pyogrio compiled against QGIS's GEOS/GDAL, so users need no compiler).
+wheelhouse: setup
+	@bash scripts/wheelhouse.sh build/wheelhouse
 
 # QGIS desktop with this repo linked as the plugin and the venv's packages visible.
 qgis: setup

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,28 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..util.spawned import python_executable
 from .features import FEATURES
 from .paths import activate, site_dirs
 from .requirements import Requirement
 
 # their wheels bundle GEOS/GDAL: on Linux they must link the distribution's (QGIS's) copies
 LINK_QGIS_LIBS = ("shapely", "pyogrio")
-
-
-def python_executable() -> str:
-    """A real Python interpreter of the running version (not the QGIS binary)."""
-    exe = Path(sys.executable)
-    if exe.name.lower().startswith("python"):
-        return str(exe)
-    ver = f"{sys.version_info.major}.{sys.version_info.minor}"
-    base = Path(sys.base_exec_prefix)
-    for cand in (base / "bin" / f"python{ver}", base / "bin" / "python3", base / "python.exe", base / "python3.exe"):
-        if cand.is_file():
-            return str(cand)
-    found = shutil.which(f"python{ver}")
-    if found:
-        return found
-    raise RuntimeError(f"no Python {ver} interpreter found next to QGIS ({base})")
 
 
 def pip_launcher(python: str, find_links: Path | None) -> list[str]:

@@ -29,16 +29,20 @@ POLL_S = 0.1       # how often a waiting parent checks ``cancel``
 
 
 def python_executable() -> str:
-    """The Python interpreter to start workers with. Inside QGIS ``sys.executable`` is the
-    qgis binary; the interpreter of the same installation sits next to it."""
+    """The interpreter QGIS runs on, as a program, to start workers and pip with. Inside QGIS
+    ``sys.executable`` is the QGIS binary, or whatever ``python3`` comes first on PATH (a pyenv
+    shim or conda Python of another installation): the one next to QGIS's stdlib is taken."""
     exe = Path(sys.executable)
+    if sys.prefix != sys.base_prefix and "python" in exe.name.lower():
+        return str(exe)  # a virtual environment: its own interpreter
+    ver = f"{sys.version_info.major}.{sys.version_info.minor}"
+    base = Path(sys.base_exec_prefix)
+    for cand in (base / "bin" / f"python{ver}", base / "bin" / "python3", base / "python.exe", base / "python3.exe"):
+        if cand.is_file():
+            return str(cand)
     if "python" in exe.name.lower():
         return str(exe)
-    for name in ("python3", "python", "python3.exe", "python.exe"):
-        for folder in (Path(sys.exec_prefix) / "bin", Path(sys.exec_prefix)):
-            if (folder / name).is_file():
-                return str(folder / name)
-    raise RuntimeError(f"no Python interpreter found next to {sys.executable}")
+    raise RuntimeError(f"no Python {ver} interpreter found next to QGIS ({base})")
 
 
 class SpawnedWorker:

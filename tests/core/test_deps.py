@@ -91,3 +91,14 @@ def test_site_dirs_are_under_the_prefix_and_activate_puts_them_first(tmp_path, m
     dirs[0].mkdir(parents=True)
     assert activate(tmp_path) == [str(dirs[0])] and sys.path[0] == str(dirs[0])
     assert activate(tmp_path) == []  # once
+
+
+def test_python_executable_is_this_interpreter():
+    """pip must run on QGIS's own Python: same version and prefix, never another python3 on PATH."""
+    import subprocess
+
+    from cityplanner.plugin.deps.installer import python_executable
+
+    out = subprocess.run([python_executable(), "-c", "import sys; print(sys.base_exec_prefix, sys.version_info[:2])"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert out == f"{sys.base_exec_prefix} {sys.version_info[:2]}"

@@ -9,15 +9,16 @@ import time
 import traceback
 from pathlib import Path
 
-from qgis.core import QgsApplication, QgsMessageLog
+from qgis.core import QgsApplication
 from qgis.PyQt.QtCore import QTimer
 from qgis.PyQt.QtWidgets import QApplication, QDockWidget, QLineEdit, QPushButton
+import qgis.utils
 from qgis.utils import iface, plugins
 
 OUT = Path(os.environ["CP_OUT"])
 PBF = os.environ["CP_PBF"]
 state = {"messages": [], "bar": [], "steps": []}
-QgsMessageLog.instance().messageReceived.connect(
+QgsApplication.messageLog().messageReceived.connect(
     lambda msg, tag, level: state["messages"].append(msg[:2000]) if tag == "CityPlanner" else None)
 started = time.monotonic()
 
@@ -46,6 +47,8 @@ def guarded(fn):
 
 @guarded
 def before_install() -> None:
+    iface.mainWindow().showMaximized()
+    QApplication.processEvents()
     bar = iface.messageBar()
     state["bar"] = [w.text() for w in bar.findChildren(QPushButton)]
     state["bar_text"] = " ".join(lbl.text() for lbl in bar.findChildren(QLineEdit)) or ""
@@ -96,4 +99,11 @@ def after_install() -> None:
     finish()
 
 
+def python_error(etype, value, tb, *args, **kwargs) -> None:
+    """QGIS's Python error dialog is modal: record the error and end the session instead."""
+    finish("".join(traceback.format_exception(etype, value, tb))[-1500:])
+
+
+qgis.utils.showException = python_error
+QTimer.singleShot(int(os.environ.get("CP_WATCHDOG_S", "1200")) * 1000, lambda: finish("watchdog: session took too long"))
 QTimer.singleShot(4000, before_install)
