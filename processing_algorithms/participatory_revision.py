@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessingParameterBoolean,
+                       QgsProcessingParameterCrs,
                        QgsProcessingParameterDefinition, QgsProcessingParameterEnum, QgsProcessingParameterFeatureSink,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
@@ -9,7 +10,9 @@ from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessin
 
 from ..plugin.participation import Config, region_from_gdf, result_layers, run_with_voice
 from ..plugin.participation.engine import transcript_text
+from ..plugin.qgis_io.city_source import INPUT_CRS, assumed_crs
 from ..plugin.qgis_io.layers import qgs_fields, source_to_gdf, write_gdf
+from ..plugin.qgis_io.parcel_source import landuse_map_from_parameters, landuse_map_parameter
 from ..plugin.util.io import atomic_write_json, atomic_write_text
 
 from .base import CityPlannerAlgorithm
@@ -46,7 +49,8 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
             "Simulated residents (profiles from resources/participation) discuss the parcel layer's "
             "land-use plan in fishbowl rounds, community by community; the planner revises each "
             "community from the round summaries.\n\nLand-use values: residential, feasible, business, "
-            "office, green_l, green_s, school, hospital_l, hospital_s, recreation (or DRL codes). "
+            "office, green_l, green_s, school, hospital_l, hospital_s, recreation (or DRL codes); any other "
+            "values through the land-use mapping (value → type, or ignore). The parcels may be in any CRS. "
             "Residential parcels are homes; the others may be re-planned.\n\n"
             "Outputs: the revised parcels (landuse_before, landuse, changed, community, satisfaction), "
             "metrics JSON (Service, Ecology, Satisfaction, Inclusion before and after) and the "
@@ -60,6 +64,11 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
             self.INPUT, self.tr("Parcel layer"), [QgsProcessing.TypeVectorPolygon]))
         self.addParameter(QgsProcessingParameterField(
             self.FIELD, self.tr("Land-use field"), parentLayerParameterName=self.INPUT))
+        self.addParameter(landuse_map_parameter(self))
+        crs = QgsProcessingParameterCrs(INPUT_CRS, self.tr("CRS of a parcel layer without one (optional)"),
+                                        optional=True)
+        crs.setFlags(crs.flags() | QgsProcessingParameterDefinition.FlagAdvanced)
+        self.addParameter(crs)
         for key, title, default in ((self.RESIDENTS, "Residents", 1000), (self.ROUNDS, "Rounds per community", 3),
                                     (self.SPEAKERS, "Speakers per round", 50), (self.COMMUNITIES, "Communities", 4),
                                     (self.SEED, "Random seed", 0)):
@@ -84,8 +93,15 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
     def processAlgorithm(self, parameters, context, feedback):
         src = self.parameterAsSource(parameters, self.INPUT, context)
         fld = self.parameterAsString(parameters, self.FIELD, context)
-        gdf = source_to_gdf(src, "parcel layer", "polygon", [fld], feedback)
-        region = self.core(region_from_gdf, gdf, fld, "parcel layer")
+        assume = assumed_crs(self, parameters, context)
+        gdf = source_to_gdf(src, "parcel layer", "polygon", [fld], feedback, require_metric=False,
+                            require_crs=not assume)
+        warnings: list[str] = []
+        region = self.core(region_from_gdf, gdf, fld, "parcel layer", landuse_map_from_parameters(self, parameters, context),
+                           assume, warnings)
+        feedback.pushInfo(f"working CRS: {region.parcels.crs.to_string() if region.parcels.crs else 'local metres'}")
+        for w in warnings:
+            feedback.pushWarning(w)
         cfg = Config(*(self.parameterAsInt(parameters, k, context)
                        for k in (self.RESIDENTS, self.ROUNDS, self.SPEAKERS, self.COMMUNITIES)),
                      persona=self.PERSONAS[self.parameterAsEnum(parameters, self.PERSONA, context)],
@@ -107,8 +123,14 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
         layer = result_layers(res)["parcels"]
         fields = qgs_fields(layer)
         wkb = QgsWkbTypes.MultiPolygon if (layer.geom_type == "MultiPolygon").any() else QgsWkbTypes.Polygon
-        sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, wkb,
-                                          src.sourceCrs() if src.sourceCrs().isValid() else QgsCoordinateReferenceSystem())
+        out_crs = (QgsCoordinateReferenceSystem.fromWkt(region.parcels.crs.to_wkt()) if region.parcels.crs is not None
+                   else QgsCoordinateReferenceSystem())
+        sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, wkb, out_crs)
+        write_gdf(layer, sink, fields, feedback)
+        metrics = self.parameterAsFileOutput(parameters, self.METRICS, context)
+        transcript = self.parameterAsFileOutput(parameters, self.TRANSCRIPT, context)
+        atomic_write_json(metrics, res.metrics)
+        atomic_write_text(transcript, transcript_text(res.events))
         write_gdf(layer, sink, fields, feedback)
         metrics = self.parameterAsFileOutput(parameters, self.METRICS, context)
         transcript = self.parameterAsFileOutput(parameters, self.TRANSCRIPT, context)

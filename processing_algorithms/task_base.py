@@ -18,10 +18,14 @@ from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessin
                        QgsProcessingParameterString)
 
 from ..plugin.city import City
-from ..plugin.qgis_io.city_source import add_city_parameters, city_from_parameters, has_city_input
+from ..plugin.errors import InputError
+from ..plugin.parcels.landuse_map import parse_need as core_parse_need
+from ..plugin.parcels.layer import with_need
+from ..plugin.qgis_io.city_source import add_city_parameters, assumed_crs, city_from_parameters, has_city_input
 from ..plugin.qgis_io.layers import qgs_fields, write_gdf
 from ..plugin.qgis_io.maps import apply_style
 from ..plugin.qgis_io.parcel_source import add_parcel_parameters, has_parcels, land_from_parcels
+from ..plugin.sandbox.notices import attach_warnings
 from ..plugin.tasks import SIZES, Instance, task_class
 from ..plugin.tasks.land import TYPES
 
@@ -76,14 +80,10 @@ def _set_help(p: QgsProcessingParameterDefinition, text: str, advanced: bool = F
 
 def parse_need(text: str) -> dict[str, int]:
     """``"school=2, green_l=1"`` → {"school": 2, "green_l": 1}; one-line error otherwise."""
-    need: dict[str, int] = {}
-    for part in filter(None, (s.strip() for s in text.split(","))):
-        name, sep, value = part.partition("=")
-        name = name.strip().lower()
-        if not sep or name not in TYPES or not value.strip().isdigit():
-            raise QgsProcessingException(f"need: '{part}' is not TYPE=COUNT with TYPE one of {', '.join(TYPES)}")
-        need[name] = int(value)
-    return need
+    try:
+        return core_parse_need(text)
+    except InputError as e:
+        raise QgsProcessingException(str(e)) from None
 
 
 class TaskAlgorithm(CityPlannerAlgorithm):
@@ -150,10 +150,13 @@ class TaskAlgorithm(CityPlannerAlgorithm):
         """The instance, and the city it was built from (None for a parcel layer)."""
         budget = self.parameterAsDouble(parameters, self.BUDGET, context) or None
         need = parse_need(self.parameterAsString(parameters, self.NEED, context) or "") if self.TASK == "land" else {}
+        warnings: list[str] = []
         if self.TASK == "land" and has_parcels(parameters):
-            inst, city = land_from_parcels(self, parameters, context, feedback, need, budget), None
+            inst, city = land_from_parcels(self, parameters, context, feedback, need, budget, warnings,
+                                           assumed_crs(self, parameters, context)), None
+            feedback.pushInfo(f"working CRS: {inst.crs}")
         else:
-            city = city_from_parameters(self, parameters, context, feedback)
+            city = city_from_parameters(self, parameters, context, feedback)  # pushes the city's warnings
             if feedback.isCanceled():
                 raise QgsProcessingException("cancelled")
             feedback.setProgress(40)
@@ -164,21 +167,14 @@ class TaskAlgorithm(CityPlannerAlgorithm):
                 v = (self.parameterAsInt if k.integer else self.parameterAsDouble)(parameters, k.name, context)
                 if v:
                     params[k.key] = v
-            inst = self._with_need(self.core(task_class(self.TASK).build, city, size=size, seed=seed, budget=budget,
-                                             **params), need)
+            inst = self.core(task_class(self.TASK).build, city, size=size, seed=seed, budget=budget, **params)
+            inst = with_need(inst, need) if need else inst
+        for w in attach_warnings(inst, city.warnings if city is not None else warnings):
+            if city is None or w not in city.warnings:
+                feedback.pushWarning(w)
         feedback.pushInfo(f"{inst.instance_id}: {inst.n} candidates, budget {inst.budget:.1f}, "
                           f"step limit {inst.max_select}")
         return inst, city
-
-    @staticmethod
-    def _with_need(inst: Instance, need: dict[str, int]) -> Instance:
-        if not need:
-            return inst
-        d = inst.to_export()
-        d["data"]["need"] = {t: need.get(t, 0) for t in TYPES}
-        d["meta"]["need_config"] = d["data"]["need"]
-        d["max_select"] = max(inst.max_select, sum(need.values()) + 2)
-        return type(inst).from_export(d)
 
     def add_layer_sink(self, name: str, title: str, help_text: str, optional: bool = False) -> None:
         self.addParameter(_set_help(QgsProcessingParameterFeatureSink(

@@ -1,8 +1,8 @@
 """City model from OpenStreetMap or user layers (no QGIS import)."""
-from .build import build_city, metric_crs
+from .build import build_city
 from .export import write_gpkg
 from .model import CATEGORIES, City
 from .regions import REGIONS, load_city, region_path, tiles
 
-__all__ = ["CATEGORIES", "City", "REGIONS", "build_city", "load_city", "metric_crs", "region_path",
+__all__ = ["CATEGORIES", "City", "REGIONS", "build_city", "load_city", "region_path",
            "tiles", "write_gpkg"]

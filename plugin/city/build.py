@@ -1,10 +1,11 @@
 """Build a ``City`` from source layers: drivable graph, faces, buildings, POIs, demand.
 
-Source layers (dict of GeoDataFrames, any one CRS):
+Source layers (dict of GeoDataFrames, any CRSs: see ``crs.gather``):
   roads      highway (OSM class), service, name, LineString geometry
   buildings  building (OSM value or 'yes'), levels (float or NaN), Polygon geometry
   features   category (see ``CATEGORIES`` or ''), landuse (OSM landuse or ''), name,
              Point or Polygon geometry (POIs and land-use / green areas)
+  demand     residents, Point geometry (optional: replaces the buildings' demand)
 
 Choices (documented in README):
 * drivable = OSM car classes; service roads except parking aisles / driveways.
@@ -23,6 +24,7 @@ from pyproj import CRS
 
 from ..errors import InputError
 
+from .crs import gather
 from .model import CATEGORIES, M2_PER_RESIDENT, City
 
 DRIVABLE = {"motorway", "trunk", "primary", "secondary", "tertiary", "unclassified", "residential",
@@ -40,30 +42,39 @@ DEFAULT_LEVELS_OTHER = 3
 SNAP_M = 0.01  # endpoint rounding that merges coincident road ends into one node
 
 
-def metric_crs(gdf: gpd.GeoDataFrame) -> str:
-    """The local UTM zone for geographic data; a projected CRS in metres is kept."""
-    crs = CRS.from_user_input(gdf.crs) if gdf.crs is not None else None
-    if crs is None:
-        raise InputError("layer has no CRS")
-    if crs.is_geographic:
-        return gdf.estimate_utm_crs().to_string()
-    unit = crs.axis_info[0].unit_name if crs.axis_info else ""
-    if unit not in ("metre", "meter"):
-        raise InputError(f"CRS {crs.to_string()} is not in metres (units: {unit or 'unknown'})")
-    return crs.to_string()
-
-
 def build_city(raw: dict[str, gpd.GeoDataFrame], name: str, crs: str | None = None,
-               bounds: tuple[float, float, float, float] | None = None) -> City:
+               bounds: tuple[float, float, float, float] | None = None, *,
+               area: gpd.GeoDataFrame | None = None, assume_crs: str | None = None,
+               warnings: list[str] | None = None) -> City:
+    """The City of source layers ``raw`` (roads required; buildings, features, demand optional).
+
+    ``crs``: the working CRS when already known (windows of a city); else it is chosen by
+    ``crs.gather`` (input CRS if metric with ≤ 0.5 % scale error, else local UTM) and layers
+    in other CRSs are reprojected; ``assume_crs`` is the CRS of layers that have none.
+    ``area``: a study-area polygon layer; everything is clipped to it and blocks are closed by
+    its boundary. ``raw["demand"]`` (points with ``residents``) replaces the buildings' demand.
+    ``warnings`` (assumptions made while reading) are kept on the City with the CRS ones."""
     roads = raw.get("roads")
     if roads is None or roads.empty:
         raise InputError(f"{name}: no roads in the input")
-    crs = crs or metric_crs(roads)
+    warnings = list(warnings or [])
+    if crs is None:
+        layers, work = gather({**raw, "area": area}, assume_crs, reference="roads")
+        area = layers.pop("area", None)
+        raw, crs = layers, work.crs
+        warnings += work.warnings
     raw = {k: _prepare_layer(v, crs) for k, v in raw.items() if v is not None}
     for col in ("name", "service"):  # optional on user layers
         if col not in raw["roads"]:
             raw["roads"][col] = ""
-    if bounds is None:  # the whole input: no clipping (clip_by_rect drops lines on the rectangle's edge)
+    raw["roads"] = _snap_line_ends(raw["roads"])
+    shape = None
+    if area is not None:
+        shape = shapely.union_all(_prepare_layer(area, crs).geometry.values)
+        raw = {k: _clip_area(v, shape) for k, v in raw.items()}
+        bounds = tuple(float(b) for b in shape.bounds)
+        clipped = raw
+    elif bounds is None:  # the whole input: no clipping (clip_by_rect drops lines on the rectangle's edge)
         bounds = tuple(float(b) for b in raw["roads"].total_bounds)
         clipped = raw
     else:
@@ -77,16 +88,22 @@ def build_city(raw: dict[str, gpd.GeoDataFrame], name: str, crs: str | None = No
     nodes, edges = _graph(drive, crs)
     streets = clipped["roads"][(clipped["roads"]["highway"].isin(DRIVABLE - {"service"}))
                                | clipped["roads"]["highway"].isin(FACE_EXTRA)]
-    faces = _faces(streets, bounds, crs)
+    faces = _faces(streets, bounds, crs, shape)
     if faces.empty:
         raise InputError(f"{name}: the roads enclose no blocks (no faces could be formed)")
     buildings = _buildings(clipped.get("buildings"), faces, crs)
     pois, faces = _attach_features(clipped.get("features"), faces, crs)
-    faces = count_categories(_face_attributes(faces, buildings, nodes), pois)
+    demand = _demand_points(clipped.get("demand"), faces)
+    faces = count_categories(_face_attributes(faces, buildings, nodes, demand), pois)
+    if demand is not None and len(buildings):
+        warnings.append("demand taken from the demand layer; the buildings' residential floor area is not used")
+    if not faces["demand"].sum() > 0:
+        warnings.append("no residential demand (no residential buildings and no demand layer): demand terms are 0")
     log.append({"event": "build_city", "region": name, "faces": len(faces), "edges": len(edges),
                 "buildings": len(buildings), "pois": len(pois)})
     return City(name=name, crs=crs, bounds=tuple(bounds), nodes=nodes, edges=edges, faces=faces,
-                buildings=buildings, pois=pois, raw=raw, log=log)
+                buildings=buildings, pois=pois, raw=raw, log=log, warnings=list(dict.fromkeys(warnings)),
+                area=shape, demand_points=demand)
 
 
 def _prepare_layer(gdf: gpd.GeoDataFrame, crs: str) -> gpd.GeoDataFrame:
@@ -102,6 +119,32 @@ def _prepare_layer(gdf: gpd.GeoDataFrame, crs: str) -> gpd.GeoDataFrame:
 def _clip(gdf: gpd.GeoDataFrame, bounds) -> gpd.GeoDataFrame:
     sub = gdf.cx[bounds[0]:bounds[2], bounds[1]:bounds[3]].copy()
     sub["geometry"] = shapely.clip_by_rect(sub.geometry.values, *bounds)
+    return sub[~sub.geometry.is_empty].reset_index(drop=True)
+
+
+def _snap_line_ends(roads: gpd.GeoDataFrame, tol: float = SNAP_M) -> gpd.GeoDataFrame:
+    """Put road ends that stop within ``tol`` of another road back onto it as a shared vertex.
+
+    Reprojection moves a T-junction's end off the road it touched by nanometres (the end is
+    a reprojected vertex, the segment under it is not), and the roads would no longer node."""
+    geoms = roads.geometry.values
+    pts, owner = shapely.get_parts(shapely.boundary(geoms), return_index=True)
+    pi, li = shapely.STRtree(geoms).query(pts, predicate="dwithin", distance=tol)
+    other = owner[pi] != li
+    pi, li = pi[other], li[other]
+    off = ~shapely.intersects(pts[pi], shapely.extract_unique_points(geoms)[li])  # not yet a shared vertex
+    pi, li = pi[off], li[off]
+    if not len(li):
+        return roads
+    out = np.array(geoms, dtype=object)
+    for line in np.unique(li):
+        out[line] = shapely.snap(out[line], shapely.multipoints(pts[pi[li == line]]), tol)
+    return roads.set_geometry(gpd.GeoSeries(out, index=roads.index, crs=roads.crs))
+
+
+def _clip_area(gdf: gpd.GeoDataFrame, shape) -> gpd.GeoDataFrame:
+    sub = gdf[gdf.intersects(shape)].copy()
+    sub["geometry"] = sub.geometry.intersection(shape)
     return sub[~sub.geometry.is_empty].reset_index(drop=True)
 
 
@@ -137,13 +180,16 @@ def _graph(drive: gpd.GeoDataFrame, crs: str) -> tuple[gpd.GeoDataFrame, gpd.Geo
     return nodes, edges
 
 
-def _faces(streets: gpd.GeoDataFrame, bounds, crs: str) -> gpd.GeoDataFrame:
-    frame = shapely.box(*bounds).exterior
+def _faces(streets: gpd.GeoDataFrame, bounds, crs: str, area=None) -> gpd.GeoDataFrame:
+    frame = shapely.box(*bounds).exterior if area is None else area.boundary
     merged = shapely.union_all(np.append(streets.geometry.values, frame))
     polys = shapely.get_parts(shapely.polygonize(shapely.get_parts(merged)))
     faces = gpd.GeoDataFrame(geometry=polys, crs=crs)
     faces["area"] = faces.area
-    faces = faces[faces["area"] >= MIN_FACE_M2].reset_index(drop=True)
+    faces = faces[faces["area"] >= MIN_FACE_M2]
+    if area is not None:  # holes of the study area are polygonized too
+        faces = faces[shapely.within(faces.geometry.representative_point().values, area)]
+    faces = faces.reset_index(drop=True)
     faces["boundary"] = faces.geometry.distance(frame) < 1.0
     faces.index.name = "face_id"
     return faces
@@ -196,7 +242,17 @@ def _attach_features(f: gpd.GeoDataFrame | None, faces: gpd.GeoDataFrame, crs: s
     return gpd.GeoDataFrame(pois[cols].reset_index(drop=True), geometry="geometry", crs=crs), faces
 
 
-def _face_attributes(faces: gpd.GeoDataFrame, buildings: gpd.GeoDataFrame, nodes: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+def _demand_points(d: gpd.GeoDataFrame | None, faces: gpd.GeoDataFrame) -> gpd.GeoDataFrame | None:
+    """The demand layer's points (``residents``) with their face; None without a demand layer."""
+    if d is None:
+        return None
+    d = d[d.geom_type == "Point"].copy()
+    d["face_id"] = _face_of(d.geometry, faces)
+    return d[["residents", "face_id", "geometry"]].reset_index(drop=True)
+
+
+def _face_attributes(faces: gpd.GeoDataFrame, buildings: gpd.GeoDataFrame, nodes: gpd.GeoDataFrame,
+                     demand: gpd.GeoDataFrame | None = None) -> gpd.GeoDataFrame:
     by_face = buildings[buildings["face_id"] >= 0].assign(
         res=lambda d: d["floor_area"] * d["residential_share"]).groupby("face_id")
     # astype: with no buildings the empty groupby sums come back as object dtype
@@ -205,6 +261,9 @@ def _face_attributes(faces: gpd.GeoDataFrame, buildings: gpd.GeoDataFrame, nodes
     faces["floor_area"] = by_face["floor_area"].sum().reindex(faces.index, fill_value=0.0).astype(float)
     faces["residential_floor_area"] = by_face["res"].sum().reindex(faces.index, fill_value=0.0).astype(float)
     faces["demand"] = faces["residential_floor_area"] / M2_PER_RESIDENT
+    if demand is not None:
+        on = demand[demand["face_id"] >= 0]
+        faces["demand"] = on.groupby("face_id")["residents"].sum().reindex(faces.index, fill_value=0.0).astype(float)
     faces["vacant"] = faces["coverage"] < 0.05
     rp = faces.geometry.representative_point()
     faces["cx"], faces["cy"] = rp.x, rp.y

@@ -15,6 +15,10 @@ faces      index ``face_id`` (int): urban blocks polygonized from the street net
            cx, cy (representative point), geometry (Polygon).
 buildings  building (OSM value), levels, area, floor_area, residential_share, face_id, geometry
 pois       category (one of ``CATEGORIES``), tag, name, face_id, geometry (Point)
+demand_points  residents, face_id, geometry (Point) when a demand layer was given, else None
+
+``resident_points()`` is the demand as points for every task: the demand layer's points,
+else the residential floor area of each building / ``M2_PER_RESIDENT`` at its centroid.
 
 Demand formula (documented in README): residential floor area = Σ footprint × levels ×
 residential_share over the face's buildings; demand (residents) = residential floor area /
@@ -28,6 +32,8 @@ from typing import Any
 
 import geopandas as gpd
 import networkx as nx
+import numpy as np
+import pandas as pd
 
 CATEGORIES = ("school", "hospital", "clinic", "business", "office", "recreation", "green",
               "parking", "fuel", "charging")
@@ -48,6 +54,12 @@ class City:
     #: window can be rebuilt from the same data
     raw: dict[str, gpd.GeoDataFrame] = field(default_factory=dict, repr=False)
     log: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    #: what was assumed or changed while building (CRS, default fields, dropped inputs)
+    warnings: list[str] = field(default_factory=list)
+    #: the study-area polygon (in ``crs``) everything was clipped to, or None
+    area: Any = field(default=None, repr=False)
+    #: demand from the planner's demand layer (residents, face_id, Point), or None (buildings)
+    demand_points: gpd.GeoDataFrame | None = field(default=None, repr=False)
 
     @cached_property
     def graph(self) -> nx.Graph:
@@ -57,6 +69,21 @@ class City:
         for r in self.edges.sort_values("length", ascending=False).itertuples():
             g.add_edge(int(r.u), int(r.v), length=float(r.length), edge_id=int(r.edge_id), highway=r.highway)
         return g
+
+    def resident_points(self) -> pd.DataFrame:
+        """Residents as points: x, y, residents (> 0), face (face id or -1)."""
+        if self.demand_points is not None:
+            d = self.demand_points
+            res, xy, face = d["residents"].to_numpy(dtype=float), d.geometry, d["face_id"]
+        else:
+            b = self.buildings
+            if b is None or not len(b):
+                return pd.DataFrame(columns=["x", "y", "residents", "face"])
+            res = b["floor_area"].to_numpy(dtype=float) * b["residential_share"].to_numpy(dtype=float) / M2_PER_RESIDENT
+            xy, face = b.geometry.centroid, b["face_id"]
+        df = pd.DataFrame({"x": xy.x.to_numpy(), "y": xy.y.to_numpy(), "residents": res,
+                           "face": face.fillna(-1).to_numpy(dtype=np.int64)})
+        return df[np.isfinite(df["residents"]) & (df["residents"] > 0)].reset_index(drop=True)
 
     def counts(self) -> dict[str, Any]:
         return {
@@ -71,6 +98,8 @@ class City:
             "pois": int(len(self.pois)),
             "demand": round(float(self.faces["demand"].sum()), 1),
             "residential_floor_area_m2": round(float(self.faces["residential_floor_area"].sum()), 0),
+            "area_km2": round(float(self.faces["area"].sum()) / 1e6, 4),
+            "warnings": list(self.warnings),
         }
 
     def window(self, bounds: tuple[float, float, float, float], name: str | None = None) -> "City":

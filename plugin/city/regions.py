@@ -11,20 +11,19 @@ from pathlib import Path
 
 import geopandas as gpd
 import numpy as np
-import pyogrio
 
 from .. import RESOURCES
 from ..errors import InputError
 
 from .build import build_city
 from .model import City
-from .osm import categorize, read_osm
+from .osm import read_osm
+from .sources import LayerSpec, buildings_frame, layer_names, pois_frame, read_layer, roads_frame
 
 REGIONS: dict[str, Path] = {
     "helsinki": RESOURCES / "data" / "helsinki.osm.pbf",
     "kotka": RESOURCES / "data" / "kotka.osm.pbf",
 }
-GPKG_LAYERS = {"roads": "roads", "buildings": "buildings", "features": "features"}
 
 
 def region_path(source: str | Path) -> Path:
@@ -44,13 +43,8 @@ def load_city(source: str | Path, name: str | None = None) -> City:
 
 @lru_cache(maxsize=8)
 def _load_cached(path: str, name: str) -> City:
-    p = Path(path)
-    if p.suffix.lower() == ".gpkg":
-        raw = _read_gpkg(p)
-        log = {"event": "read_gpkg", "file": p.name}
-    else:
-        raw, log = read_osm(p)
-    city = build_city(raw, name)
+    raw, log, warnings = read_region(Path(path))
+    city = build_city(raw, name, warnings=warnings)
     city.log.insert(0, log)
     return city
 
@@ -60,19 +54,28 @@ def _name(source: str | Path) -> str:
     return s if s in REGIONS else Path(s).name.split(".")[0]
 
 
-def _read_gpkg(p: Path) -> dict[str, gpd.GeoDataFrame]:
-    layers = {name for name, _ in pyogrio.list_layers(p)}
-    if "roads" not in layers:
-        raise InputError(f"{p.name}: no 'roads' layer (found: {', '.join(sorted(layers)) or 'none'})")
-    raw = {k: pyogrio.read_dataframe(p, layer=v) for k, v in GPKG_LAYERS.items() if v in layers}
-    if "highway" not in raw["roads"]:
-        raise InputError(f"{p.name}: layer 'roads' has no 'highway' field")
-    f = raw.get("features")
-    if f is not None and "category" not in f:
-        for k in ("amenity", "shop", "office", "leisure", "landuse", "natural"):
-            f[k] = f.get(k, "")
-        f["category"] = categorize(f)
-        f["landuse"] = f["landuse"].fillna("")
+def read_region(p: Path) -> tuple[dict[str, gpd.GeoDataFrame], dict, list[str]]:
+    """Source layers of an OSM extract or a GeoPackage, a log record and the warnings."""
+    if p.suffix.lower() == ".gpkg":
+        warnings: list[str] = []
+        return _read_gpkg(p, warnings), {"event": "read_gpkg", "file": p.name}, warnings
+    raw, log = read_osm(p)
+    return raw, log, []
+
+
+def _read_gpkg(p: Path, warnings: list[str]) -> dict[str, gpd.GeoDataFrame]:
+    """Layers ``roads``, optional ``buildings`` and ``features`` by name (or the only layer as
+    roads); fields as for own layers (``sources``), defaults with warnings."""
+    names = set(layer_names(p))
+    spec = LayerSpec(p, None, "--roads")
+    roads = read_layer(spec, "line", default="roads", warnings=warnings)
+    raw = {"roads": roads_frame(roads, None, f"{p.name}:roads", warnings)}
+    if "buildings" in names:
+        b = read_layer(LayerSpec(p, "buildings", "--buildings"), "polygon", warnings=warnings)
+        raw["buildings"] = buildings_frame(b, None, None, f"{p.name}:buildings", warnings)
+    if "features" in names:
+        f = read_layer(LayerSpec(p, "features", "--pois"), "point or polygon", warnings=warnings)
+        raw["features"] = pois_frame(f, None, f"{p.name}:features", warnings)
     return raw
 
 

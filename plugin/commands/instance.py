@@ -9,6 +9,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..tasks import SIZES, TASKS, Instance, task_class
+
+from .layer_options import add_city_layer_arguments, add_parcel_arguments
 from . import seed
 
 
@@ -25,12 +27,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--goal", default="build", choices=("build", "improve"),
                         help="atomic goal; improve preloads a random feasible plan of about half the limits")
     parser.add_argument("--out", help="workspace folder (empty, new or an older workspace)")
+    add_city_layer_arguments(parser)
+    add_parcel_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..bench.suites import build_item, suite
-    from ..city import load_city
     from ..sandbox import write_workspace
+    from ..sandbox.notices import attach_warnings
 
     t0 = time.perf_counter()
     if args.suite and args.list:
@@ -44,16 +48,48 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         items = {i.name: i for i in suite(args.suite)}
         if args.name not in items:
             raise InputError(f"no instance '{args.name}' in suite {args.suite} (see --list)")
-        inst = build_item(items[args.name])
-    elif args.region and args.task:
-        inst = task_class(args.task).build(load_city(args.region), size=args.size, seed=args.seed, budget=args.budget)
+        inst, warnings = build_item(items[args.name]), []
+    elif args.task and (args.region or args.roads or args.parcels):
+        inst, warnings = build_instance(args)
     else:
-        raise InputError("give --region and --task, or --suite and --name")
+        raise InputError("give --task with --region, --roads (own layers) or --parcels (land), "
+                         "or --suite and --name")
+    warnings = attach_warnings(inst, warnings)
     base = random_plan(inst, args.seed) if args.goal == "improve" else None
     ws = write_workspace(inst, args.out, goal=args.goal, base_plan=base)
     return {"workspace": str(ws), "task": inst.task, "instance_id": inst.instance_id, "goal": args.goal,
-            "candidates": inst.n, "budget": inst.budget, "step_limit": inst.max_select,
-            "seconds": round(time.perf_counter() - t0, 2)}
+            "candidates": inst.n, "budget": inst.budget, "step_limit": inst.max_select, "crs": inst.crs,
+            "warnings": warnings, "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def build_instance(args: argparse.Namespace) -> tuple[Instance, list[str]]:
+    """The instance of a region / own layers, or (land) of a parcel layer, and its warnings."""
+    from ..city.inputs import CityInputs, city_from_inputs
+    from ..parcels.landuse_map import parse_need
+    from ..parcels.layer import with_need
+
+    need = parse_need(args.need)
+    if args.parcels:
+        from ..parcels.layer import land_instance, read_parcels
+
+        if args.task != "land":
+            raise InputError("--parcels builds a land instance: use --task land")
+        if args.region or args.roads:
+            raise InputError("give --parcels or the city inputs (--region / --roads), not both")
+        warnings: list[str] = []
+        parcels, name = read_parcels(args.parcels, args.landuse_field, args.landuse_map, args.id_field, args.crs,
+                                     warnings)
+        return land_instance(parcels, need, args.budget, name), warnings
+    for flag in ("landuse_field", "landuse_map", "id_field"):
+        if getattr(args, flag):
+            raise InputError(f"--{flag.replace('_', '-')} needs --parcels")
+    city = city_from_inputs(CityInputs.from_args(args))
+    inst = task_class(args.task).build(city, size=args.size, seed=args.seed, budget=args.budget)
+    if need:
+        if args.task != "land":
+            raise InputError("--need is for --task land")
+        inst = with_need(inst, need)
+    return inst, list(city.warnings)
 
 
 def random_plan(inst: Instance, seed: int) -> list[str]:

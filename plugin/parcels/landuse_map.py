@@ -155,4 +155,5 @@ def parse_need(text: str | None) -> dict[str, int]:
     return need
 
 
-NEED_HINT = f"give the need per type, e.g. --need school=2,green_s=1 (types: {', '.join(TYPES)})"
+NEED_HINT = (f"give the need per land-use type, e.g. school=2,green_s=1 (--need, or NEED in QGIS; "
+             f"types: {', '.join(TYPES)})")

@@ -82,16 +82,15 @@ def read_parcels(spec_text: str, landuse_field: str | None = None, landuse_map: 
     return parcels_frame(gdf, f"--parcels {name}", landuse_field, landuse_map, id_field, assume_crs, warnings), name
 
 
-def land_instance(parcels: gpd.GeoDataFrame, need: Mapping[str, int], budget: float | None, name: str,
-                  warnings: list[str]) -> LandAllocation:
-    """The land instance of a parcels frame: 'feasible' parcels are re-planned to meet ``need``."""
+def land_instance(parcels: gpd.GeoDataFrame, need: Mapping[str, int], budget: float | None,
+                  name: str) -> LandAllocation:
+    """The land instance of a parcels frame: 'feasible' parcels are re-planned to meet ``need``
+    (no residential parcel: no demand, a warning of ``sandbox.notices``)."""
     if not need or not sum(need.values()):
         raise InputError(f"parcels: {NEED_HINT}")
     if not (parcels["landuse"] == "feasible").any():
-        raise InputError("parcels: no parcel maps to 'feasible', so nothing may be re-planned; map the values "
-                         "that may change to feasible (--landuse-map \"VALUE=feasible\")")
-    if not (parcels["landuse"] == "residential").any():
-        warnings.append("parcels: no parcel maps to 'residential': no demand, the service and ecology terms are 0")
+        raise InputError("parcels: no parcel maps to 'feasible': nothing to allocate; map the values that may "
+                         "be re-planned to feasible (--landuse-map \"VALUE=feasible\")")
     return LandAllocation.from_parcels(parcels.reset_index(drop=True), need, budget, type_col="landuse",
                                        instance_id=f"{name}-land-parcels",
                                        meta={"region": name, "parcels": len(parcels)})

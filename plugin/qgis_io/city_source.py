@@ -2,19 +2,25 @@
 
 ``add_city_parameters`` declares the inputs on an algorithm, ``city_from_parameters`` reads
 them. Layer rules (one-line QgsProcessingException otherwise): roads are lines, buildings
-polygons, POIs points, all in a projected CRS in metres, with valid geometries (a planner's
-own layer is not silently repaired: 'Fix geometries' says what changes); a mapped field
-must exist and numeric fields (levels) must be numeric.
+polygons, POIs points, in any CRS (brought to one working CRS: ``plugin.city.crs``), with
+valid geometries (a planner's own layer is not silently repaired: 'Fix geometries' says
+what changes); a mapped field must exist. Missing optional fields take the defaults of
+``plugin.city.sources`` and every assumption is a ``feedback.pushWarning``. An optional
+study area clips everything; an optional demand layer replaces the buildings' demand.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import geopandas as gpd
 from qgis.core import (QgsProcessing, QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException,
-                       QgsProcessingFeedback, QgsProcessingParameterDefinition,
+                       QgsProcessingFeedback, QgsProcessingParameterCrs, QgsProcessingParameterDefinition,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
-                       QgsProcessingParameterFile)
+                       QgsProcessingParameterFile, QgsWkbTypes)
 
-from ..city import CATEGORIES, City, build_city, load_city
+from ..city import CATEGORIES, City, build_city, load_city, region_path
+from ..city.regions import read_region
+from ..city.sources import area_polygon, buildings_frame, demand_frame, pois_frame, roads_frame
 from ..errors import InputError
 
 from .layers import source_to_gdf
@@ -23,6 +29,7 @@ PBF = "INPUT"
 ROADS, HIGHWAY_FIELD = "ROADS", "HIGHWAY_FIELD"
 BUILDINGS, BUILDING_FIELD, LEVELS_FIELD = "BUILDINGS", "BUILDING_FIELD", "LEVELS_FIELD"
 POIS, CATEGORY_FIELD = "POIS", "CATEGORY_FIELD"
+AREA, DEMAND, DEMAND_FIELD, INPUT_CRS = "AREA", "DEMAND_LAYER", "DEMAND_FIELD", "INPUT_CRS"
 
 
 def add_city_parameters(alg: QgsProcessingAlgorithm) -> None:
@@ -34,7 +41,7 @@ def add_city_parameters(alg: QgsProcessingAlgorithm) -> None:
                                     fileFilter="OpenStreetMap (*.pbf *.osm)", optional=True),
          "An OSM extract; the city model (roads, urban blocks, buildings, POIs, demand) is built from it.", False),
         (QgsProcessingParameterFeatureSource(ROADS, tr("Road layer"), [QgsProcessing.TypeVectorLine], optional=True),
-         "Your road network (lines, projected CRS in metres), used when no extract is given.", False),
+         "Your road network (lines, any CRS), used when no extract is given.", False),
         (QgsProcessingParameterField(HIGHWAY_FIELD, tr("Road class field (OSM highway values)"),
                                      parentLayerParameterName=ROADS, optional=True),
          "OSM highway classes (residential, primary, …); empty = every road is a drivable residential street.",
@@ -55,8 +62,39 @@ def add_city_parameters(alg: QgsProcessingAlgorithm) -> None:
                                      optional=True),
          f"One of: {', '.join(CATEGORIES)}; other values are ignored.", True),
     ]
+    declare(alg, params)
+    add_area_parameters(alg)
+
+
+def add_area_parameters(alg: QgsProcessingAlgorithm, demand: bool = True) -> None:
+    """Study area, demand layer (optional) and the CRS of layers that have none."""
+    tr = alg.tr
+    params = [
+        (QgsProcessingParameterFeatureSource(AREA, tr("Study area (optional)"), [QgsProcessing.TypeVectorPolygon],
+                                             optional=True),
+         "A polygon layer: every input is clipped to it and blocks are closed by its boundary.", False),
+        (QgsProcessingParameterCrs(INPUT_CRS, tr("CRS of layers without one (optional)"), optional=True),
+         "Only for layers whose CRS is unknown; layers with a CRS are reprojected as needed.", True),
+    ]
+    if demand:
+        params[1:1] = [
+            (QgsProcessingParameterFeatureSource(DEMAND, tr("Demand layer (optional: instead of the buildings)"),
+                                                 [QgsProcessing.TypeVectorPoint, QgsProcessing.TypeVectorPolygon],
+                                                 optional=True),
+             "Points or polygons with a weight (residents, households, trips …): the demand of every task "
+             "comes from it instead of the buildings' residential floor area.", True),
+            (QgsProcessingParameterField(DEMAND_FIELD, tr("Demand weight field"), parentLayerParameterName=DEMAND,
+                                         type=QgsProcessingParameterField.Numeric, optional=True),
+             "Empty = 1 per feature.", True),
+        ]
+    declare(alg, params)
+
+
+def declare(alg: QgsProcessingAlgorithm, params: list) -> None:
+    """Add (parameter, help text or None, advanced) triples to ``alg``."""
     for p, help_text, advanced in params:
-        p.setHelp(tr(help_text))
+        if help_text:
+            p.setHelp(alg.tr(help_text))
         if advanced:
             p.setFlags(p.flags() | QgsProcessingParameterDefinition.FlagAdvanced)
         alg.addParameter(p)
@@ -66,51 +104,95 @@ def has_city_input(alg: QgsProcessingAlgorithm, parameters: dict, context: QgsPr
     return bool(alg.parameterAsFile(parameters, PBF, context)) or parameters.get(ROADS) not in (None, "")
 
 
+def assumed_crs(alg: QgsProcessingAlgorithm, parameters: dict, context: QgsProcessingContext) -> str | None:
+    """The CRS parameter for layers without one (None when not given)."""
+    if alg.parameterDefinition(INPUT_CRS) is None:
+        return None
+    crs = alg.parameterAsCrs(parameters, INPUT_CRS, context)
+    return crs.toWkt() if crs.isValid() else None
+
+
 def city_from_parameters(alg: QgsProcessingAlgorithm, parameters: dict, context: QgsProcessingContext,
                          feedback: QgsProcessingFeedback) -> City:
-    """The City of the extract, else of the layers; InputError from the core becomes one line."""
+    """The City of the extract, else of the layers, clipped to the study area; its warnings are
+    pushed to ``feedback``; InputError from the core becomes one line."""
     pbf = alg.parameterAsFile(parameters, PBF, context)
+    assume = assumed_crs(alg, parameters, context)
     try:
+        warnings: list[str] = []
+        extras = any(parameters.get(k) not in (None, "") for k in (AREA, DEMAND, INPUT_CRS))
+        if pbf and not extras:
+            feedback.pushInfo(f"Reading {pbf}")
+            city = load_city(pbf)
+            _report(city, feedback)
+            return city
         if pbf:
             feedback.pushInfo(f"Reading {pbf}")
-            return load_city(pbf)
-        roads_src = alg.parameterAsSource(parameters, ROADS, context)
-        if roads_src is None:
-            raise QgsProcessingException("give an OSM extract or a road layer")
-        return build_city(_raw_layers(alg, parameters, context, feedback, roads_src), roads_src.sourceName() or "layers")
+            raw, _, warnings = read_region(region_path(pbf))
+            name = Path(pbf).name.split(".")[0]
+        else:
+            roads_src = alg.parameterAsSource(parameters, ROADS, context)
+            if roads_src is None:
+                raise QgsProcessingException("give an OSM extract or a road layer")
+            raw = _raw_layers(alg, parameters, context, feedback, roads_src, warnings, assume)
+            name = roads_src.sourceName() or "layers"
+        area = _optional(alg, parameters, context, feedback, AREA, "study area", "polygon", [], assume)
+        demand = _optional(alg, parameters, context, feedback, DEMAND, "demand layer", "point or polygon",
+                           [_field(alg, parameters, DEMAND_FIELD, context)], assume)
+        if demand is not None:
+            raw["demand"] = demand_frame(demand, _field(alg, parameters, DEMAND_FIELD, context) or None,
+                                         "demand layer", warnings)
+        if area is not None:
+            area = area_polygon(area)
+        city = build_city(raw, name, area=area, assume_crs=assume, warnings=warnings)
     except InputError as e:
         raise QgsProcessingException(str(e)) from None
+    _report(city, feedback)
+    return city
+
+
+def _report(city: City, feedback: QgsProcessingFeedback) -> None:
+    feedback.pushInfo(f"working CRS: {city.crs}")
+    for w in city.warnings:
+        feedback.pushWarning(w)
 
 
 def _field(alg, parameters, key, context) -> str:
+    if alg.parameterDefinition(key) is None:
+        return ""
     return alg.parameterAsString(parameters, key, context) or ""
 
 
-def _text_column(gdf: gpd.GeoDataFrame, field: str, default: str):
-    return gdf.pop(field).fillna(default).astype(str) if field else default
+def _read(src, name: str, geometry: str, fields: list[str], feedback, assume: str | None) -> gpd.GeoDataFrame:
+    """A source in any CRS (``assume`` lets one without CRS through); 'point or polygon' takes
+    the source's own kind."""
+    if geometry == "point or polygon":
+        geometry = "polygon" if QgsWkbTypes.geometryType(src.wkbType()) == QgsWkbTypes.PolygonGeometry else "point"
+    return source_to_gdf(src, name, geometry, fields, feedback, require_metric=False, require_crs=not assume)
 
 
-def _raw_layers(alg, parameters, context, feedback, roads_src) -> dict[str, gpd.GeoDataFrame]:
+def _optional(alg, parameters, context, feedback, key: str, name: str, geometry: str, fields: list[str],
+              assume: str | None) -> gpd.GeoDataFrame | None:
+    if alg.parameterDefinition(key) is None or parameters.get(key) in (None, ""):
+        return None
+    src = alg.parameterAsSource(parameters, key, context)
+    return _read(src, name, geometry, fields, feedback, assume)
+
+
+def _raw_layers(alg, parameters, context, feedback, roads_src, warnings: list[str],
+                assume: str | None) -> dict[str, gpd.GeoDataFrame]:
+    """roads / buildings / features frames through the core's field rules (defaults + warnings)."""
     hw = _field(alg, parameters, HIGHWAY_FIELD, context)
-    roads = source_to_gdf(roads_src, "road layer", "line", [hw], feedback)
-    roads["highway"] = _text_column(roads, hw, "residential")
-    raw = {"roads": roads}
+    roads = _read(roads_src, "road layer", "line", [hw], feedback, assume)
+    raw = {"roads": roads_frame(roads, hw or None, "road layer", warnings)}
     b_src = alg.parameterAsSource(parameters, BUILDINGS, context)
     if b_src is not None:
         bf, lf = _field(alg, parameters, BUILDING_FIELD, context), _field(alg, parameters, LEVELS_FIELD, context)
-        b = source_to_gdf(b_src, "building layer", "polygon", [bf, lf], feedback)
-        b["building"] = _text_column(b, bf, "yes")
-        b["levels"] = b.pop(lf).astype(float) if lf else float("nan")
-        raw["buildings"] = b.to_crs(roads.crs)
+        b = _read(b_src, "building layer", "polygon", [bf, lf], feedback, assume)
+        raw["buildings"] = buildings_frame(b, bf or None, lf or None, "building layer", warnings)
     p_src = alg.parameterAsSource(parameters, POIS, context)
     if p_src is not None:
         cf = _field(alg, parameters, CATEGORY_FIELD, context)
-        if not cf:
-            raise QgsProcessingException("POI layer: choose its category field")
-        p = source_to_gdf(p_src, "POI layer", "point", [cf], feedback)
-        cat = p.pop(cf).fillna("").astype(str).str.lower()
-        p["category"] = cat.where(cat.isin(CATEGORIES), "")
-        p["landuse"] = ""
-        p["name"] = ""
-        raw["features"] = p.to_crs(roads.crs)
+        p = _read(p_src, "POI layer", "point", [cf], feedback, assume)
+        raw["features"] = pois_frame(p, cf or None, "POI layer", warnings)
     return raw

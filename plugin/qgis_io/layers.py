@@ -17,22 +17,24 @@ _GEOM = {"line": QgsWkbTypes.LineGeometry, "polygon": QgsWkbTypes.PolygonGeometr
 
 def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
                   feedback: QgsProcessingFeedback | None = None, require_metric: bool = True,
-                  keep_invalid: bool = False) -> gpd.GeoDataFrame:
+                  keep_invalid: bool = False, require_crs: bool = True) -> gpd.GeoDataFrame:
     """Read a processing feature source into a GeoDataFrame.
 
     Raises QgsProcessingException with one line naming the layer for: an empty layer, the
     wrong geometry type, a geographic CRS, a missing field, and an invalid geometry (a
     planner's layer is not silently repaired: 'Fix geometries' says what changes). With
     ``keep_invalid`` invalid geometries pass through: for layers whose geometry is only
-    carried along (a plan's features), never computed on."""
+    carried along (a plan's features), never computed on. ``require_crs=False`` lets a layer
+    without CRS through (crs None) for a CRS the user gives."""
     if source is None:
         raise QgsProcessingException(f"{name}: layer could not be opened")
     if QgsWkbTypes.geometryType(source.wkbType()) != _GEOM[geometry]:
         raise QgsProcessingException(f"{name}: expected a {geometry} layer, got "
                                      f"{QgsWkbTypes.geometryDisplayString(QgsWkbTypes.geometryType(source.wkbType()))}")
     crs = source.sourceCrs()
-    if not crs.isValid():
-        raise QgsProcessingException(f"{name}: layer has no valid CRS")
+    if not crs.isValid() and require_crs:
+        raise QgsProcessingException(f"{name}: layer has no valid CRS; set it (Layer Properties › Source) "
+                                     "or give the CRS parameter")
     if require_metric and crs.isGeographic():
         raise QgsProcessingException(f"{name}: layer is in a geographic CRS ({crs.authid()}); "
                                      "reproject it to a projected CRS in metres")
@@ -68,7 +70,7 @@ def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
             raise QgsProcessingException(
                 f"{name}: {len(bad)} invalid geometr{'y' if len(bad) == 1 else 'ies'} "
                 f"({shapely.is_valid_reason(geoms[bad[0]])}); run 'Fix geometries' first")
-    return gpd.GeoDataFrame(df, geometry=geoms, crs=crs.toWkt())
+    return gpd.GeoDataFrame(df, geometry=geoms, crs=crs.toWkt() if crs.isValid() else None)
 
 
 def _py(v):

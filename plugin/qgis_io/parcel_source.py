@@ -1,105 +1,105 @@
 """A land allocation instance from the planner's own parcel layer (instead of the city inputs).
 
-``add_parcel_parameters`` declares the parcel layer and its field mappings on an algorithm,
-``land_from_parcels`` reads them into ``LandAllocation.from_parcels``. Land-use values are
-type names (feasible, residential, business, office, green_l, green_s, school, hospital_l,
-hospital_s, recreation; any case) or the participation data's integer codes (1 feasible,
-4 residential, 5–12 the types); parcels of a candidate type are re-planned, residential
-parcels are the demand, every other typed parcel is an existing facility.
+``add_parcel_parameters`` declares the parcel layer, its fields and the land-use mapping on an
+algorithm, ``land_from_parcels`` reads them through the core (``plugin.parcels``): the
+mapping table turns the layer's values (any codes or names) into residential, feasible (to be
+re-planned), one of the eight facility types, or ignore. Type names and the participation
+codes (1 feasible, 4 residential, 5–12 the types) need no entry. CANDIDATE_TYPES is the
+deprecated way to say "these values are feasible" and is folded into the mapping.
 """
 from __future__ import annotations
 
 from typing import Mapping
 
-import pandas as pd
 from qgis.core import (QgsProcessing, QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException,
-                       QgsProcessingFeedback, QgsProcessingParameterDefinition,
-                       QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
-                       QgsProcessingParameterString)
+                       QgsProcessingFeedback, QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
+                       QgsProcessingParameterMatrix, QgsProcessingParameterString)
 
-from ..tasks.land import TYPE_CODES, TYPES, LandAllocation
+from ..errors import InputError
+from ..parcels.landuse_map import SYNTAX, TARGETS, parse_landuse_map, value_key
+from ..parcels.layer import land_instance, parcels_frame
+from ..tasks.land import LandAllocation
 
+from .city_source import declare
 from .layers import source_to_gdf
 
 PARCELS, LANDUSE_FIELD = "PARCELS", "LANDUSE_FIELD"
 PARCEL_ID_FIELD, CANDIDATE_TYPES = "PARCEL_ID_FIELD", "CANDIDATE_TYPES"
-KNOWN = frozenset(TYPE_CODES.values())
+LANDUSE_MAP = "LANDUSE_MAP"
+
+
+def landuse_map_parameter(alg: QgsProcessingAlgorithm) -> QgsProcessingParameterMatrix:
+    """The mapping table: rows of (value of the land-use field, planning type)."""
+    p = QgsProcessingParameterMatrix(LANDUSE_MAP, alg.tr("Land-use mapping (value → planning type)"),
+                                     numberRows=0, hasFixedNumberRows=False, headers=["value", "type"],
+                                     optional=True)
+    p.setHelp(alg.tr(f"One row per land-use value of the layer: the value, then one of {', '.join(TARGETS)}. "
+                     "Type names and the participation codes (1 feasible, 4 residential, 5–12) need no row; "
+                     "any other value without a row stops with the most frequent ones listed. "
+                     f"(Command line: {SYNTAX}.)"))
+    return p
+
+
+def landuse_map_from_parameters(alg: QgsProcessingAlgorithm, parameters: dict,
+                                context: QgsProcessingContext) -> dict[str, str]:
+    """The mapping table as a dict, plus the deprecated CANDIDATE_TYPES values as 'feasible'."""
+    cells = alg.parameterAsMatrix(parameters, LANDUSE_MAP, context) if LANDUSE_MAP in parameters else []
+    cells = list(cells or [])
+    if len(cells) % 2:
+        raise QgsProcessingException("land-use mapping: every row needs a value and a type")
+    try:
+        table = parse_landuse_map({str(k): str(t) for k, t in zip(cells[::2], cells[1::2])})
+    except InputError as e:
+        raise QgsProcessingException(str(e)) from None
+    if alg.parameterDefinition(CANDIDATE_TYPES) is not None:
+        for v in (alg.parameterAsString(parameters, CANDIDATE_TYPES, context) or "").split(","):
+            key = value_key(v)
+            if key and key.lower() != "feasible":
+                table.setdefault(key, "feasible")
+    return table
 
 
 def add_parcel_parameters(alg: QgsProcessingAlgorithm) -> None:
-    """Declare the parcel layer, its land-use and id fields, and the re-plannable types."""
+    """Declare the parcel layer, its land-use and id fields, and the land-use mapping."""
     tr = alg.tr
     params = [
         (QgsProcessingParameterFeatureSource(PARCELS, tr("Parcel layer (instead of the city inputs)"),
                                              [QgsProcessing.TypeVectorPolygon], optional=True),
-         "Your parcels (polygons, projected CRS in metres) with a land-use field. When given, the instance "
-         "is built from them: size, seed and the number of candidates do not apply, NEED is required.", False),
+         "Your parcels (polygons, any CRS) with a land-use field. When given, the instance is built from "
+         "them: size, seed and the number of candidates do not apply, NEED is required.", False),
         (QgsProcessingParameterField(LANDUSE_FIELD, tr("Land-use field of the parcels"),
                                      parentLayerParameterName=PARCELS, optional=True),
-         "Type names (" + ", ".join(sorted(KNOWN)) + ") or the integer codes "
-         + ", ".join(f"{k} {v}" for k, v in TYPE_CODES.items()) + ". Other values: ignored parcels.", False),
-        (QgsProcessingParameterString(CANDIDATE_TYPES, tr("Land-use values that may be re-planned"),
-                                      defaultValue="feasible", optional=True),
-         "Comma-separated names or codes: parcels with these values become candidates (one per land-use type).",
-         False),
+         "Any values: map them to planning types in the land-use mapping.", False),
+        (landuse_map_parameter(alg), None, False),
+        (QgsProcessingParameterString(CANDIDATE_TYPES, tr("Values that may be re-planned (deprecated: use the "
+                                                          "mapping's 'feasible')"), defaultValue="", optional=True),
+         "Comma-separated values that count as 'feasible' (the mapping says the same).", True),
         (QgsProcessingParameterField(PARCEL_ID_FIELD, tr("Parcel id field (empty = feature order)"),
                                      parentLayerParameterName=PARCELS, optional=True),
          "Names the parcels in candidate ids (p<id>-<type>).", True),
     ]
-    for p, help_text, advanced in params:
-        p.setHelp(tr(help_text))
-        if advanced:
-            p.setFlags(p.flags() | QgsProcessingParameterDefinition.FlagAdvanced)
-        alg.addParameter(p)
+    declare(alg, params)
 
 
 def has_parcels(parameters: dict) -> bool:
     return parameters.get(PARCELS) not in (None, "")
 
 
-def _land_use(v) -> str | int:
-    """A field value as from_parcels reads it: an integer code, or a lower-case name ('' = none)."""
-    text = "" if v is None else str(v).strip()
-    if text.replace(".", "", 1).isdigit() and float(text).is_integer():
-        return int(float(text))
-    return text.lower()
-
-
 def land_from_parcels(alg: QgsProcessingAlgorithm, parameters: dict, context: QgsProcessingContext,
-                      feedback: QgsProcessingFeedback, need: Mapping[str, int],
-                      budget: float | None) -> LandAllocation:
+                      feedback: QgsProcessingFeedback, need: Mapping[str, int], budget: float | None,
+                      warnings: list[str], assume_crs: str | None = None) -> LandAllocation:
     """The land instance of the parcel layer; one-line QgsProcessingException on bad input."""
     source = alg.parameterAsSource(parameters, PARCELS, context)
     lu = alg.parameterAsString(parameters, LANDUSE_FIELD, context) or ""
     pid = alg.parameterAsString(parameters, PARCEL_ID_FIELD, context) or ""
     if not lu:
         raise QgsProcessingException("parcel layer: choose its land-use field")
-    # the layer first: an empty, invalid or CRS-less layer is the real problem, not the missing need
-    gdf = source_to_gdf(source, "parcel layer", "polygon", [lu, pid], feedback)
-    if not need:
-        raise QgsProcessingException(f"parcel layer: give the need per land-use type, e.g. school=2 "
-                                     f"(types: {', '.join(TYPES)})")
-    values = gdf.pop(lu).map(_land_use)
-    names = values.map(lambda v: TYPE_CODES.get(v, str(v)) if isinstance(v, int) else v)
-    unknown = sorted(set(names) - KNOWN - {""})
-    if unknown:
-        feedback.pushWarning(f"parcel layer: land-use values {', '.join(map(str, unknown[:8]))} are not known "
-                             "types; those parcels are ignored")
-    gdf["landuse"] = values
-    gdf = gdf[names.isin(KNOWN).to_numpy()]
-    if pid:
-        ids = gdf.pop(pid)
-        if ids.isna().any() or ids.duplicated().any():
-            raise QgsProcessingException(f"parcel layer: id field {pid} has empty or repeated values")
-        gdf["id"] = ids.astype(str).to_numpy()
-    else:
-        gdf["id"] = pd.RangeIndex(len(gdf)).astype(str)
-    cand_types = [_land_use(t) for t in
-                  (alg.parameterAsString(parameters, CANDIDATE_TYPES, context) or "feasible").split(",") if t.strip()]
+    table = landuse_map_from_parameters(alg, parameters, context)
+    gdf = source_to_gdf(source, "parcel layer", "polygon", [lu, pid], feedback, require_metric=False,
+                        require_crs=not assume_crs)
     name = source.sourceName() or "parcels"
-    inst = alg.core(LandAllocation.from_parcels, gdf.reset_index(drop=True), need, budget, type_col="landuse",
-                    candidate_types=cand_types, instance_id=f"{name}-land-parcels",
-                    meta={"region": name, "parcels": len(gdf)})
-    feedback.pushInfo(f"{len(gdf)} typed parcels, {inst.meta['demand_units']} residential, "
-                      f"{inst.candidates['face_id'].nunique()} re-plannable")
+    parcels = alg.core(parcels_frame, gdf, "parcel layer", lu, table, pid or None, assume_crs, warnings)
+    inst = alg.core(land_instance, parcels, need, budget, name)
+    feedback.pushInfo(f"{len(parcels)} parcels kept, {inst.meta['demand_units']} residential, "
+                      f"{inst.candidates['face_id'].nunique()} to re-plan")
     return inst

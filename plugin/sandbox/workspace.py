@@ -173,7 +173,15 @@ def render_readme(inst: Instance, goal: str) -> str:
     name, text = GOALS[goal]
     return tmpl.substitute(task=inst.task, instance_id=inst.instance_id, goal_name=name, goal_text=text,
                            eval_command=EVAL_COMMAND, budget=f"{inst.budget:g}", max_select=inst.max_select,
-                           n_candidates=inst.n, formula=inspect.cleandoc(inst.describe()) or "(not documented by the task)")
+                           n_candidates=inst.n, formula=inspect.cleandoc(inst.describe()) or "(not documented by the task)"
+                           ) + data_notes(inst)
+
+
+def data_notes(inst: Instance) -> str:
+    """README section: the working CRS and every warning recorded while the instance was built."""
+    lines = ["", "## Data notes", f"- working CRS: {inst.crs} (lengths and areas in metres)"]
+    lines += [f"- warning: {w}" for w in inst.meta.get("warnings", [])]
+    return "\n".join(lines) + "\n"
 
 
 def atomic_context(inst: Instance, goal: str, plan: list[str]) -> dict[str, Any]:

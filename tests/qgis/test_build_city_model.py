@@ -65,12 +65,12 @@ def test_user_layers_build_a_city(cityplanner_provider):
 
 @pytest.mark.parametrize("params,msg", [
     ({}, "give an OSM extract or a road layer"),
-    ({"ROADS": "GEO"}, "geographic CRS"),
+    ({"ROADS": "NOCRS"}, "no valid CRS"),
     ({"ROADS": "EMPTY"}, "no features"),
     ({"INPUT": "MISSING"}, "missing file"),
 ])
 def test_bad_input_raises_one_line(cityplanner_provider, tmp_path, params, msg):
-    layers = {"GEO": _grid("EPSG:4326"), "EMPTY": _memory_layer("LineString", "EPSG:3067", ["highway:string"], []),
+    layers = {"NOCRS": _grid("none"), "EMPTY": _memory_layer("LineString", "EPSG:3067", ["highway:string"], []),
               "MISSING": str(tmp_path / "missing.osm.pbf")}
     params = {k: layers.get(v, v) if isinstance(v, str) else v for k, v in params.items()}
     with pytest.raises(QgsProcessingException, match=msg) as e:

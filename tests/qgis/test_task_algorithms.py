@@ -222,9 +222,9 @@ def test_bad_inputs(built, tmp_path):
     empty = memory_layer("LineString?crs=EPSG:32635&field=highway:string", [])
     assert "no features" in one_line_error("buildroadinstance", {"ROADS": empty, "WORKSPACE": str(tmp_path / "w"),
                                                                  "CANDIDATES": str(tmp_path / "c.gpkg")})
-    geographic = memory_layer("LineString?crs=EPSG:4326", ["LINESTRING(26.9 60.5, 26.91 60.5)"])
-    assert "geographic CRS" in one_line_error("buildroadinstance", {"ROADS": geographic, "WORKSPACE": str(tmp_path / "w"),
-                                                                     "CANDIDATES": str(tmp_path / "c.gpkg")})
+    no_crs = memory_layer("LineString?crs=none", ["LINESTRING(0 0, 100 0)"])
+    assert "no valid CRS" in one_line_error("buildroadinstance", {"ROADS": no_crs, "WORKSPACE": str(tmp_path / "w"),
+                                                                  "CANDIDATES": str(tmp_path / "c.gpkg")})
     points = memory_layer("Point?crs=EPSG:32635&field=id:string", ["POINT(0 0)"], [["x"]])
     assert "expected a polygon layer" in one_line_error("evaluateplan", {"INPUT": points, "WORKSPACE": ws, **out})
     polys = memory_layer("Polygon?crs=EPSG:32635&field=id:string&field=sel:string",

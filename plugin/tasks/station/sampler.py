@@ -34,7 +34,7 @@ def sample_city(cls: "type[StationPlacement]", city, size: str, seed: int, budge
     demand = demand_regions(city, cell)
     if not len(demand):
         raise InputError(f"{city.name}: no residential demand to serve (no residential buildings); "
-                         "give a demand layer (--demand PATH[:LAYER] --demand-field F, or DEMAND in QGIS)")
+                         "give a demand layer (--demand PATH[:LAYER] --demand-field F, or DEMAND_LAYER in QGIS)")
     sites = _sites(city, n_sites, demand, rng)
     if not len(sites):
         raise InputError(f"{city.name}: no place for a charging site (no parking/fuel/business POI or large block)")
