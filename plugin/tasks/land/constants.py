@@ -21,9 +21,6 @@ W_R, W_A, W_RHO, W_V = 0.6, 0.3, 0.2, 0.1
 
 # ---------------------------------------------------------------- instance generation
 TARGET = {"small": 85, "medium": 119, "large": 199}   # paper's mean candidate counts
-#: smallest face a type fits on (m²); the Beijing minima scaled down to European blocks
-MIN_AREA = {"business": 500.0, "office": 500.0, "green_l": 5000.0, "green_s": 300.0, "school": 2500.0,
-            "hospital_l": 5000.0, "hospital_s": 1000.0, "recreation": 500.0}
 #: developed plot per type at most (m², the hlg max_area); a larger face is only partly used
 MAX_AREA = {"business": 20000.0, "office": 20000.0, "green_l": 90000.0, "green_s": 10000.0,
             "school": 20000.0, "hospital_l": 30000.0, "hospital_s": 10000.0, "recreation": 10000.0}
@@ -37,7 +34,6 @@ NEED_BASE = {"business": 4, "office": 6, "green_l": 2, "green_s": 3, "school": 6
 NEED_SHARE = 0.4                # Σ n_t ≈ this share of the candidate faces
 REDEV_LANDUSE = frozenset({"brownfield", "construction", "grass", "greenfield", "parking", "railway",
                            "garages", "meadow", "farmland", "landfill"})
-MIN_FACE_AREA = min(MIN_AREA.values())
 LOW_COVERAGE = 0.15
 UNDERUSED_AREA, UNDERUSED_FAR = 5000.0, 0.5   # large faces with little floor area
 HIGH_DEMAND = 100.0             # residents: such a built-up face stays a demand unit
@@ -48,7 +44,7 @@ EXISTING_COLUMNS = {"shopping": ("n_business",), "work": ("n_office",), "educati
 
 
 __all__ = ["TYPES", "TYPE_CODES", "KINDS", "SERVICE_KIND", "GREEN_TYPES", "ECOLOGY", "SERVICE_RADIUS",
-           "ECOLOGY_RADIUS", "GREEN_MIN_AREA", "W_R", "W_A", "W_RHO", "W_V", "TARGET", "MIN_AREA", "MAX_AREA",
+           "ECOLOGY_RADIUS", "GREEN_MIN_AREA", "W_R", "W_A", "W_RHO", "W_V", "TARGET", "MAX_AREA",
            "LAND_RATE", "BUILD_RATE", "REDEVELOPMENT", "NEED_BASE", "NEED_SHARE", "REDEV_LANDUSE",
-           "MIN_FACE_AREA", "LOW_COVERAGE", "UNDERUSED_AREA", "UNDERUSED_FAR", "HIGH_DEMAND", "BUDGET_FACTOR",
+           "LOW_COVERAGE", "UNDERUSED_AREA", "UNDERUSED_FAR", "HIGH_DEMAND", "BUDGET_FACTOR",
            "EXISTING_COLUMNS"]

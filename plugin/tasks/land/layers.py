@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
+from ..site_rules import fits, site_width
 from .assemble import assemble
 from .constants import GREEN_MIN_AREA, GREEN_TYPES, TYPE_CODES, TYPES
 from .coverage import facilities_by_kind
@@ -19,14 +20,15 @@ if TYPE_CHECKING:
 def from_parcels(cls: "type[LandAllocation]", parcels: gpd.GeoDataFrame, need_config: Mapping[str, int],
                  budget: float | None = None,
                  *, type_col: str = "type", candidate_types: Iterable[str | int] = ("feasible",),
-                 min_area: Mapping[str, float] | None = None, budget_factor: float = 1.0,
+                 site_rules: bool = True, budget_factor: float = 1.0,
                  max_select: int | None = None, instance_id: str = "parcels", crs: str | None = None,
                  meta: dict | None = None) -> "LandAllocation":
     """From a generic parcels table (e.g. the participation hlg/dhm GeoJSON, existing rows).
 
     ``type_col`` holds type names or the participation codes (``TYPE_CODES``). Parcels of
-    a type in ``candidate_types`` become candidates (× every type in ``TYPES`` whose
-    ``min_area`` they meet); residential parcels are demand units (service weight 1,
+    a type in ``candidate_types`` become candidates (× every type in ``TYPES`` whose site rule —
+    minimum area and width, ``site_rules`` — they meet; a parcel that fits no type is left out
+    and counted in ``meta["warnings"]``; ``site_rules=False`` offers every type); residential parcels are demand units (service weight 1,
     ecology weight = area, as in the README); other typed parcels are existing
     facilities. The whole parcel is developed (no plot cap); an optional ``coverage``
     column raises the cost as in ``build``. Default budget: ``budget_factor`` × cost of
@@ -47,10 +49,13 @@ def from_parcels(cls: "type[LandAllocation]", parcels: gpd.GeoDataFrame, need_co
     area = parcels.geometry.area.to_numpy()
     pid = parcels["id"].to_numpy() if "id" in parcels else parcels.index.to_numpy()
     cov = parcels["coverage"].to_numpy(dtype=float) if "coverage" in parcels else np.zeros(len(parcels))
-    mins = dict(min_area or {})
-    rows = [(i, t) for i in np.flatnonzero(is_cand) for t in TYPES if area[i] >= mins.get(t, 0.0)]
+    cand = np.flatnonzero(is_cand)
+    fit = fits(TYPES, area[cand], site_width(parcels.geometry.iloc[cand])) if site_rules \
+        else np.ones((len(cand), len(TYPES)), dtype=bool)
+    rows = [(i, t) for i, row in zip(cand, fit) for t, ok in zip(TYPES, row) if ok]
     if not rows:
-        raise InputError("no candidate parcel is large enough for any land-use type")
+        raise InputError("no candidate parcel fits any land-use type (site rules: each type's minimum "
+                         "area and width)")
     ri = np.array([r[0] for r in rows])
     cands = pd.DataFrame({
         "face_id": pid[ri], "type": [r[1] for r in rows], "face_area": area[ri].round(1),
@@ -67,6 +72,10 @@ def from_parcels(cls: "type[LandAllocation]", parcels: gpd.GeoDataFrame, need_co
     need = {t: int(need_config.get(t, 0)) for t in TYPES}
     crs = crs or (parcels.crs.to_string() if parcels.crs is not None else "LOCAL_METRIC")
     m = {"source": "parcels", "demand_units": int(res.sum()), **(meta or {})}
+    unfit = int((~fit.any(axis=1)).sum())
+    if unfit:
+        m["warnings"] = [*m.get("warnings", []), f"{unfit} of {len(cand)} candidate parcels fit no land-use type "
+                         "(too small or too narrow for every type's site rule) and are not offered"]
     return assemble(cls, instance_id, cands, units, existing, need, budget, budget_factor, max_select, crs, m, "p")
 
 

@@ -9,8 +9,9 @@ import pandas as pd
 
 from ...errors import InputError
 from .assemble import assemble
+from ..site_rules import fits, site_width
 from .constants import (BUDGET_FACTOR, EXISTING_COLUMNS, GREEN_MIN_AREA, HIGH_DEMAND, LOW_COVERAGE, MAX_AREA,
-                        MIN_AREA, MIN_FACE_AREA, REDEV_LANDUSE, TARGET, TYPES, UNDERUSED_AREA, UNDERUSED_FAR)
+                        REDEV_LANDUSE, TARGET, TYPES, UNDERUSED_AREA, UNDERUSED_FAR)
 
 if TYPE_CHECKING:
     from .task import LandAllocation
@@ -31,7 +32,8 @@ def sample_city(cls: "type[LandAllocation]", city, size: str, seed: int, budget:
     fxy = np.c_[cen.x.to_numpy(), cen.y.to_numpy()]
     pool, reasons = _candidate_pool(faces, target)
     if not len(pool):
-        raise InputError(f"{city.name}: no vacant or redevelopable face of at least {MIN_FACE_AREA:.0f} m²")
+        raise InputError(f"{city.name}: no vacant or redevelopable face fits a land-use type "
+                         "(site rules: each type's minimum area and width)")
     take = np.sort(rng.choice(len(pool), size=min(target, len(pool)), replace=False))
     pool = pool.iloc[take].reset_index(drop=True)
     pos = faces.index.get_indexer(pool["face_id"])
@@ -65,13 +67,16 @@ def sample_city(cls: "type[LandAllocation]", city, size: str, seed: int, budget:
 def _candidate_pool(faces: gpd.GeoDataFrame, target: int) -> tuple[pd.DataFrame, dict[int, str]]:
     """(face_id, type) pairs on eligible faces, and why each face is eligible.
 
-    Eligible: area ≥ the smallest type's minimum, not a built-up high-demand face, and vacant
-    / low coverage / redevelopable landuse / large but underused. When these give fewer than
-    ``target`` pairs, the least covered other faces are added until the target is reached."""
+    A face is offered for the types whose site rule (area and width, ``site_rules``) it meets.
+    Eligible: fits some type, not a built-up high-demand face, and vacant / low coverage /
+    redevelopable landuse / large but underused. When these give fewer than ``target``
+    pairs, the least covered other faces are added until the target is reached."""
     area = faces["area"].to_numpy(dtype=float)
+    width = faces["width"].to_numpy(dtype=float) if "width" in faces else site_width(faces.geometry)
+    fit = fits(TYPES, area, width)
     cov = faces["coverage"].to_numpy(dtype=float)
     far = faces["floor_area"].to_numpy(dtype=float) / area
-    ok = (area >= MIN_FACE_AREA) & ~((faces["demand"].to_numpy() >= HIGH_DEMAND) & (cov >= LOW_COVERAGE))
+    ok = fit.any(axis=1) & ~((faces["demand"].to_numpy() >= HIGH_DEMAND) & (cov >= LOW_COVERAGE))
     reason = np.select(
         [faces["vacant"].to_numpy(dtype=bool), cov < LOW_COVERAGE, faces["landuse"].isin(REDEV_LANDUSE).to_numpy(),
          (area >= UNDERUSED_AREA) & (far < UNDERUSED_FAR)],
@@ -79,8 +84,7 @@ def _candidate_pool(faces: gpd.GeoDataFrame, target: int) -> tuple[pd.DataFrame,
     core = ok & (reason != "")
     extra = np.flatnonzero(ok & ~core)
     extra = extra[np.lexsort((faces.index.to_numpy()[extra], cov[extra]))]
-    fits = {t: area >= MIN_AREA[t] for t in TYPES}
-    n_pairs = sum(fits[t].astype(int) for t in TYPES)
+    n_pairs = fit.sum(axis=1)
     chosen = list(np.flatnonzero(core))
     total = int(n_pairs[chosen].sum())
     for i in extra:
@@ -89,6 +93,6 @@ def _candidate_pool(faces: gpd.GeoDataFrame, target: int) -> tuple[pd.DataFrame,
         chosen.append(int(i))
         reason[i] = "extension"
         total += int(n_pairs[i])
-    rows = [(int(faces.index[i]), t) for i in sorted(chosen) for t in TYPES if fits[t][i]]
+    rows = [(int(faces.index[i]), t) for i in sorted(chosen) for j, t in enumerate(TYPES) if fit[i, j]]
     return (pd.DataFrame(rows, columns=["face_id", "type"]),
             {int(faces.index[i]): str(reason[i]) for i in chosen})
