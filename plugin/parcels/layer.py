@@ -65,12 +65,18 @@ def read_parcel_layer(spec_text: str, warnings: list[str]) -> tuple[gpd.GeoDataF
     """``--parcels PATH[:LAYER]`` read as is → (frame, layer name). A GeoJSON whose coordinates
     are not degrees although GDAL labels it WGS 84 (the GeoJSON default) gets no CRS."""
     spec = parse_layer_spec(spec_text, "--parcels")
-    gdf = read_layer(spec, "polygon", "parcels", warnings)
-    if gdf.crs is not None and gdf.crs.is_geographic:
+    gdf = unlabel_false_degrees(read_layer(spec, "polygon", "parcels", warnings))
+    return gdf, spec.path.stem if spec.layer is None else spec.layer
+
+
+def unlabel_false_degrees(gdf: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+    """A layer labelled geographic (GeoJSON's default WGS 84, also in QGIS) whose coordinates
+    are not degrees gets no CRS: planar metres, like the participation data."""
+    if gdf.crs is not None and gdf.crs.is_geographic and len(gdf):
         x0, y0, x1, y1 = gdf.total_bounds
         if min(x0, y0) < -180 or max(x1, y1) > 180 or max(abs(y0), abs(y1)) > 90:
-            gdf = gdf.set_crs(None, allow_override=True)
-    return gdf, spec.path.stem if spec.layer is None else spec.layer
+            return gdf.set_crs(None, allow_override=True)
+    return gdf
 
 
 def read_parcels(spec_text: str, landuse_field: str | None = None, landuse_map: str | None = None,

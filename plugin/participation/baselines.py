@@ -3,7 +3,8 @@
 That code plans sequentially: the plannable land is vacant, the types are placed in its fixed
 order (hospital_l, school, hospital_s, recreation, green_l, office, business, green_s), each
 as many times as its quota asks, and a policy picks where each one goes among the vacant
-places large enough for the type (its ``min_area``); land left over becomes small green.
+places large enough for the type (its ``min_area``; here also the site rule's width); land
+left over becomes small green.
 The policies:
 
 * **Random**: a uniformly random vacant place (mean over ``RANDOM_SEEDS`` seeds).

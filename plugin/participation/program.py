@@ -13,10 +13,11 @@ and the four baselines — works under one ``Program``:
   (``VACANT_SHARES``) and the result says so.
 * **Band**: a revision never moves a type's count away from its quota; with the default
   ``deviation`` 0 a plan that meets its quotas keeps meeting them exactly.
-* **Site rules**: a parcel may newly take a type only if its area is at least the type's
-  minimum (the objectives file's ``min_area`` when given, else the land task's ``MIN_AREA``).
-  A parcel already of a type keeps it even when it is below the minimum (the status quo is
-  not the revision's to fix).
+* **Site rules**: a parcel may newly take a type only if it meets the type's minimum area
+  (the objectives file's ``min_area`` when given, else the land task's site rule) and minimum
+  width (``tasks.site_rules``: twice the radius of the largest inscribed circle). A parcel
+  already of a type keeps it even when it is below the minimum (the status quo is not the
+  revision's to fix).
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from ..tasks.land import MIN_AREA, TYPES
+from ..tasks.land import TYPES
+from ..tasks.site_rules import SITE_RULES, site_width
 
 from .region import Region
 
@@ -40,6 +42,7 @@ PLANNED = TYPES + ("feasible",)
 class Program:
     quota: dict[str, int]                  # parcels per type over the region (TYPES + feasible)
     min_area: dict[str, float]             # m², per type
+    min_width: dict[str, float]            # m, per type
     source: str                            # where the quotas came from (said in every result)
     deviation: int = 0                     # allowed distance from the quota band
     notes: list[str] = field(default_factory=list)
@@ -50,13 +53,15 @@ class Program:
                 for t, q in self.quota.items()}
 
     def fits(self, region: Region) -> np.ndarray:
-        """(parcels, len(PLANNED)) bool: the parcel's area meets the type's minimum."""
-        need = np.array([self.min_area.get(t, 0.0) for t in PLANNED])
-        return region.area[:, None] >= need[None, :] - 1e-6
+        """(parcels, len(PLANNED)) bool: the parcel meets the type's minimum area and width."""
+        area = np.array([self.min_area.get(t, 0.0) for t in PLANNED])
+        width = np.array([self.min_width.get(t, 0.0) for t in PLANNED])
+        w = site_width(region.parcels.geometry.to_numpy())
+        return (region.area[:, None] >= area[None, :] - 1e-6) & (w[:, None] >= width[None, :] - 1e-6)
 
     def to_json(self) -> dict:
-        return {"quota": self.quota, "min_area": self.min_area, "source": self.source, "deviation": self.deviation,
-                "notes": self.notes}
+        return {"quota": self.quota, "min_area": self.min_area, "min_width": self.min_width, "source": self.source,
+                "deviation": self.deviation, "notes": self.notes}
 
 
 def parse_need(text: str | None) -> dict[str, int] | None:
@@ -106,7 +111,7 @@ def make_program(region: Region, need: dict[str, int] | None = None, objectives:
     plan = region.plan0
     n_plan = int(region.plannable.sum())
     current = counts(plan, region.plannable)
-    min_area = dict(MIN_AREA)
+    min_area = {t: r.min_area for t, r in SITE_RULES.items()}
     notes: list[str] = []
     vacant = all(current[t] == 0 for t in TYPES)
     if need:
@@ -142,4 +147,4 @@ def make_program(region: Region, need: dict[str, int] | None = None, objectives:
     quota["feasible"] = n_plan - sum(quota[t] for t in TYPES)
     if sum(quota.values()) == quota["feasible"]:
         raise InputError("the quotas ask for no facility at all: give --need, e.g. --need school=2,green_s=1")
-    return Program(quota, min_area, source, int(deviation), notes)
+    return Program(quota, min_area, {t: r.min_width for t, r in SITE_RULES.items()}, source, int(deviation), notes)

@@ -16,7 +16,7 @@ import geopandas as gpd
 import numpy as np
 
 from ..errors import InputError
-from ..parcels.layer import parcels_frame, read_parcel_layer
+from ..parcels.layer import parcels_frame, read_parcel_layer, unlabel_false_degrees
 from ..tasks.land import (
     GREEN_TYPES,
     ecology_polygons,
@@ -76,7 +76,8 @@ def region_from_gdf(gdf: gpd.GeoDataFrame, landuse_field: str | None = None, nam
     gdf = gdf[gdf.geom_type.isin(["Polygon", "MultiPolygon"])]
     if not len(gdf):
         raise InputError(f"{name}: no polygon parcels")
-    parcels = parcels_frame(gdf, name, landuse_field, landuse_map, None, assume_crs, warnings, planar=True)
+    parcels = parcels_frame(unlabel_false_degrees(gdf), name, landuse_field, landuse_map, None, assume_crs, warnings,
+                            planar=True)
     if not (parcels["landuse"] == "residential").any():
         raise InputError(f"{name}: no residential parcels, so no residents to ask")
     if (parcels["landuse"] == "residential").all():

@@ -87,8 +87,8 @@ def check(region: Region, before: np.ndarray, after: np.ndarray, program: Progra
         if t not in PLANNED:
             errs.append(f"parcel {region.ids[j]}: unknown type {t}")
         elif not fits[j, PLANNED.index(t)]:
-            errs.append(f"parcel {region.ids[j]}: {region.area[j]:.0f} m² < {program.min_area.get(t, 0):.0f} m² "
-                        f"needed for {t}")
+            errs.append(f"parcel {region.ids[j]}: too small or narrow for {t} (≥ {program.min_area.get(t, 0):.0f} m², "
+                        f"≥ {program.min_width.get(t, 0):.0f} m wide)")
     band = program.band(counts(before, region.plannable))
     now = counts(after, region.plannable)
     for t, (lo, hi) in band.items():

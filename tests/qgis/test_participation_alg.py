@@ -49,6 +49,7 @@ def test_participatory_revision_algorithm(cityplanner_provider, tmp_path):
     assert set(m["before"]) == {"service", "ecology", "satisfaction", "inclusion"}
     assert m["config"]["persona"] == "rules" and "llm" not in m
     assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 2 * 2 + 2
+    assert m["program"]["source"] == "the layer's current plan" and m["config"]["max_changes"] == 3
     # a layer still open when a later run fails is kept alive by the traceback and crashes
     # QGIS's exit (segfault, exit code 139): close it first
     del layer
@@ -59,6 +60,37 @@ def test_participatory_revision_algorithm(cityplanner_provider, tmp_path):
         processing.run(ALG, {**params, "PERSONA": 1, "MODEL": str(tmp_path / "none.gguf")})
 
 
+def test_bundled_sample_with_its_objectives_and_bounded_changes(cityplanner_provider, tmp_path):
+    """The bundled HLG sample: quotas from objectives_hlg.yaml beside it, at most K = 1 change per
+    community (4), the changes CSV written, quota counts kept."""
+    import csv
+
+    import processing
+    from qgis.core import QgsVectorLayer
+
+    from cityplanner.plugin import RESOURCES
+
+    # the DRL file mixes parcels, roads and junctions: QGIS opens its polygons with this filter
+    path = str(RESOURCES / "participation" / "samples" / "hlg.geojson") + "|geometrytype=Polygon"
+    out = processing.run(ALG, {"INPUT": path, "FIELD": "type", "RESIDENTS": 300, "ROUNDS": 2, "SPEAKERS": 20,
+                               "COMMUNITIES": 4, "SEED": 1, "MAX_CHANGES": 1, "OUTPUT": str(tmp_path / "r.gpkg"),
+                               "METRICS": str(tmp_path / "m.json"), "TRANSCRIPT": str(tmp_path / "t.jsonl"),
+                               "CHANGES": str(tmp_path / "c.csv")})
+    m = json.loads((tmp_path / "m.json").read_text())
+    assert m["program"]["source"] == "objectives file objectives_hlg.yaml"
+    rows = list(csv.DictReader(open(out["CHANGES"])))
+    assert len(rows) == m["changed_parcels"] <= 4
+    layer = QgsVectorLayer(out["OUTPUT"], "r", "ogr")
+    before = sorted(f["landuse_before"] for f in layer.getFeatures())
+    after = sorted(f["landuse"] for f in layer.getFeatures())
+    assert before == after   # the type counts hold
+    del layer
+    with pytest.raises(Exception, match="not TYPE=COUNT"):
+        processing.run(ALG, {"INPUT": path, "FIELD": "type", "NEED": "school:2", "RESIDENTS": 50, "SPEAKERS": 5,
+                             "OUTPUT": "memory:", "METRICS": str(tmp_path / "m2.json"),
+                             "TRANSCRIPT": str(tmp_path / "t2.jsonl")})
+
+
 def test_llm_options_are_advanced():
     from qgis.core import QgsProcessingParameterDefinition
 
@@ -67,5 +99,5 @@ def test_llm_options_are_advanced():
     alg = ParticipatoryRevision()
     alg.initAlgorithm()
     assert alg.parameterDefinition("PERSONA").defaultValue() == 0   # rules
-    for name in ("MODEL", "THREADS", "MAX_TOKENS"):
+    for name in ("MODEL", "THREADS", "MAX_TOKENS", "ECOLOGY_LOSS"):
         assert alg.parameterDefinition(name).flags() & QgsProcessingParameterDefinition.FlagAdvanced, name
