@@ -9,8 +9,10 @@ Source layers (dict of GeoDataFrames, any CRSs: see ``crs.gather``):
 
 Choices (documented in README):
 * drivable = OSM car classes; service roads except parking aisles / driveways.
-* faces = polygonize(streets ∪ region boundary) where streets = drivable roads without
-  service roads, plus pedestrian streets; faces under ``MIN_FACE_M2`` are slivers and dropped.
+* faces = the buildable land of the street blocks (``units``): blocks polygonized from the
+  streets (drivable roads without service roads, plus pedestrian streets) and the frame,
+  margin blocks and traffic islands dropped, minus the road reserve and the water /
+  non-buildable masks (``nonbuildable``; raw layer ``masks``: kind, geometry).
 * levels default by building type (``DEFAULT_LEVELS``); residential share 1 for dwelling
   types, 0.5 for untyped 'yes' (mixed use), 0 otherwise; demand = residential floor area / 40 m².
 """
@@ -25,6 +27,8 @@ from pyproj import CRS
 from ..errors import InputError
 
 from .crs import gather
+from .nonbuildable import masks as nonbuildable_masks
+from .units import build_units
 from .model import CATEGORIES, M2_PER_RESIDENT, City
 
 DRIVABLE = {"motorway", "trunk", "primary", "secondary", "tertiary", "unclassified", "residential",
@@ -32,7 +36,6 @@ DRIVABLE = {"motorway", "trunk", "primary", "secondary", "tertiary", "unclassifi
             "secondary_link", "tertiary_link"}
 NOT_DRIVABLE_SERVICE = {"parking_aisle", "driveway", "drive-through", "emergency_access"}
 FACE_EXTRA = {"pedestrian"}
-MIN_FACE_M2 = 300.0
 RESIDENTIAL = {"apartments", "residential", "house", "detached", "terrace", "semidetached_house",
                "dormitory", "bungalow", "farm"}
 DEFAULT_LEVELS = {"apartments": 5, "residential": 3, "dormitory": 4, "house": 2, "detached": 2,
@@ -88,13 +91,16 @@ def build_city(raw: dict[str, gpd.GeoDataFrame], name: str, crs: str | None = No
     nodes, edges = _graph(drive, crs)
     streets = clipped["roads"][(clipped["roads"]["highway"].isin(DRIVABLE - {"service"}))
                                | clipped["roads"]["highway"].isin(FACE_EXTRA)]
-    faces = _faces(streets, bounds, crs, shape)
+    frame = shape if shape is not None else shapely.box(*bounds)
+    masks = nonbuildable_masks(clipped.get("masks"), frame, crs)
+    faces, extent = build_units(streets, frame, shape is not None, masks, _points_of(clipped.get("buildings")),
+                                nodes, crs)
     if faces.empty:
-        raise InputError(f"{name}: the roads enclose no blocks (no faces could be formed)")
+        raise InputError(f"{name}: the roads enclose no blocks of land (no faces could be formed)")
     buildings = _buildings(clipped.get("buildings"), faces, crs)
     pois, faces = _attach_features(clipped.get("features"), faces, crs)
     demand = _demand_points(clipped.get("demand"), faces)
-    faces = count_categories(_face_attributes(faces, buildings, nodes, demand), pois)
+    faces = count_categories(_face_attributes(faces, buildings, demand), pois)
     if demand is not None and len(buildings):
         warnings.append("demand taken from the demand layer; the buildings' residential floor area is not used")
     if not faces["demand"].sum() > 0:
@@ -103,7 +109,7 @@ def build_city(raw: dict[str, gpd.GeoDataFrame], name: str, crs: str | None = No
                 "buildings": len(buildings), "pois": len(pois)})
     return City(name=name, crs=crs, bounds=tuple(bounds), nodes=nodes, edges=edges, faces=faces,
                 buildings=buildings, pois=pois, raw=raw, log=log, warnings=list(dict.fromkeys(warnings)),
-                area=shape, demand_points=demand)
+                area=shape, demand_points=demand, masks=masks, extent=extent)
 
 
 def _prepare_layer(gdf: gpd.GeoDataFrame, crs: str) -> gpd.GeoDataFrame:
@@ -180,19 +186,11 @@ def _graph(drive: gpd.GeoDataFrame, crs: str) -> tuple[gpd.GeoDataFrame, gpd.Geo
     return nodes, edges
 
 
-def _faces(streets: gpd.GeoDataFrame, bounds, crs: str, area=None) -> gpd.GeoDataFrame:
-    frame = shapely.box(*bounds).exterior if area is None else area.boundary
-    merged = shapely.union_all(np.append(streets.geometry.values, frame))
-    polys = shapely.get_parts(shapely.polygonize(shapely.get_parts(merged)))
-    faces = gpd.GeoDataFrame(geometry=polys, crs=crs)
-    faces["area"] = faces.area
-    faces = faces[faces["area"] >= MIN_FACE_M2]
-    if area is not None:  # holes of the study area are polygonized too
-        faces = faces[shapely.within(faces.geometry.representative_point().values, area)]
-    faces = faces.reset_index(drop=True)
-    faces["boundary"] = faces.geometry.distance(frame) < 1.0
-    faces.index.name = "face_id"
-    return faces
+def _points_of(b: gpd.GeoDataFrame | None) -> np.ndarray:
+    """A point inside each building footprint (none without buildings)."""
+    if b is None or b.empty:
+        return np.empty(0, dtype=object)
+    return shapely.point_on_surface(b.geometry[b.geom_type.isin(["Polygon", "MultiPolygon"])].to_numpy())
 
 
 def _buildings(b: gpd.GeoDataFrame | None, faces: gpd.GeoDataFrame, crs: str) -> gpd.GeoDataFrame:
@@ -251,7 +249,7 @@ def _demand_points(d: gpd.GeoDataFrame | None, faces: gpd.GeoDataFrame) -> gpd.G
     return d[["residents", "face_id", "geometry"]].reset_index(drop=True)
 
 
-def _face_attributes(faces: gpd.GeoDataFrame, buildings: gpd.GeoDataFrame, nodes: gpd.GeoDataFrame,
+def _face_attributes(faces: gpd.GeoDataFrame, buildings: gpd.GeoDataFrame,
                      demand: gpd.GeoDataFrame | None = None) -> gpd.GeoDataFrame:
     by_face = buildings[buildings["face_id"] >= 0].assign(
         res=lambda d: d["floor_area"] * d["residential_share"]).groupby("face_id")
@@ -267,11 +265,6 @@ def _face_attributes(faces: gpd.GeoDataFrame, buildings: gpd.GeoDataFrame, nodes
     faces["vacant"] = faces["coverage"] < 0.05
     rp = faces.geometry.representative_point()
     faces["cx"], faces["cy"] = rp.x, rp.y
-    # entry nodes: road nodes on the face's boundary (within 2 m: rounding and dual lines)
-    ring = gpd.GeoDataFrame({"face_id": faces.index}, geometry=faces.geometry.boundary.buffer(2.0), crs=faces.crs)
-    hit = gpd.sjoin(nodes[["geometry"]].reset_index(), ring, predicate="within")
-    entries = hit.groupby("face_id")["node_id"].apply(lambda s: sorted(int(x) for x in s))
-    faces["entry_nodes"] = [entries.get(i, []) for i in faces.index]
     return faces
 
 

@@ -6,8 +6,9 @@ nodes      index ``node_id`` (int); x, y, degree, geometry (Point). Junctions ar
            degree != 2; dead ends have degree 1.
 edges      edge_id (int), u, v (node ids), length (m), highway (OSM class), name, geometry
            (LineString). Only drivable roads; noded at every intersection.
-faces      index ``face_id`` (int): urban blocks polygonized from the street network and the
-           region boundary (the paper's spatial units / parcels). Columns: area,
+faces      index ``face_id`` (int): the buildable land of the urban blocks (the paper's spatial
+           units / parcels; plugin.city.units). Columns: block_id, area, width (m, 2 × the
+           inscribed radius),
            building_area, coverage, floor_area, residential_floor_area, demand (residents),
            landuse (dominant OSM landuse tag or ''), green_area, n_<category> for every
            POI category (see ``CATEGORIES``), parking_area, vacant (bool), boundary (bool,
@@ -60,6 +61,10 @@ class City:
     area: Any = field(default=None, repr=False)
     #: demand from the planner's demand layer (residents, face_id, Point), or None (buildings)
     demand_points: gpd.GeoDataFrame | None = field(default=None, repr=False)
+    #: water and non-buildable land (kind: water | non_buildable, geometry), masked out of the faces
+    masks: gpd.GeoDataFrame | None = field(default=None, repr=False)
+    #: the study area in effect: ``area`` when given, else what the street network encloses
+    extent: Any = field(default=None, repr=False)
 
     @cached_property
     def graph(self) -> nx.Graph:

@@ -22,7 +22,7 @@ import geopandas as gpd
 import numpy as np
 import shapely
 
-from .nonbuildable import QUAD_SEGS, road_reserve
+from .nonbuildable import QUAD_SEGS, RESERVE_WIDTH_M, road_reserve
 
 MIN_UNIT_M2 = 300.0
 MIN_UNIT_WIDTH_M = 8.0
@@ -30,6 +30,7 @@ ISLAND_SHARE = 0.8
 ISLAND_JUNCTIONS = ("roundabout", "circular")
 EDGE_TOL_M = 1.0       # m: tolerance for "runs along the frame" and "along a roundabout"
 ENTRY_TOL_M = 2.0      # road nodes within this of a block's boundary are its entry nodes
+ENTRY_REACH_M = max(RESERVE_WIDTH_M.values()) / 2 + ENTRY_TOL_M  # … if this close to the unit
 WIDTH_TOL_M = 0.25     # maximum_inscribed_circle precision (radius)
 
 
@@ -83,7 +84,7 @@ def build_units(streets: gpd.GeoDataFrame, frame, explicit_area: bool, masks: gp
     parts, block_id, area, width = parts[ok], block_id[ok], area[ok], width[ok]
     units = gpd.GeoDataFrame({"block_id": block_id, "area": area, "width": width.round(1),
                               "boundary": margin[block_id]}, geometry=parts, crs=crs)
-    units["entry_nodes"] = _entries(blocks, nodes)[block_id] if len(units) else []
+    units["entry_nodes"] = _entries(blocks, nodes, parts, block_id)
     units.index.name = "face_id"
     return units, extent
 
@@ -102,7 +103,9 @@ def _islands(blocks: np.ndarray, rims: np.ndarray) -> np.ndarray:
         return np.zeros(len(blocks), dtype=bool)
     near = shapely.buffer(shapely.union_all(rims), EDGE_TOL_M, quad_segs=QUAD_SEGS)
     ring = shapely.boundary(blocks)
-    return shapely.length(shapely.intersection(ring, near)) >= ISLAND_SHARE * shapely.length(ring)
+    with np.errstate(invalid="ignore"):  # GEOS overlay raises a spurious flag; every result is checked finite
+        along = shapely.length(shapely.intersection(ring, near))
+    return np.isfinite(along) & (along >= ISLAND_SHARE * shapely.length(ring))
 
 
 def _difference(blocks: np.ndarray, cut) -> np.ndarray:
@@ -117,16 +120,17 @@ def _difference(blocks: np.ndarray, cut) -> np.ndarray:
     return out
 
 
-def _entries(blocks: np.ndarray, nodes: gpd.GeoDataFrame) -> np.ndarray:
-    """Per block: sorted ids of the road nodes on its boundary (the block's way in)."""
-    out = np.empty(len(blocks), dtype=object)
-    for k in range(len(blocks)):
-        out[k] = []
-    if not len(blocks) or nodes is None or not len(nodes):
-        return out
+def _entries(blocks: np.ndarray, nodes: gpd.GeoDataFrame | None, parts: np.ndarray, block_id: np.ndarray) -> list:
+    """Per unit: sorted ids of the road nodes on its block's boundary that lie across the road
+    reserve from it (a block cut in two gives each part the junctions on its side)."""
+    if nodes is None or not len(nodes) or not len(parts):
+        return [[] for _ in range(len(parts))]
     ring = shapely.buffer(shapely.boundary(blocks), ENTRY_TOL_M, quad_segs=QUAD_SEGS)
     bi, ni = shapely.STRtree(nodes.geometry.to_numpy()).query(ring, predicate="contains")
-    ids = nodes.index.to_numpy()
-    for b in np.unique(bi):
-        out[b] = sorted(int(x) for x in ids[ni[bi == b]])
+    pts, ids = nodes.geometry.to_numpy(), nodes.index.to_numpy()
+    out = []
+    for part, b in zip(parts, block_id):
+        on = ni[bi == b]
+        near = shapely.distance(pts[on], part) <= ENTRY_REACH_M
+        out.append(sorted(int(x) for x in ids[on[near]]))
     return out
