@@ -81,7 +81,7 @@ def finish(c: dict[str, Any], inst: Instance, text: str, source: str) -> dict[st
         if t.get("name"):
             t["name"] = r.label
         c["target"] = {k: v for k, v in t.items() if v}
-        if r.wkt and not r.wkt.endswith("EMPTY"):
+        if r.wkt and not r.wkt.endswith("EMPTY") and not t.get("id"):   # ids compile without it
             c["geometry"] = r.wkt
         if r.note:
             c["note"] = "; ".join(x for x in (c.get("note"), r.note) if x)

@@ -18,6 +18,7 @@ from typing import Any
 from ..errors import InputError
 from ..tasks import Evaluation
 from ..util.io import append_jsonl
+from ..constraints import store
 
 from .workspace import HISTORY_FILE, PLAN_FILE, load_instance, parse_plan, read_plan_text
 
@@ -47,7 +48,7 @@ def _evaluate(ws: Path, plan_path: Path) -> tuple[dict[str, Any], bool]:
 
 
 def _judge(ws: Path, ids: list) -> dict[str, Any]:
-    inst = load_instance(ws)
+    inst = store.apply(load_instance(ws), ws)   # the planner's instructions are Ψ too (named violations)
     try:
         result = inst.evaluate(ids).to_json()
     except Exception as e:  # noqa: BLE001 - an agent must get an observation, not a traceback; the text keeps a task bug visible

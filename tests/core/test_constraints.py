@@ -1,0 +1,200 @@
+"""Planner instructions end to end: text → constraint → certified MILP plan that satisfies it →
+the evaluator agrees; clarifications; storage the terminal cannot touch; removal."""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+import shapely
+
+from cityplanner.plugin.city import load_city
+from cityplanner.plugin.constraints import store
+from cityplanner.plugin.constraints.compile import candidate_geometries, compile_constraints, demand_points
+from cityplanner.plugin.constraints.constrained import constrain
+from cityplanner.plugin.constraints.interpret import interpret
+from cityplanner.plugin.constraints.roundtrip import certified_plan, instruct, price_text
+from cityplanner.plugin.sandbox import VirtualTerminal
+from cityplanner.plugin.sandbox.evaluator import evaluate_plan_file
+from cityplanner.plugin.sandbox.workspace import write_workspace
+from cityplanner.plugin.solvers import solve
+from cityplanner.plugin.tasks import task_class
+from cityplanner.plugin.util.io import atomic_write_json
+
+TIME = 30.0
+
+
+@pytest.fixture(scope="module")
+def station():
+    return task_class("station").build(load_city("helsinki"), "small", seed=0)
+
+
+@pytest.fixture(scope="module")
+def land():
+    return task_class("land").build(load_city("helsinki"), "small", seed=0)
+
+
+@pytest.fixture(scope="module")
+def base_plan(station):
+    return certified_plan(station, [], TIME)
+
+
+def _xy(inst, ids):
+    g = candidate_geometries(inst)
+    return g[[inst.index[i] for i in ids]]
+
+
+def _dist(inst, ids, wkt):
+    return shapely.distance(_xy(inst, ids), shapely.from_wkt(wkt))
+
+
+def _site(i):
+    return i[:3]
+
+
+STATION_CASES = [
+    ("Prohibit charging stations within 250 m of Helsingin yliopisto.", "exclude_near",
+     lambda inst, c, ids: (_dist(inst, ids, c["geometry"]) > 250).all()),
+    ("site 5 in", "lock_in", lambda inst, c, ids: any(i.startswith("s05") for i in ids)),
+    ("no site 3", "lock_out", lambda inst, c, ids: not any(i.startswith("s03") for i in ids)),
+    ("Selected sites must be at least 600 m apart.", "spacing_min",
+     lambda inst, c, ids: all(shapely.distance(a, b) >= 600 for k, a in enumerate(_xy(inst, ids))
+                              for b in _xy(inst, ids)[k + 1:])),
+    ("Leave 30% of the budget unspent.", "budget_share_max",
+     lambda inst, c, ids: inst.cost[[inst.index[i] for i in ids]].sum() <= 0.7 * inst.budget + 1e-9),
+    ("no more than 3 stations in total", "count_max", lambda inst, c, ids: len(ids) <= 3),
+    ("at least 2 chargers within 300 m of Q-Park Erottaja", "count_min",
+     lambda inst, c, ids: (_dist(inst, ids, c["geometry"]) <= 300).sum() >= 2),
+    ("only inside Helsingin päärautatieasema", "inside_area",
+     lambda inst, c, ids: shapely.within(_xy(inst, ids), shapely.from_wkt(c["geometry"])).all()),
+    ("Every residential block shall be within 600 m of a charger.", "coverage",
+     lambda inst, c, ids: (shapely.distance(shapely.points(demand_points(inst)[:, :2])[:, None],
+                                            _xy(inst, ids)[None, :]).min(axis=1)
+                           <= 600)[demand_points(inst)[:, 2] > 0].all()),
+]
+
+
+@pytest.mark.parametrize("text, kind, holds", STATION_CASES, ids=[c[1] for c in STATION_CASES])
+def test_station_kind_end_to_end(station, base_plan, text, kind, holds):
+    it = interpret(text, station)
+    assert it.clarification is None and [c["kind"] for c in it.constraints] == [kind]
+    c = it.constraints[0]
+    assert c["source"] == "rules" and c["text"] == text
+    after = certified_plan(station, it.constraints, TIME)
+    assert after["valid"] and after["status"] == "optimal" and after["gap"] <= 1e-6
+    assert holds(station, c, after["ids"])                       # the MILP plan satisfies it
+    assert after["score"] <= base_plan["score"] + 1e-6            # a constraint never raises the optimum
+    ci = constrain(station, compile_constraints(station, it.constraints))
+    assert ci.evaluate(after["ids"]).valid                        # the evaluator agrees
+    if not holds(station, c, base_plan["ids"]):                   # the constraint bites: named Ψ violation
+        errors = ci.evaluate(base_plan["ids"]).errors
+        assert any(e.startswith("instruction 1 broken") for e in errors), errors
+
+
+def test_emphasis_changes_the_objective_not_the_price_measure(station, base_plan):
+    it = interpret("focus on access rather than coverage", station)
+    assert [c["term"] for c in it.constraints] == ["access"]
+    after = certified_plan(station, it.constraints, TIME)
+    e = constrain(station, compile_constraints(station, it.constraints)).compiled.emphasis
+    idx = lambda ids: [station.index[i] for i in ids]  # noqa: E731
+    # exact optima of S and S + w·E: the emphasised plan has at least the emphasised term's value
+    assert e[idx(after["ids"])].sum() >= e[idx(base_plan["ids"])].sum() - 1e-9
+    assert after["score"] == pytest.approx(station.score_mask(station.mask_of(after["ids"]))[0], abs=1e-6)
+    assert after["objective"] <= after["score"] + 1e-9            # the emphasis term is ≤ 0
+
+
+def test_land_types_blocks_and_heuristics(land):
+    # the optimum without instructions: f5-school, f29-office, f32-hospital_s, f43-recreation
+    text = ["block 1 should stay green", "parcel 32 out", "max 0 school"]
+    cons = [c for t in text for c in interpret(t, land).constraints]
+    assert [(c["kind"], c.get("type")) for c in cons] == [("lock_in", "green_s"), ("lock_out", None),
+                                                          ("count_max", "school")]
+    after = certified_plan(land, cons, TIME)
+    assert after["valid"] and after["status"] == "optimal"
+    types = land.candidates.set_index("id").loc[after["ids"], "type"]
+    assert "f1-green_s" in after["ids"] and not any(i.startswith("f32-") for i in after["ids"])
+    assert (types == "school").sum() == 0
+    # two schools cost more than the budget (11161 + 18895 > 29991): proven infeasible, never a wrong plan
+    two = interpret("At least two parcels must be allocated to school.", land).constraints
+    assert certified_plan(land, two, TIME)["status"] == "infeasible"
+    ci = constrain(land, compile_constraints(land, cons))
+    for method in ("greedy", "alns"):     # heuristics respect the constraints: start repaired, moves refused
+        res = solve(ci, method, time_limit=5)
+        assert res.valid, (method, res.errors)
+        assert res.score <= after["score"] + 1e-6
+
+
+def test_road_links_in_and_out():
+    road = task_class("road").build(load_city("helsinki"), "small", seed=0)
+    cons = interpret("link 2 in, link 6 out", road).constraints
+    assert [(c["kind"], c["target"]["id"]) for c in cons] == [("lock_in", "2"), ("lock_out", "6")]
+    after = certified_plan(road, cons, TIME)
+    assert after["valid"] and "n002" in after["ids"] and "n006" not in after["ids"]
+
+
+@pytest.mark.parametrize("text, says", [
+    ("Place one charger by Tennispalatsi.", "no place called 'Tennispalatsi'"),
+    ("make it greener", "no measurable target"),
+    ("site 99 in", "no candidate, site, parcel or link '99'"),
+    ("the budget must be at most something", "what share of the budget"),
+])
+def test_clarifications(station, text, says):
+    it = interpret(text, station)
+    assert it.constraints == [] and says in it.clarification
+
+
+def test_near_without_distance_states_the_default(station):
+    it = interpret("one charger near Q-Park Erottaja", station)
+    c = it.constraints[0]
+    assert (c["kind"], c["distance_m"], c["target"]["name"]) == ("count_min", 300.0, "Q-Park Erottaja")
+    assert "300 m" in it.notes[0]
+
+
+def test_misspelt_name_is_read_as_the_data_name(station):
+    c = interpret("no chargers inside Simonpuistiko", station).constraints[0]
+    assert c["target"]["name"] == "Simonpuistikko" and "Simonpuistiko" in c["note"]
+
+
+def test_instruct_stores_prices_and_removes(station, base_plan, tmp_path):
+    ws = write_workspace(station, tmp_path / "ws")
+    reply = instruct(ws, "no site 3", station, apply=True, time_limit=TIME)
+    assert reply["applied"] and reply["source"] == {"c1": "rules"}
+    assert reply["before"]["score"] == pytest.approx(base_plan["score"], abs=1e-6)
+    assert reply["price"] == pytest.approx(reply["before"]["score"] - reply["after"]["score"], abs=1e-6)
+    assert reply["price"] > 0 and "costs" in price_text(reply)
+    assert [c["key"] for c in store.load(ws)] == ["c1"]
+    # the evaluator names the broken instruction; removing it makes the same plan valid again
+    plan = atomic_write_json(ws / "outputs" / "old.json", {"candidate_ids": base_plan["ids"]})
+    ev = evaluate_plan_file(ws, plan)
+    assert not ev["valid"] and any("instruction c1 broken" in e for e in ev["errors"])
+    assert store.remove(ws, "1")["kind"] == "lock_out" and store.load(ws) == []
+    assert evaluate_plan_file(ws, plan)["valid"]
+
+
+def test_storage_is_out_of_the_terminals_reach(station, tmp_path):
+    ws = write_workspace(station, tmp_path / "ws")
+    store.add(ws, [{"kind": "count_max", "count": 2, "text": "at most 2", "source": "manual"}])
+    path = ws / store.FILE
+    before = path.read_text()
+    assert not os.access(path, os.W_OK) or os.geteuid() == 0 and not (path.stat().st_mode & 0o222)
+    term = VirtualTerminal(ws)
+    for cmd in ("echo '{}' > constraints/instructions.json", "echo x >> constraints/instructions.json",
+                "cat > constraints/new.json <<'EOF'\n{}\nEOF", "rm constraints/instructions.json",
+                "echo '{}' > ../ws/constraints/instructions.json"):
+        out = term.run(cmd)
+        assert "allowed only inside work/ and outputs/" in out or "not found" in out or "escapes" in out, out
+    assert path.read_text() == before and sorted(p.name for p in path.parent.iterdir()) == ["instructions.json"]
+    assert json.loads(before)["constraints"][0]["key"] == "c1"
+
+
+def test_bad_constraints_are_refused(station):
+    with pytest.raises(Exception, match="not a score term"):
+        compile_constraints(station, [{"kind": "emphasis", "term": "beauty"}])
+    from cityplanner.plugin.constraints.schema import schema_errors
+
+    assert schema_errors({"kind": "count_max"}) == ["count_max needs 'count'"]
+    assert schema_errors({"kind": "exec", "code": "rm -rf /"})                      # not a kind, no extra keys
+    # more than the candidates: a row that even selecting everything cannot meet
+    infeasible = compile_constraints(station, [{"kind": "count_min", "count": station.n + 1}])
+    assert (infeasible.rows_of(np.ones(station.n, dtype=bool)) < infeasible.lo).all()
