@@ -1,15 +1,30 @@
-"""Shared plumbing for CityPlanner algorithms: group, translation, error mapping."""
+"""Shared plumbing for CityPlanner algorithms: group, translation, error mapping, output styles."""
 from __future__ import annotations
 
-from qgis.core import QgsProcessingAlgorithm, QgsProcessingException
+from qgis.core import (QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException,
+                       QgsProcessingLayerPostProcessorInterface)
 from qgis.PyQt.QtCore import QCoreApplication
 
 from ..plugin.errors import Cancelled, InputError
+from ..plugin.qgis_io.maps import apply_style
 
 
 class CityPlannerAlgorithm(QgsProcessingAlgorithm):
     GROUP = "City model"
     GROUP_ID = "citymodel"
+
+    def __init__(self):
+        super().__init__()
+        self._stylers: list[QgsProcessingLayerPostProcessorInterface] = []
+
+    def style_on_load(self, context: QgsProcessingContext, dest: str, style: str, bottom: bool = False) -> None:
+        """Style the output ``dest`` with resources/styles/<style>.qml when QGIS loads it;
+        ``bottom``: put it under the other layers (blocks must not hide the roads)."""
+        if not context.willLoadLayerOnCompletion(dest):
+            return
+        styler = OutputStyler(style, bottom)
+        self._stylers.append(styler)  # QGIS keeps only a pointer: the Python object must outlive the run
+        context.layerToLoadOnCompletionDetails(dest).setPostProcessor(styler)
 
     def tr(self, text: str) -> str:
         return QCoreApplication.translate(type(self).__name__, text)
@@ -35,3 +50,20 @@ class CityPlannerAlgorithm(QgsProcessingAlgorithm):
             raise QgsProcessingException(str(e)) from None
         except Cancelled as e:
             raise QgsProcessingException(f"cancelled: {e}") from None
+
+
+class OutputStyler(QgsProcessingLayerPostProcessorInterface):
+    """Applies a style to an output layer once QGIS has added it to the project."""
+
+    def __init__(self, style: str, bottom: bool = False):
+        super().__init__()
+        self.style = style
+        self.bottom = bottom
+
+    def postProcessLayer(self, layer, context, feedback) -> None:  # noqa: N802 (QGIS API name)
+        apply_style(layer, self.style)
+        node = context.project().layerTreeRoot().findLayer(layer.id()) if context.project() else None
+        if self.bottom and node is not None:
+            parent = node.parent()
+            parent.addChildNode(node.clone())   # appended = drawn last = under the others
+            parent.removeChildNode(node)

@@ -17,11 +17,11 @@ class BuildCityModel(CityPlannerAlgorithm):
     OUTPUT_ROADS = "OUTPUT_ROADS"
     JUNCTIONS = "JUNCTIONS"
     DEMAND = "DEMAND"
-    #: output name -> (City layer, geometry type, display name)
-    OUTPUTS = {FACES: ("faces", QgsProcessing.TypeVectorPolygon, "Faces (urban blocks)"),
-               OUTPUT_ROADS: ("roads", QgsProcessing.TypeVectorLine, "Drivable roads"),
-               JUNCTIONS: ("junctions", QgsProcessing.TypeVectorPoint, "Junctions"),
-               DEMAND: ("demand", QgsProcessing.TypeVectorPoint, "Residential demand")}
+    #: output name -> (City layer, geometry type, display name, style in resources/styles)
+    OUTPUTS = {FACES: ("faces", QgsProcessing.TypeVectorPolygon, "Faces (urban blocks)", "city_faces"),
+               OUTPUT_ROADS: ("roads", QgsProcessing.TypeVectorLine, "Drivable roads", "city_roads"),
+               JUNCTIONS: ("junctions", QgsProcessing.TypeVectorPoint, "Junctions", "city_junctions"),
+               DEMAND: ("demand", QgsProcessing.TypeVectorPoint, "Residential demand", "city_demand")}
     WKB = {"Polygon": QgsWkbTypes.Polygon, "LineString": QgsWkbTypes.LineString, "Point": QgsWkbTypes.Point}
 
     def name(self) -> str:
@@ -42,7 +42,7 @@ class BuildCityModel(CityPlannerAlgorithm):
 
     def initAlgorithm(self, config=None) -> None:
         add_city_parameters(self)
-        for key, (_, gtype, title) in self.OUTPUTS.items():
+        for key, (_, gtype, title, _) in self.OUTPUTS.items():
             self.addParameter(QgsProcessingParameterFeatureSink(key, self.tr(title), gtype))
 
     def processAlgorithm(self, parameters, context, feedback):
@@ -56,12 +56,13 @@ class BuildCityModel(CityPlannerAlgorithm):
             geometry=gpd.points_from_xy(city.faces["cx"], city.faces["cy"]), crs=city.crs)
         crs = QgsCoordinateReferenceSystem(city.crs)
         results = {}
-        for k, (key, (name, _, _)) in enumerate(self.OUTPUTS.items()):
+        for k, (key, (name, _, _, style)) in enumerate(self.OUTPUTS.items()):
             gdf = layers[name]
             fields = qgs_fields(gdf)
             sink, dest = self.parameterAsSink(parameters, key, context, fields,
                                               self.WKB[gdf.geom_type.iloc[0]], crs)
             write_gdf(gdf, sink, fields, feedback)
+            self.style_on_load(context, dest, style, bottom=key == self.FACES)
             results[key] = dest
             feedback.setProgress(60 + 10 * (k + 1))
         for key, value in city.counts().items():

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import pandas as pd
-from qgis.core import (QgsProcessing, QgsProcessingException, QgsProcessingOutputBoolean,
+from qgis.core import (QgsProcessing, QgsProcessingException, QgsProcessingFeatureSourceDefinition,
+                       QgsProcessingOutputBoolean,
                        QgsProcessingOutputNumber, QgsProcessingOutputString, QgsProcessingParameterFeatureSink,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
                        QgsProcessingParameterFile)
@@ -33,13 +34,16 @@ class EvaluatePlan(TaskAlgorithm):
         return self.tr(
             "Scores a plan drawn on the map with the workspace's executable evaluator (the same one "
             "agents and solvers use).\n\n"
-            "The plan is the features of the candidates layer whose selection field is true — or, "
-            "without a selection field, every feature (tick 'Selected features only' to use the map "
-            "selection). Edit the 'selected' field of a 'Build … instance' candidates layer, or a "
-            "'Solve' output, and re-run to see the new score.\n\n"
-            "OUTPUT: the plan's features with contribution (score lost if the candidate is removed) "
-            "and flag (unknown id, duplicate, conflict: two candidates of one parcel or site). "
-            "ERRORS lists the hard violations (budget, step limit, conflicts) that make it invalid.")
+            "Which features are the plan: those whose selection field is true. Left empty, the "
+            "selection field is the layer's 'selected' field when it has one (candidates layers of "
+            "'Build … instance', 'Solve' and 'Evaluate plan' outputs do); otherwise the features "
+            "selected on the map (or 'Selected features only'); with neither, the algorithm stops "
+            "and says so — it never scores every candidate by accident. Edit the 'selected' field "
+            "and re-run to see the new score.\n\n"
+            "OUTPUT: the plan's features with contribution (score lost if the candidate is removed), "
+            "flag (unknown id, duplicate, conflict: two candidates of one parcel or site) and "
+            "plan_valid. An invalid plan (over budget, too many, a conflict) is drawn hatched in red "
+            "and ERRORS lists the hard violations that make it invalid.")
 
     def initAlgorithm(self, config=None) -> None:
         src = QgsProcessingParameterFeatureSource(self.INPUT, self.tr("Candidates layer"),
@@ -55,7 +59,8 @@ class EvaluatePlan(TaskAlgorithm):
                                           parentLayerParameterName=self.INPUT, optional=True)
         idf.setHelp(self.tr("Text or integer ids as in the workspace's candidates.csv (empty = id)."))
         self.addParameter(idf)
-        sel = QgsProcessingParameterField(self.SELECTION_FIELD, self.tr("Selection field (empty = every feature)"),
+        sel = QgsProcessingParameterField(self.SELECTION_FIELD,
+                                          self.tr("Selection field (empty = 'selected', else the map selection)"),
                                           parentLayerParameterName=self.INPUT, optional=True)
         sel.setHelp(self.tr("A boolean (or 0/1) field: true = in the plan."))
         self.addParameter(sel)
@@ -68,6 +73,26 @@ class EvaluatePlan(TaskAlgorithm):
         self.addOutput(QgsProcessingOutputString(self.WARNINGS, self.tr("Warnings")))
         self.addOutput(QgsProcessingOutputString(self.FLAGS, self.tr("Audit flags (JSON): ") + self.tr(FLAGS_HELP)))
 
+    def plan_source(self, parameters, context, source, sel_field: str):
+        """(source, selection field, words) of the plan: the named field, else the layer's
+        ``selected`` field, else the map selection; with none of them a one-line error."""
+        if sel_field:
+            return source, sel_field, f"the features whose '{sel_field}' field is true"
+        if "selected" in source.fields().names():
+            return source, "selected", "the features whose 'selected' field is true"
+        given = parameters.get(self.INPUT)
+        if isinstance(given, QgsProcessingFeatureSourceDefinition) and given.selectedFeaturesOnly:
+            return source, "", f"the {source.featureCount()} features selected on the map"
+        layer = self.parameterAsVectorLayer(parameters, self.INPUT, context)
+        if layer is not None and layer.selectedFeatureCount():
+            chosen = self.parameterAsSource({**parameters, self.INPUT: QgsProcessingFeatureSourceDefinition(
+                layer.id(), True)}, self.INPUT, context)
+            if chosen is not None:
+                return chosen, "", f"the {layer.selectedFeatureCount()} features selected on the map"
+        raise QgsProcessingException(
+            "no plan to score: the layer has no 'selected' field and no features selected on the map — "
+            "name a selection field (true = in the plan) or select the plan's features")
+
     def process(self, parameters, context, feedback):
         ws = self.parameterAsFile(parameters, self.WORKSPACE, context)
         inst = self.core(load_instance, ws)
@@ -76,6 +101,8 @@ class EvaluatePlan(TaskAlgorithm):
             raise QgsProcessingException(self.invalidSourceError(parameters, self.INPUT))
         id_field = self.parameterAsString(parameters, self.ID_FIELD, context) or "id"
         sel_field = self.parameterAsString(parameters, self.SELECTION_FIELD, context) or ""
+        source, sel_field, how = self.plan_source(parameters, context, source, sel_field)
+        feedback.pushInfo(f"The plan: {how}.")
         check_fields(source, "candidates layer", id_field, sel_field)
         gdf = source_to_gdf(source, "candidates layer", GEOMETRY[inst.task][1], [id_field, sel_field], feedback,
                             keep_invalid=True)
@@ -90,11 +117,16 @@ class EvaluatePlan(TaskAlgorithm):
         out = pd.DataFrame({"id": ids}).join(table, on="id")
         out["contribution"] = [ev.contributions.get(i) for i in ids]
         out["flag"] = flags(inst, ids)
+        out["selected"] = True      # the output is a plan layer too: edit it and evaluate it again
+        out["plan_valid"] = ev.valid  # styled: an invalid plan is drawn hatched in red
         frame = out.assign(geometry=gdf.geometry.to_numpy()[:len(ids)])
         dest = self.write_frame(parameters, self.OUTPUT, context, frame, source.wkbType(), source.sourceCrs(), feedback,
                                 f"plan_{inst.task}")
         for line in ev.errors:
             feedback.reportError(line)
+        if not ev.valid:
+            feedback.pushWarning(f"This plan is INVALID ({len(ev.errors)} hard rule(s) broken, listed above); "
+                                 "its features are drawn hatched in red.")
         feedback.pushInfo(f"valid={ev.valid} score={ev.score} cost ratio={ev.cost_ratio}")
         return {self.OUTPUT: dest, self.VALID: ev.valid, self.SCORE: ev.score, self.ERRORS: "; ".join(ev.errors),
                 self.WARNINGS: "; ".join(ev.warnings), self.FLAGS: audit_json(inst, ids, feedback, ws)}

@@ -7,7 +7,7 @@ from qgis.core import (QgsProcessingException, QgsProcessingOutputBoolean, QgsPr
                        QgsProcessingOutputString, QgsProcessingParameterEnum, QgsProcessingParameterFile,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber)
 
-from ..plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of
+from ..plugin.qgis_io.plans import GEOMETRY, crs_of, plan_frame
 from ..plugin.qgis_io.reports import solve_report
 from ..plugin.sandbox.evaluator import evaluate_plan_file
 from ..plugin.sandbox.workspace import PLAN_FILE, load_instance
@@ -95,10 +95,7 @@ class SolveTask(TaskAlgorithm):
         if feedback.isCanceled():
             raise QgsProcessingException("cancelled: no plan written")
         ev = inst.evaluate(res.ids)
-        frame = candidate_frame(inst, res.mask, selected=[True] * len(res.ids),
-                                contribution=[ev.contributions.get(i) for i in inst.ids_of(res.mask)],
-                                flag=[""] * len(res.ids), plan_score=[ev.score] * len(res.ids),
-                                method=[method] * len(res.ids))
+        frame = plan_frame(inst, res.ids, method=[method] * len(ev.candidate_ids))
         dest = self.write_frame(parameters, self.OUTPUT, context, frame, GEOMETRY[inst.task][0], crs_of(inst), feedback,
                                 f"plan_{inst.task}")
         if ws:

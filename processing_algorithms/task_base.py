@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessingContext, QgsProcessingException,
-                       QgsProcessingFeedback, QgsProcessingLayerPostProcessorInterface,
-                       QgsProcessingParameterDefinition, QgsProcessingParameterEnum,
+                       QgsProcessingFeedback, QgsProcessingParameterDefinition, QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSink, QgsProcessingParameterNumber,
                        QgsProcessingParameterString)
 
@@ -23,7 +22,6 @@ from ..plugin.parcels.landuse_map import parse_need as core_parse_need
 from ..plugin.parcels.layer import with_need
 from ..plugin.qgis_io.city_source import add_city_parameters, assumed_crs, city_from_parameters, has_city_input
 from ..plugin.qgis_io.layers import qgs_fields, write_gdf
-from ..plugin.qgis_io.maps import apply_style
 from ..plugin.qgis_io.parcel_source import add_parcel_parameters, has_parcels, land_from_parcels
 from ..plugin.sandbox.notices import attach_warnings
 from ..plugin.tasks import SIZES, Instance, task_class
@@ -95,10 +93,6 @@ class TaskAlgorithm(CityPlannerAlgorithm):
     SEED = "SEED"
     BUDGET = "BUDGET"
     NEED = "NEED"
-
-    def __init__(self):
-        super().__init__()
-        self._stylers: list[QgsProcessingLayerPostProcessorInterface] = []
 
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
         try:
@@ -193,19 +187,5 @@ class TaskAlgorithm(CityPlannerAlgorithm):
         write_gdf(frame, sink, fields, feedback)
         if feedback.isCanceled():
             raise QgsProcessingException("cancelled")
-        if context.willLoadLayerOnCompletion(dest):
-            styler = _Styler(style)
-            self._stylers.append(styler)  # QGIS keeps only a pointer: the Python object must outlive the run
-            context.layerToLoadOnCompletionDetails(dest).setPostProcessor(styler)
+        self.style_on_load(context, dest, style)
         return dest
-
-
-class _Styler(QgsProcessingLayerPostProcessorInterface):
-    """Applies resources/styles/<name>.qml to an output layer when QGIS loads it."""
-
-    def __init__(self, style: str):
-        super().__init__()
-        self.style = style
-
-    def postProcessLayer(self, layer, context, feedback) -> None:  # noqa: N802 (QGIS API name)
-        apply_style(layer, self.style)

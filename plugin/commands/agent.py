@@ -1,11 +1,13 @@
 """``python -m plugin agent WS``: BuildPlan / ImprovePlan with a language model on a workspace.
 
 Prints the JSON result (valid, score, rounds, turns, tokens, seconds, best-so-far curve); the
-best plan is in WS/outputs/final_plan.json and the trace in WS/logs/agent.jsonl.
+agent's plan is in WS/runs/NNN-agent.json, the workspace's best plan (replaced only by a better
+one) in WS/outputs/final_plan.json, and the trace in WS/logs/agent.jsonl.
 """
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
@@ -35,13 +37,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..agent.backend import make_backend
     from ..agent.loop import AgentSettings, run_agent
-    from ..sandbox.workspace import load_instance
+    from ..sandbox import best_plan
 
     if args.rounds < 0 or not 1 <= args.max_turns <= 20:
         raise InputError("--rounds must be ≥ 0 and --max-turns between 1 and 20")
     if args.threads is not None and args.threads < 1:
         raise InputError(f"--threads must be ≥ 1, got {args.threads}")
-    load_instance(args.workspace)  # a bad workspace fails before the model loads
+    inst = best_plan.instance_in_force(args.workspace)  # a bad workspace fails before the model loads
+    best_plan.adopt_existing(args.workspace, inst)
     settings = AgentSettings(rounds=args.rounds, patience=args.patience, max_turns=args.max_turns,
                              max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed,
                              constrained=not args.unconstrained, time_limit=args.time_limit,
@@ -53,4 +56,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         backend.close()
     if not result["replies"] and result["backend_errors"]:  # no plan of the model's: say why, fail
         raise InputError(f"the model never answered: {result['backend_error']}")
-    return result
+    # the agent's plan is kept in runs/; final_plan.json keeps the workspace's best plan
+    rec = best_plan.record_run(args.workspace, "agent", result["candidate_ids"], seconds=result["seconds"], inst=inst)
+    return {**result, "upper_bound": rec["run"]["upper_bound"], "gap": rec["run"]["gap"],
+            "plan": str(Path(args.workspace) / rec["run"]["file"]), "best": rec["best"], "best_replaced": rec["replaced"]}

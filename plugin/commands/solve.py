@@ -1,7 +1,9 @@
 """``python -m plugin solve WS --method M``: solve a workspace, write and evaluate the plan.
 
-The plan goes to WS/outputs/final_plan.json (atomically) and is evaluated by the sandbox
-evaluator, so the evaluation lands in WS/outputs/eval_history.jsonl like an agent's would.
+The run's plan goes to WS/runs/NNN-<method>.json and is evaluated by the sandbox evaluator, so
+the evaluation lands in WS/outputs/eval_history.jsonl like an agent's would.
+WS/outputs/final_plan.json holds the workspace's best plan: it is replaced only when this run's
+plan is better (``plugin.sandbox.best_plan``); the JSON says which (``best``, ``best_replaced``).
 """
 from __future__ import annotations
 
@@ -21,18 +23,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    from ..sandbox import best_plan
     from ..sandbox.evaluator import evaluate_plan_file
-    from ..sandbox.workspace import load_instance
-    from ..util.io import atomic_write_json
+    from ..sandbox.workspace import PLAN_FILE
 
     ws = Path(args.workspace)
-    inst = load_instance(ws)
+    inst = best_plan.instance_in_force(ws)
+    best_plan.adopt_existing(ws, inst)
     res = solve(inst, args.method, time_limit=args.time_limit, seed=args.seed)
-    plan = atomic_write_json(ws / "outputs" / "final_plan.json", {"candidate_ids": res.ids})
-    ev = evaluate_plan_file(ws, plan)
+    # the run's own plan goes to runs/; final_plan.json changes only when this plan is better
+    rec = best_plan.record_run(ws, args.method, res.ids, upper_bound=res.upper_bound, status=res.status,
+                               seconds=res.seconds, inst=inst)
+    ev = evaluate_plan_file(ws, ws / rec["run"]["file"])
     return {
-        "valid": ev["valid"], "score": ev["score"], "upper_bound": res.upper_bound,
-        "gap": res.gap if ev["valid"] else None,
-        "seconds": res.seconds, "method": res.method, "status": res.status,
-        "selected": len(res.ids), "plan": str(plan), "errors": ev.get("errors", []), "notes": res.notes,
+        "valid": ev["valid"], "score": ev["score"], "upper_bound": rec["run"]["upper_bound"],
+        "gap": rec["run"]["gap"], "seconds": res.seconds, "method": res.method, "status": res.status,
+        "selected": len(res.ids), "plan": str(ws / rec["run"]["file"]), "errors": ev.get("errors", []),
+        "notes": res.notes, "best": rec["best"], "best_replaced": rec["replaced"], "final_plan": str(ws / PLAN_FILE),
     }

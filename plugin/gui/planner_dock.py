@@ -8,20 +8,25 @@ region, an OSM file or the project's layers. Settings persist in QgsSettings.
 """
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 from typing import Any
 
-from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsJsonUtils, QgsMapLayerProxyModel,
+from qgis.core import (QgsApplication, QgsJsonUtils, QgsMapLayerProxyModel,
                        QgsProcessing, QgsProject, QgsSettings, QgsVectorLayer, QgsWkbTypes)
 from qgis.gui import QgsDockWidget, QgsFieldComboBox, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import QPointF, Qt, QUrl
-from qgis.PyQt.QtGui import QDesktopServices, QPainter, QPen, QPolygonF
-from qgis.PyQt.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout, QLineEdit,
-                                 QListWidget, QPlainTextEdit, QPushButton, QSizePolicy, QSpinBox, QStackedWidget,
-                                 QTableWidget, QTableWidgetItem, QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
+from qgis.PyQt.QtGui import QBrush, QColor, QDesktopServices, QPainter, QPen, QPolygonF
+from qgis.PyQt.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
+                                 QLineEdit, QListWidget, QPlainTextEdit, QPushButton, QSizePolicy, QSpinBox,
+                                 QStackedWidget, QTableWidget, QTableWidgetItem, QTabWidget, QTextBrowser,
+                                 QVBoxLayout, QWidget)
 
 from ..city.regions import REGIONS
+from ..qgis_io.legends import COLUMN_HELP, explain_score
+from ..qgis_io.report_map import qgs_crs
+from ..sandbox.best_plan import describe
 from .tasks import AskTask, PlannerTask
 from ..tasks import SIZES, TASKS
 
@@ -30,6 +35,12 @@ METHODS = ("default", "greedy", "alns", "milp", "agent")
 SOURCES = ("Workspace folder", "Bundled region", "OSM file", "Project layers")
 PLAN_LAYER = "CityPlanner best plan"
 REPORT_FILE = "outputs/planner_report.html"
+COLUMNS = ("goal", "round", "valid", "score", "bound", "gap", "diagnostics")
+INVALID_ROW = QColor("#f8d7da")
+#: the Ask tab's examples (a test asks every one of them: each must get a real answer)
+ASK_EXAMPLES = ("How far is the nearest school from Kamppi in helsinki by road?",
+                "What is the nearest school to Stockmann in helsinki?",
+                "Where should new charging stations go in kotka with a budget of 300 k€?")
 
 
 class ScoreChart(QWidget):
@@ -67,7 +78,9 @@ class PlannerDock(QgsDockWidget):
         self.task: PlannerTask | None = None
         self.ask_task: AskTask | None = None
         self.best: list[float] = []
-        self.best_frame: dict[str, Any] | None = None   # {"frame", "task", "crs"} of the best plan
+        self.best_frame: dict[str, Any] | None = None   # {"frame", "task", "crs"} of the workspace's best plan
+        self.run_frame: dict[str, Any] | None = None    # the same for the last run's own plan ("Keep plan")
+        self.conversation: list[str] = []               # Ask: the request and the answers to its questions
         self.rows: list[dict[str, Any]] = []            # proposals, for the report
         self.last_result: dict[str, Any] | None = None
         self.last_answer: dict[str, Any] | None = None
@@ -134,8 +147,17 @@ class PlannerDock(QgsDockWidget):
             b.clicked.connect(slot)
             buttons.addWidget(b)
         lay.addLayout(buttons)
-        self.proposals = QTableWidget(0, 5)
-        self.proposals.setHorizontalHeaderLabels(["goal", "round", "valid", "score", "diagnostics"])
+        self.keep_button.setToolTip("add the last run's own plan as a layer that later runs leave alone")
+        self.report_button.setToolTip("an HTML report of the last run: map over roads and blocks, the score in words")
+        self.summary = QLabel("Run a method to get a plan. The workspace keeps its best plan: a run replaces it "
+                              "only with a better one.")
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.RichText)
+        lay.addWidget(self.summary)
+        self.proposals = QTableWidget(0, len(COLUMNS))
+        self.proposals.setHorizontalHeaderLabels(list(COLUMNS))
+        for c, name in enumerate(COLUMNS):
+            self.proposals.horizontalHeaderItem(c).setToolTip(COLUMN_HELP[name])
         lay.addWidget(self.proposals)
         self.chart = ScoreChart()
         lay.addWidget(self.chart)
@@ -275,7 +297,7 @@ class PlannerDock(QgsDockWidget):
             return None
         self.save_settings()
         self.proposals.setRowCount(0)
-        self.best, self.rows, self.best_frame, self.last_result = [], [], None, None
+        self.best, self.rows, self.last_result, self.run_frame = [], [], None, None
         self.chart.set_values([])
         self.turns.clear()
         self.task = PlannerTask({"workspace": ws, "method": self.method.currentText(), "model": self.model.text(),
@@ -310,14 +332,17 @@ class PlannerDock(QgsDockWidget):
             return
         diag = "; ".join(ev.get("errors", []) + ev.get("warnings", []))
         row = {"goal": ev["goal"], "round": ev["round"], "valid": ev["valid"], "score": ev["score"],
-               "diagnostics": diag}
+               "bound": ev.get("upper_bound"), "gap": ev.get("gap"), "diagnostics": diag}
         self.rows.append(row)
         r = self.proposals.rowCount()
         self.proposals.insertRow(r)
-        for c, v in enumerate([row["goal"], row["round"], "yes" if ev["valid"] else "no",
-                               "" if ev["score"] is None else f"{ev['score']:.4f}", diag]):
-            self.proposals.setItem(r, c, QTableWidgetItem(str(v)))
-        if "frame" in ev:  # the task marks a new best plan with its geometry
+        for c, v in enumerate([row["goal"], row["round"], "yes" if ev["valid"] else "NO", _num(row["score"]),
+                               _num(row["bound"]), "" if row["gap"] is None else f"{100 * row['gap']:.1f} %", diag]):
+            item = QTableWidgetItem(str(v))
+            if not ev["valid"]:
+                item.setBackground(QBrush(INVALID_ROW))
+            self.proposals.setItem(r, c, item)
+        if "frame" in ev:  # a plan better than the workspace's best so far: show it live
             self.best_frame = {k: ev[k] for k in ("frame", "task", "crs")}
             self.show_plan()
         if ev["valid"] and ev["score"] is not None:
@@ -328,49 +353,74 @@ class PlannerDock(QgsDockWidget):
         self.last_result = result
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
+        self.task = None
         if "error" in result:
             self.turns.appendPlainText(f"error: {result['error']}")
-        elif result.get("cancelled"):
-            self.turns.appendPlainText("cancelled")
+            return
+        best = result.get("best")
+        if "best_frame" in result:
+            self.best_frame = {"frame": result["best_frame"], "task": result["task"], "crs": result["crs"]}
+            self.run_frame = {"frame": result["run_frame"], "task": result["task"], "crs": result["crs"]}
+            self.show_plan()
+        if result.get("cancelled"):
+            self.turns.appendPlainText(f"cancelled — best plan so far kept: {describe(best)}")
         else:
-            self.turns.appendPlainText(f"done: valid={result.get('valid')} score={result.get('score')}")
-        self.task = None
+            verdict = ("it is the workspace's new best plan" if result.get("replaced") else
+                       f"the workspace keeps its better plan — {describe(best)}")
+            self.turns.appendPlainText(f"done — {describe(result['run'])}; {verdict}")
+        self.summary.setText(self._summary_html(result))
+
+    def _summary_html(self, result: dict) -> str:
+        """The last run against the workspace's best, with bound and gap, and the score in words."""
+        best, run = result.get("best"), result.get("run")
+        lines = [f"<b>Workspace best</b> — {html.escape(describe(best))}"]
+        if run is not None:
+            state = "cancelled, " if result.get("cancelled") else ""
+            lines.append(f"<b>This run</b> ({state}{html.escape(run['file'])}) — {html.escape(describe(run))}")
+        if best is not None and best.get("valid"):
+            lines.append(html.escape(explain_score(result.get("task", ""), result.get("best_metrics", {}),
+                                                   best["score"])))
+        return "<br>".join(lines)
 
     # ---------------------------------------------------------------- map
-    def frame_layer(self, name: str) -> QgsVectorLayer | None:
-        """A memory layer of the best plan, styled with resources/styles/plan_<task>.qml."""
-        from ..qgis_io.layers import qgs_fields, write_gdf
-        from ..qgis_io.maps import apply_style
+    def frame_layer(self, name: str, which: dict[str, Any] | None = None) -> QgsVectorLayer | None:
+        """A memory layer of a plan frame (default: the best plan), styled with plan_<task>.qml."""
         from ..qgis_io.plans import GEOMETRY
+        from ..qgis_io.report_map import memory_layer
 
-        if self.best_frame is None:
+        which = which or self.best_frame
+        if which is None:
             return None
-        frame, task = self.best_frame["frame"], self.best_frame["task"]
-        layer = QgsVectorLayer(f"{QgsWkbTypes.displayString(GEOMETRY[task][0])}?crs={_crs(self.best_frame['crs'])}",
-                               name, "memory")
-        fields = qgs_fields(frame)
-        layer.dataProvider().addAttributes(list(fields))
-        layer.updateFields()
-        write_gdf(frame, layer.dataProvider(), layer.fields())
-        layer.updateExtents()
-        apply_style(layer, f"plan_{task}")
-        return layer
+        task = which["task"]
+        return memory_layer(which["frame"], name, which["crs"], f"plan_{task}", GEOMETRY[task][0])
 
     def show_plan(self) -> None:
-        """Replace the live best-plan layer (main thread only)."""
+        """Show the best plan in the live best-plan layer (main thread only). The layer keeps its
+        place, visibility and id: its features are swapped; only a plan of another task (another
+        geometry type) replaces the layer."""
         layer = self.frame_layer(PLAN_LAYER)
         if layer is None:
             return
         project = QgsProject.instance()
-        for old in project.mapLayersByName(PLAN_LAYER):
-            project.removeMapLayer(old.id())
+        olds = project.mapLayersByName(PLAN_LAYER)
+        if olds and olds[0].wkbType() == layer.wkbType() and olds[0].fields().names() == layer.fields().names():
+            old = olds[0]
+            old.dataProvider().truncate()
+            old.dataProvider().addFeatures(list(layer.getFeatures()))
+            old.updateExtents()
+            old.triggerRepaint()
+            return
+        project.removeMapLayers([old.id() for old in olds])
         project.addMapLayer(layer)
 
     def keep_layer(self) -> QgsVectorLayer | None:
-        """Copy the best plan into a layer that the next run does not replace."""
-        method = (self.last_result or {}).get("method", self.method.currentText())
-        layer = self.frame_layer(f"CityPlanner plan ({method}, score {self.best[-1]:.4f})" if self.best
-                                 else f"CityPlanner plan ({method})")
+        """Copy the last run's own plan into a layer that later runs do not replace."""
+        res = self.last_result or {}
+        which = self.run_frame or self.best_frame
+        score = res.get("score")
+        label = f"CityPlanner plan ({res.get('method', self.method.currentText())}" + \
+            (f", score {score:.4f})" if score is not None else ")")
+        layer = self.frame_layer(label, which)
         if layer is not None:
             QgsProject.instance().addMapLayer(layer)
         return layer
@@ -379,24 +429,34 @@ class PlannerDock(QgsDockWidget):
         QDesktopServices.openUrl(QUrl.fromLocalFile(self.workspace.text()))
 
     def export_report(self) -> Path | None:
-        """An HTML report of the last run (result, proposals, best-so-far curve, map) in the workspace."""
-        from ..qgis_io.maps import render_png
+        """An HTML report of the last run in the workspace: this run against the workspace's best
+        (score, bound, gap), the score in words, the best plan mapped over blocks and roads, the
+        proposals and the best-so-far curve."""
+        from ..qgis_io.report_map import render_plan_map
         from ..qgis_io.reports import page, table
         from ..util.io import atomic_write_text
 
         res = self.last_result
-        if not res or "error" in res or res.get("cancelled"):
+        if not res or "error" in res or "run" not in res:
             self.turns.appendPlainText("no finished run to report")
             return None
         path = Path(self.workspace.text()) / REPORT_FILE
-        layer = self.frame_layer("plan")
-        body = table([res], ("method", "valid", "score", "rounds", "turns", "seconds", "stop_reason"))
+        rows = [{"plan": "this run", **res["run"]}, {"plan": "workspace best", **res["best"]}]
+        body = table(rows, ("plan", "method", "valid", "score", "upper_bound", "gap", "selected", "file"))
+        body += f"<p>{html.escape(explain_score(res['task'], res.get('best_metrics', {}), res['best']['score']))}</p>"
+        layer = self.frame_layer("best plan")
         if layer is not None:
-            render_png([layer], path.with_suffix(".png"), f"CityPlanner: best {res.get('method', '')} plan")
-            body += f"<img src='{path.with_suffix('.png').name}' alt='best plan'>"
-        body += "<h2>Proposals</h2>" + table(self.rows, ("goal", "round", "valid", "score", "diagnostics"))
+            png = path.with_suffix(".png")
+            best = res["best"]
+            render_plan_map(layer, res.get("backdrop"), res["crs"], png, f"CityPlanner: best {res['task']} plan",
+                            describe(best))
+            body += f"<img src='{png.name}' alt='best plan over blocks and roads'>"
+            if res.get("backdrop") is None:
+                body += "<p>No blocks or roads behind the plan: the workspace does not name a bundled region " \
+                        "or a readable OSM extract.</p>"
+        body += "<h2>Proposals</h2>" + table(self.rows, ("goal", "round", "valid", "score", "bound", "gap", "diagnostics"))
         body += "<h2>Best so far</h2>" + table(res.get("curve", []), ("seconds", "best_score"))
-        atomic_write_text(path, page(f"CityPlanner: {res.get('method', '')} plan", body))
+        atomic_write_text(path, page(f"CityPlanner: {res.get('method', '')} run", body))
         self.turns.appendPlainText(f"report: {path}")
         return path
 
@@ -449,7 +509,8 @@ def geojson_layer(spec: dict[str, Any]) -> QgsVectorLayer | None:
     if not feats:
         return None
     kind = QgsWkbTypes.displayString(feats[0].geometry().wkbType())
-    layer = QgsVectorLayer(f"{kind}?crs={_crs(spec['crs'])}", f"CityPlanner: {spec['name']}", "memory")
+    crs = qgs_crs(spec["crs"])
+    layer = QgsVectorLayer(f"{kind}?crs={crs.authid() or crs.toWkt()}", f"CityPlanner: {spec['name']}", "memory")
     layer.dataProvider().addAttributes(list(fields))
     layer.updateFields()
     layer.dataProvider().addFeatures(feats)
@@ -457,12 +518,8 @@ def geojson_layer(spec: dict[str, Any]) -> QgsVectorLayer | None:
     return layer
 
 
-def _crs(text: str) -> str:
-    """A CRS as the memory provider's URI wants it (an authority id; WKT is converted)."""
-    crs = QgsCoordinateReferenceSystem(text)
-    if not crs.isValid():
-        crs = QgsCoordinateReferenceSystem.fromWkt(text)
-    return crs.authid() or crs.toWkt()
+def _num(v: float | None) -> str:
+    return "" if v is None else f"{v:.4f}"
 
 
 def _spin(lo: int, hi: int, value: int) -> QSpinBox:

@@ -56,6 +56,18 @@ def candidate_frame(inst: Instance, mask: np.ndarray | None = None, **columns: I
     return gpd.GeoDataFrame(df, geometry=geoms, crs=None)
 
 
+def plan_frame(inst: Instance, ids: list[str], **columns: Iterable) -> gpd.GeoDataFrame:
+    """A plan as a layer frame: its candidates with selected (true), contribution, flag,
+    plan_score and plan_valid (plan_<task>.qml hatches the features of an invalid plan)."""
+    ev = inst.evaluate(list(ids))
+    mask = inst.mask_of(ev.candidate_ids)
+    n = int(mask.sum())
+    return candidate_frame(inst, mask, selected=[True] * n,
+                           contribution=[ev.contributions.get(i) for i in inst.ids_of(mask)],
+                           flag=[""] * n, plan_score=[ev.score] * n, plan_valid=[ev.valid] * n,
+                           **{k: list(v) for k, v in columns.items()})
+
+
 def network_frame(inst: Instance, roads: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
     """The road network a road instance keeps: the city's road rows (``u``, ``v``, geometry)
     whose junction pair is an edge of the instance, so the links removed to create the gap

@@ -1,0 +1,91 @@
+"""A plan drawn the way a planner reads it: over the city's blocks and roads, as a memory layer
+or a report PNG.
+
+``backdrop_frames`` is core work (no QGIS objects) for a worker thread: the blocks and drivable
+roads of the city an instance was built from, when the instance names a bundled region or a
+readable extract. ``memory_layer`` and ``render_plan_map`` run on the main thread.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import geopandas as gpd
+from qgis.core import QgsCoordinateReferenceSystem, QgsVectorLayer, QgsWkbTypes
+
+from ..tasks import Instance
+
+from .layers import qgs_fields, write_gdf
+from .maps import apply_style, render_png
+
+#: backdrop layer -> (city attribute, style, columns kept)
+BACKDROP = {"blocks": ("faces", "city_faces", ("area", "landuse", "demand")),
+            "roads": ("edges", "city_roads", ("highway", "name", "length"))}
+
+
+def backdrop_frames(inst: Instance) -> dict[str, gpd.GeoDataFrame] | None:
+    """{"blocks", "roads"} of the instance's city, or None when the instance does not say
+    where its city came from (a parcel layer, a test instance) or the source is gone."""
+    from ..city import load_city
+    from ..city.regions import REGIONS
+
+    source = inst.meta.get("region")
+    if not source or not (str(source) in REGIONS or Path(str(source)).is_file()):
+        return None
+    city = load_city(str(source))
+    out = {}
+    for name, (attr, _, cols) in BACKDROP.items():
+        frame = getattr(city, attr)
+        out[name] = frame[[c for c in cols if c in frame.columns] + ["geometry"]].reset_index(drop=True)
+    return out
+
+
+def qgs_crs(text: str) -> QgsCoordinateReferenceSystem:
+    crs = QgsCoordinateReferenceSystem(text)
+    return crs if crs.isValid() else QgsCoordinateReferenceSystem.fromWkt(text)
+
+
+#: shapely geometry type -> the layer type that holds it (polygons and lines as multi-parts)
+LAYER_TYPE = {"Point": QgsWkbTypes.Point, "MultiPoint": QgsWkbTypes.MultiPoint,
+              "LineString": QgsWkbTypes.MultiLineString, "MultiLineString": QgsWkbTypes.MultiLineString,
+              "Polygon": QgsWkbTypes.MultiPolygon, "MultiPolygon": QgsWkbTypes.MultiPolygon}
+
+
+def memory_layer(frame: gpd.GeoDataFrame, name: str, crs: str, style: str | None = None,
+                 wkb_type: int | None = None) -> QgsVectorLayer:
+    """A memory layer holding ``frame`` (main thread only), styled from resources/styles.
+    The layer type is ``wkb_type`` or follows the first geometry."""
+    import shapely
+
+    if wkb_type is None:
+        wkb_type = LAYER_TYPE.get(frame.geometry.iloc[0].geom_type, QgsWkbTypes.Point) if len(frame) \
+            else QgsWkbTypes.Point
+    if QgsWkbTypes.isMultiType(wkb_type):  # the memory provider drops a single part in a multi layer
+        multi = {"Polygon": shapely.MultiPolygon, "LineString": shapely.MultiLineString}
+        frame = frame.set_geometry(gpd.GeoSeries([multi[g.geom_type]([g]) if g.geom_type in multi else g
+                                                  for g in frame.geometry], index=frame.index))
+    q = qgs_crs(crs)
+    layer = QgsVectorLayer(f"{QgsWkbTypes.displayString(wkb_type)}?crs={q.authid() or q.toWkt()}", name, "memory")
+    fields = qgs_fields(frame)
+    layer.dataProvider().addAttributes(list(fields))
+    layer.updateFields()
+    write_gdf(frame, layer.dataProvider(), layer.fields())
+    layer.updateExtents()
+    if style:
+        apply_style(layer, style)
+    return layer
+
+
+def render_plan_map(plan: QgsVectorLayer, backdrop: dict[str, gpd.GeoDataFrame] | None, crs: str,
+                    path: str | os.PathLike, title: str, subtitle: str) -> Path:
+    """The plan over the blocks and roads (when known) as a PNG with legend and scale bar,
+    framed on the plan with a margin of context."""
+    layers: list[Any] = [plan]
+    if backdrop is not None:
+        layers += [memory_layer(backdrop["roads"], "roads", crs, BACKDROP["roads"][1]),
+                   memory_layer(backdrop["blocks"], "blocks", crs, BACKDROP["blocks"][1])]
+    extent = plan.extent() if plan.featureCount() else None
+    if extent is not None and backdrop is not None:
+        extent.grow(max(300.0, 0.3 * max(extent.width(), extent.height())))
+    return render_png(layers, path, title, subtitle, extent=extent)
