@@ -74,7 +74,8 @@ class Budget:
         self.check_time()
 
     def spend_write(self, nbytes: int, new_file: bool) -> None:
-        """Charge a file write before it happens."""
+        """Charge a file write before it happens (each write also costs a sync: check the time)."""
+        self.check_time()
         if new_file and self.files_left <= 0:
             raise BudgetExceeded(f"at most {self.limits.turn_new_files} new files per turn; nothing was written")
         if nbytes > self.writes_left:

@@ -16,6 +16,7 @@ REDIRECTS = (">", ">>", "<", "<<", "<<-", "2>", "2>>", "2>&1")
 CONNECTORS = (";", "&&", "||")
 UNSUPPORTED = {"&": "background jobs (&) are not supported",
                "(": "subshells ( … ) are not supported", ")": "subshells ( … ) are not supported"}
+_OP_START = set("".join(OPERATORS))  # a character that may begin an operator (most do not: skip the scan)
 _VAR_START = set("({_?#@*!$-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
@@ -86,7 +87,7 @@ def tokenize(text: str, pos: int = 0) -> tuple[list[Word | Op], int]:
         elif c == "`" or (c == "$" and pos + 1 < n and text[pos + 1] in _VAR_START):
             raise ParseError("command substitution and variables ($…, `…`) are not supported")
         else:
-            op = _operator_at(text, pos, buf if started and not glob else None)
+            op = _operator_at(text, pos, buf if started and not glob else None) if c in _OP_START else None
             if op is None:
                 glob = glob or c in "*?["
                 buf.append(c)
