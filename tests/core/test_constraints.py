@@ -198,3 +198,19 @@ def test_bad_constraints_are_refused(station):
     # more than the candidates: a row that even selecting everything cannot meet
     infeasible = compile_constraints(station, [{"kind": "count_min", "count": station.n + 1}])
     assert (infeasible.rows_of(np.ones(station.n, dtype=bool)) < infeasible.lo).all()
+
+
+def test_tools_add_list_remove(station, tmp_path):
+    from cityplanner.plugin.agent.tools import default_registry
+
+    write_workspace(station, tmp_path / "root" / "ws")
+    reg = default_registry(tmp_path / "root")
+    ok = reg.call("add_constraint", {"workspace": "ws", "instruction": "Leave 30% of the budget unspent."})
+    assert ok.ok and ok.result["applied"] and ok.result["price"] >= 0 and "score" in ok.result["price_text"]
+    assert ok.result["after"]["valid"] and ok.result["constraints"][0]["share"] == 0.7
+    unclear = reg.call("add_constraint", {"workspace": "ws", "instruction": "Place one charger by Tennispalatsi."})
+    assert not unclear.ok and "Tennispalatsi" in unclear.error
+    listed = reg.call("list_constraints", {"workspace": "ws"})
+    assert [c["key"] for c in listed.result["constraints"]] == ["c1"]
+    assert reg.call("remove_constraint", {"workspace": "ws", "key": "c1"}).result["remaining"] == []
+    assert not reg.call("remove_constraint", {"workspace": "ws", "key": "c1"}).ok

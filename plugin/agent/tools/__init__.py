@@ -10,10 +10,10 @@ from .registry import Observation, Registry, Tool, ToolContext, ToolFailure, dum
 
 def default_registry(root: str | os.PathLike, read_roots: tuple[str | os.PathLike, ...] = ()) -> Registry:
     """Every tool over the bundled regions; workspaces live under ``root``."""
-    from . import places, planning
+    from . import constraints, places, planning
 
     ctx = ToolContext(Path(root), read_roots=tuple(Path(p) for p in read_roots))
-    return Registry(places.tools(ctx) + planning.tools(ctx), ctx)
+    return Registry(places.tools(ctx) + planning.tools(ctx) + constraints.tools(ctx), ctx)
 
 
 __all__ = ["Observation", "Registry", "Tool", "ToolContext", "ToolFailure", "default_registry", "dumps"]
