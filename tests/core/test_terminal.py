@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cityplanner.plugin.bench.fuzz import FUZZ_LIMITS, GRACE_S, run_fuzz
 from cityplanner.plugin.sandbox import VirtualTerminal, read_plan, register_verb
 from cityplanner.plugin.sandbox.verbs import VERBS
 from cityplanner.plugin.util.io import read_jsonl
@@ -258,3 +259,17 @@ def test_fuzz_turns_never_escape(fuzz_term, turn):
     assert _tree(ws / "input") == inputs
     assert sorted(os.listdir(os.getcwd())) == cwd_listing
     assert set(os.listdir(ws)) == {"input", "work", "outputs", "logs"}
+
+
+def test_fuzz_resource_attacks(tmp_path, monkeypatch):
+    """A few hundred generated hostile turns (plugin.bench.fuzz; `bench --suite fuzz` runs 10,000)
+    with small budgets: no escape, no uncaught exception, no turn over its time budget,
+    bounded peak memory."""
+    monkeypatch.setattr(os, "fsync", lambda fd: None)  # durability is not under test here
+    _, ws = toy_workspace(tmp_path / "ws", monkeypatch)
+    limits = replace(FUZZ_LIMITS, command_seconds=0.3, turn_seconds=0.6, command_bytes=4_000_000,
+                     turn_bytes=12_000_000)
+    res = run_fuzz(ws, 250, seed=7, limits=limits, check_every=5)
+    assert res["failure_count"] == 0, res["failures"]
+    assert res["budget_hits"] > 20  # the attacks did reach the budgets
+    assert res["max_turn_seconds"] <= limits.turn_seconds + GRACE_S
