@@ -63,28 +63,30 @@ class CityPlannerPlugin:
         from .participation_dock import ParticipationDock
         from .planner_dock import PlannerDock
 
-        self.dock = self._add_dock(PlannerDock(self.iface.mainWindow()), "CityPlanner Planner")
-        self.participation_dock = self._add_dock(ParticipationDock(self.iface.mainWindow()), "CityPlanner Participation")
+        self.dock = self._add_dock(PlannerDock(self.iface.mainWindow()), "CityPlanner Planner", "icons/planner.svg")
+        self.participation_dock = self._add_dock(ParticipationDock(self.iface.mainWindow()),
+                                                 "CityPlanner Participation", "icons/participation.svg")
 
-    def _add_dock(self, dock, title: str):
+    def _add_dock(self, dock, title: str, icon: str):
         from qgis.PyQt.QtCore import Qt
 
         self.iface.addDockWidget(Qt.RightDockWidgetArea, dock)
         dock.hide()
         action = dock.toggleViewAction()  # its checked state follows the dock's visibility
-        action.setIcon(self._icon())
+        action.setIcon(self._icon(icon))  # one icon per dock: the two buttons must not look alike
         action.setText(title)
+        action.setToolTip(f"Show or hide the {title} dock")
         self.iface.addToolBarIcon(action)
         self.actions.append(action)
         return dock
 
     @staticmethod
-    def _icon():
+    def _icon(name: str = "icon.svg"):
         from qgis.PyQt.QtGui import QIcon
 
         from .. import PLUGIN_ROOT
 
-        return QIcon(str(PLUGIN_ROOT / "resources" / "icon.svg"))
+        return QIcon(str(PLUGIN_ROOT / "resources" / name))
 
     # ---------------------------------------------------------------- dependencies
     def _add_menu_actions(self) -> None:

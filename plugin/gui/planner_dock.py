@@ -193,15 +193,27 @@ class PlannerDock(QgsDockWidget):
         lay = QVBoxLayout(body)
         row = QHBoxLayout()
         self.request = QLineEdit()
-        self.request.setPlaceholderText("e.g. How far is the nearest school from Kauppatori in helsinki?")
+        self.request.setPlaceholderText(f"e.g. {ASK_EXAMPLES[0]}")
         self.request.returnPressed.connect(self.ask)
         self.ask_button = QPushButton("Ask")
         self.ask_button.clicked.connect(self.ask)
+        self.new_button = QPushButton("New question")
+        self.new_button.setToolTip("forget the conversation: the next line starts a new request")
+        self.new_button.clicked.connect(self.new_conversation)
         row.addWidget(self.request)
         row.addWidget(self.ask_button)
+        row.addWidget(self.new_button)
         lay.addLayout(row)
+        self.examples = QListWidget()
+        self.examples.addItems(list(ASK_EXAMPLES))
+        self.examples.setToolTip("click an example to ask it")
+        self.examples.setMaximumHeight(70)
+        self.examples.itemClicked.connect(lambda item: self.ask(item.text()))
+        lay.addWidget(QLabel("Examples (click to ask):"))
+        lay.addWidget(self.examples)
         self.answer = QTextBrowser()
-        self.answer.setPlaceholderText("the answer, or the question the planner needs answered first")
+        self.answer.setPlaceholderText("the answer, or the question the planner needs answered first — "
+                                       "answer it in the line above: the conversation is kept")
         lay.addWidget(self.answer)
         self.tool_calls = QListWidget()
         lay.addWidget(self.tool_calls)
@@ -461,33 +473,56 @@ class PlannerDock(QgsDockWidget):
         return path
 
     # ---------------------------------------------------------------- ask
-    def ask(self) -> AskTask | None:
-        text = self.request.text().strip()
+    def ask(self, text: str | None = None) -> AskTask | None:
+        """Ask ``text`` (default: the request line). After a clarification question the line is
+        the answer to it: the request sent is the conversation so far plus this line."""
+        text = (text if isinstance(text, str) else self.request.text()).strip()
         if not text or self.ask_task is not None:
             return None
+        follow_up = bool(self.last_answer and self.last_answer.get("clarification") and self.conversation)
+        self.conversation = [*self.conversation, text] if follow_up else [text]
         region = self.region.currentText() if self.source.currentIndex() == 1 else None
         root = Path(self.workspace.text().strip() or QgsApplication.qgisSettingsDirPath()) / "ask"
-        self.answer.setPlainText("thinking …")
+        self.request.clear()
+        self._show_conversation("thinking …")
         self.tool_calls.clear()
-        self.ask_task = AskTask(text, {"region": region, "root": str(root), "model": self.model.text(),
-                                       "threads": self.threads.value()})
+        self.ask_task = AskTask(" ".join(self.conversation), {"region": region, "root": str(root),
+                                                              "model": self.model.text(),
+                                                              "threads": self.threads.value()})
         self.ask_task.ended.connect(self.on_answer)
         self.ask_button.setEnabled(False)
         QgsApplication.taskManager().addTask(self.ask_task)
         return self.ask_task
+
+    def new_conversation(self) -> None:
+        self.conversation, self.last_answer = [], None
+        self.answer.clear()
+        self.request.setFocus()
+
+    def _show_conversation(self, reply: str) -> None:
+        """The conversation: the planner's lines and the replies (questions marked as such)."""
+        lines = []
+        for k, line in enumerate(self.conversation):
+            lines.append(f"<p><b>You:</b> {html.escape(line)}</p>")
+            if k < len(self.conversation) - 1:
+                lines.append("<p><i>(the planner asked a question; your next line answered it)</i></p>")
+        lines.append(f"<p>{reply}</p>")
+        self.answer.setHtml("".join(lines))
 
     def on_answer(self, out: dict) -> None:
         self.last_answer = out
         self.ask_task = None
         self.ask_button.setEnabled(True)
         if "error" in out:
-            self.answer.setPlainText(f"error: {out['error']}")
+            self._show_conversation(f"<b>error:</b> {html.escape(out['error'])}")
             return
         if out.get("clarification"):
-            self.answer.setPlainText(f"Question: {out['clarification']}")
+            self._show_conversation(f"<b>Question:</b> {html.escape(out['clarification'])}<br>"
+                                    "<i>Type your answer in the line above and press Ask.</i>")
         else:
-            limits = "".join(f"\n– {x}" for x in out.get("limitations", []))
-            self.answer.setPlainText(out.get("answer", "") + (f"\n\nLimitations:{limits}" if limits else ""))
+            limits = "".join(f"<li>{html.escape(x)}</li>" for x in out.get("limitations", []))
+            self._show_conversation(f"<b>Answer:</b> {html.escape(out.get('answer', ''))}"
+                                    + (f"<br>Limitations:<ul>{limits}</ul>" if limits else ""))
         for c in out.get("tool_calls", []):
             status = "ok" if c.get("status") == "ok" else f"failed: {c.get('error')}"
             self.tool_calls.addItem(f"{c.get('tool')}({json.dumps(c.get('params', {}), ensure_ascii=False)}) → {status}")
