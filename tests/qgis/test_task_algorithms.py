@@ -337,6 +337,11 @@ def test_land_parcels_bad_inputs(provider, tmp_path):
                           [["feasible"]])
     assert "parcel layer: 1 invalid geometry" in one_line_error("buildlandinstance", {
         "PARCELS": bowtie, "LANDUSE_FIELD": "use", "NEED": "school=1", **out})
+    # without NEED the layer's own problem is still the one reported (issue 17)
+    empty = memory_layer("Polygon?crs=EPSG:32635&field=use:string", [])
+    no_crs = memory_layer("Polygon?crs=none&field=use:string", ["POLYGON((0 0, 100 0, 100 100, 0 0))"], [["feasible"]])
+    for layer, message in ((empty, "no features"), (no_crs, "no valid CRS"), (bowtie, "1 invalid geometry")):
+        assert message in one_line_error("buildlandinstance", {"PARCELS": layer, "LANDUSE_FIELD": "use", **out})
     assert not (tmp_path / "w").exists()
 
 
