@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import geopandas as gpd
 import numpy as np
+import shapely
 from pyproj import CRS, Proj, Transformer
 from pyproj.aoi import AreaOfInterest
 from pyproj.database import query_utm_crs_info
@@ -21,6 +22,7 @@ from pyproj.exceptions import CRSError
 from ..errors import InputError
 
 MAX_SCALE_ERROR = 0.005
+GRID_M = 0.001  # coordinates of reprojected layers are rounded to this grid (metres)
 CRS_HINT = "give the CRS of layers without one with --crs EPSG:…"
 
 
@@ -152,5 +154,8 @@ def gather(layers: dict[str, gpd.GeoDataFrame], assume: str | None = None,
             if k != ref and CRS.from_user_input(fixed[ref].crs) != src:
                 work.warnings.append(f"{k}: reprojected from {crs_label(src)} (another CRS than {ref})")
             gdf = gdf.to_crs(target)
+            # reprojection leaves nanometre noise; on the 1 mm grid the same places in any input
+            # CRS get the same coordinates (ties in sampling and sorting then break the same way)
+            gdf = gdf.set_geometry(shapely.set_precision(gdf.geometry.values, GRID_M, mode="pointwise"))
         out[k] = gdf
     return out, work

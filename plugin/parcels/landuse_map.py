@@ -136,7 +136,7 @@ def unmapped_message(counts: pd.Series, field: str, label: str) -> str:
         w.writerow(["value", "count"])
         w.writerows(counts.items())
     shown = ", ".join(f"{k} ({n})" for k, n in counts.iloc[:SHOWN].items())
-    more = f" and {len(counts) - SHOWN} more" if len(counts) > SHOWN else ""
+    more = f" and {len(counts) - SHOWN:,} more" if len(counts) > SHOWN else ""
     hint = (f"'{field}' has {len(counts):,} distinct unmapped values: is it an id field rather than land use? "
             if len(counts) > MANY else "")
     return (f"{label}: {hint}unknown land-use values {shown}{more} in field '{field}' (no mapping); map them with "
