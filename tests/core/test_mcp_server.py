@@ -14,6 +14,9 @@ CALLS = {
     "build_instance": {"region": "kotka", "task": "station", "budget": 200, "workspace": "w"},
     "solve_plan": {"workspace": "w", "method": "greedy", "time_limit": 2},
     "evaluate_plan": {"workspace": "w"},
+    "add_constraint": {"workspace": "w", "instruction": "spend at most 80 % of the budget", "time_limit": 20},
+    "list_constraints": {"workspace": "w"},
+    "remove_constraint": {"workspace": "w", "key": "c1"},
 }
 
 
