@@ -15,6 +15,7 @@ from string import Template
 from typing import Any
 
 from .. import RESOURCES
+from ..sandbox.confine import VIRTUAL_ROOT
 from ..sandbox.verbs import VERBS
 from ..sandbox.workspace import (CONTEXT_FILE, EVAL_COMMAND, GOALS, HISTORY_FILE, PLAN_FILE, PLAN_FORMAT,
                                       load_instance, read_plan)
@@ -86,8 +87,8 @@ def workspace_state(ws: str | os.PathLike, goal: str) -> dict[str, Any]:
         "needs_evaluation": bool(ids) and not evaluated,
         "last_valid": None if last is None else bool(last.get("valid")),
         "last_score": None if last is None else last.get("score"),
-        "hard_errors": ([err] if err else []) + (list(last.get("errors", [])) if evaluated else []),
-        "warnings": list(last.get("warnings", [])) if evaluated else [],
+        "hard_errors": _virtual(([err] if err else []) + (list(last.get("errors", [])) if evaluated else []), ws),
+        "warnings": _virtual(list(last.get("warnings", [])) if evaluated else [], ws),
     }
     if skipped:  # the model may write into outputs/: say what was ignored instead of failing
         state["warnings"].insert(0, f"{HISTORY_FILE}: {skipped} unreadable line(s) skipped")
@@ -130,6 +131,17 @@ def read_history(path: Path) -> tuple[list[dict[str, Any]], int]:
         else:
             skipped += 1
     return good, skipped
+
+
+def _virtual(messages: list[str], ws: Path) -> list[str]:
+    """Messages with the workspace's host path shown as the model knows it (``/workspace``)."""
+    hosts = sorted({str(ws.resolve()), str(ws.absolute())}, key=len, reverse=True)
+    out = []
+    for m in messages:
+        for h in hosts:
+            m = m.replace(h, VIRTUAL_ROOT)
+        out.append(m)
+    return out
 
 
 def _mtime(path: Path) -> float:

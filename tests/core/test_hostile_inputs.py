@@ -104,13 +104,15 @@ def test_workspace_state_case(case, hostile_ws, tmp_path):
         term.run(command)
     if "history" in case:
         with open(hostile_ws / "outputs" / "eval_history.jsonl", "a", encoding="utf-8") as fh:
-            fh.writelines(f"{line}\n" for line in case["history"])
+            fh.writelines(f"{line}\n" for line in fill(case["history"], tmp_path, hostile_ws))
     if "context" in case:
         (hostile_ws / "work" / "atomic_context.json").write_text(fill(case["context"], tmp_path, hostile_ws))
     state = workspace_state(hostile_ws, case.get("goal", "build"))
     exp = case["expect"]
     if "warning" in exp:
         assert exp["warning"] in state["warnings"]
+    if "hard_error" in exp:
+        assert exp["hard_error"] in state["hard_errors"]
     if "last_score" in exp:
         assert state["last_score"] == exp["last_score"]
     if "next_action" in exp:
