@@ -21,12 +21,20 @@ DIRS = ("plugin/", "processing_algorithms/", "resources/")
 EXCLUDE = ("resources/heldout/",)  # held-out benchmark data: for `python -m plugin bench` only
 
 
+def candidate_files() -> list[str]:
+    """Git's view of the working tree; a plain copy of it (no .git, as in the LTR chroot) is walked."""
+    try:
+        return subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        return [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*") if p.is_file()]
+
+
 def plugin_files() -> list[str]:
     """Relative paths of the files the ZIP carries, sorted."""
-    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout.splitlines()
+    out = candidate_files()
     keep = {f for f in out if (f in TOP_FILES or f.startswith(DIRS)) and not f.startswith(EXCLUDE)
-            and "__pycache__" not in f and (ROOT / f).is_file()}
+            and "__pycache__" not in f and not f.endswith(".pyc") and (ROOT / f).is_file()}
     return sorted(keep)
 
 

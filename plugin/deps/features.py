@@ -28,7 +28,7 @@ TORCH = Requirement("torch", "2.1", "3")
 
 GEO = (NUMPY, SCIPY, PANDAS, GEOPANDAS, SHAPELY, PYPROJ, PYOGRIO, NETWORKX)
 ENDPOINT_ROUTE = ("or use an OpenAI-compatible endpoint instead (llama.cpp server, Ollama, vLLM: "
-                  "the dock's Endpoint field, or --endpoint URL)")
+                  "--endpoint URL, or CITYPLANNER_ENDPOINT)")
 
 
 @dataclass(frozen=True)

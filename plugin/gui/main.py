@@ -104,7 +104,8 @@ class CityPlannerPlugin:
         from qgis.PyQt.QtWidgets import QPushButton
 
         bar = self.iface.messageBar()
-        widget = bar.createMessage(f"CityPlanner needs {len(names)} packages", f"({', '.join(names)})")
+        noun = "package" if len(names) == 1 else "packages"
+        widget = bar.createMessage(f"CityPlanner needs {len(names)} {noun}", f"({', '.join(names)})")
         button = QPushButton("Install…", widget)
         button.clicked.connect(lambda: self.install(("core",)))
         widget.layout().addWidget(button)

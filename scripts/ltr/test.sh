@@ -67,7 +67,8 @@ PIP=(python3 -m pip)
 mkdir -p "$WHEELS"
 # shellcheck disable=SC2086
 "${PIP[@]}" download -q --dest "$WHEELS" --only-binary :all: --python-version 3.13 --implementation cp \
-  --abi "cp$PYTAG" --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64 $missing $TEST_ONLY
+  --abi "cp$PYTAG" --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64 $missing $TEST_ONLY 2>&1 \
+  | { grep -v "^WARNING: Location" || true; }
 bind "$WHEELS" "$ROOTFS/opt/wheelhouse" --bind
 t_wheels=$((SECONDS - t0 - t_rootfs))
 

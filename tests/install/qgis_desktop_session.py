@@ -47,9 +47,12 @@ def guarded(fn):
 
 @guarded
 def before_install() -> None:
-    iface.mainWindow().showMaximized()
+    iface.mainWindow().setGeometry(0, 0, 1400, 900)  # Xvfb has no window manager to maximize it
     QApplication.processEvents()
     bar = iface.messageBar()
+    for item in bar.items():  # QGIS's own notices (3.40: a font download without network) hide ours
+        if "CityPlanner" not in item.title():
+            bar.popWidget(item)
     state["bar"] = [w.text() for w in bar.findChildren(QPushButton)]
     state["bar_text"] = " ".join(lbl.text() for lbl in bar.findChildren(QLineEdit)) or ""
     from qgis.PyQt.QtWidgets import QLabel, QTextBrowser
