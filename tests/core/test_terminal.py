@@ -1,7 +1,6 @@
 """The virtual terminal: programs, planning verbs, confinement, protocol turns and a fuzz test."""
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import replace
@@ -10,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cityplanner.plugin.bench.fuzz import FUZZ_LIMITS, GRACE_S, run_fuzz
+from cityplanner.plugin.bench.fuzz import FUZZ_LIMITS, GRACE_S, run_fuzz, tree
 from cityplanner.plugin.sandbox import VirtualTerminal, read_plan, register_verb
 from cityplanner.plugin.sandbox.verbs import VERBS
 from cityplanner.plugin.util.io import read_jsonl
@@ -211,24 +210,8 @@ any_turn = st.one_of(good_turn, good_turn.map(json.dumps), st.text(max_size=60),
                      st.dictionaries(st.sampled_from(["analysis", "plan", "commands", "task_complete"]), json_values))
 
 
-def _tree(root):
-    """Path -> content digest (or 'dir' / link target) of everything below ``root``."""
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            p = os.path.join(dirpath, name)
-            if os.path.islink(p):
-                out[p] = "link:" + os.readlink(p)
-            elif os.path.isdir(p):
-                out[p] = "dir"
-            else:
-                with open(p, "rb") as fh:
-                    out[p] = hashlib.sha1(fh.read()).hexdigest()
-    return out
-
-
 def _outside(base, ws):
-    return {p: v for p, v in _tree(base).items() if not p.startswith(str(ws) + os.sep)}
+    return {p: v for p, v in tree(base).items() if not p.startswith(str(ws) + os.sep)}
 
 
 @pytest.fixture(scope="module")
@@ -242,7 +225,7 @@ def fuzz_term(tmp_path_factory):
         (base / "secret" / "key.txt").write_text("top secret")
         os.symlink(base / "secret", ws / "work" / "link")
         term = VirtualTerminal(ws, max_output=500, time_limit=2.0)
-        yield term, base, _outside(base, ws), _tree(ws / "input"), sorted(os.listdir(os.getcwd()))
+        yield term, base, _outside(base, ws), tree(ws / "input"), sorted(os.listdir(os.getcwd()))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -256,7 +239,7 @@ def test_fuzz_turns_never_escape(fuzz_term, turn):
     assert isinstance(res["observation"], str) and isinstance(res["ok"], bool)
     json.dumps(res)
     assert _outside(base, ws) == outside
-    assert _tree(ws / "input") == inputs
+    assert tree(ws / "input") == inputs
     assert sorted(os.listdir(os.getcwd())) == cwd_listing
     assert set(os.listdir(ws)) == {"input", "work", "outputs", "logs"}
 
