@@ -7,7 +7,7 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import shapely
-from qgis.core import (QgsFeature, QgsFeatureRequest, QgsFeatureSink, QgsField, QgsFields, QgsGeometry,
+from qgis.core import (Qgis, QgsFeature, QgsFeatureRequest, QgsFeatureSink, QgsField, QgsFields, QgsGeometry,
                        QgsProcessingException, QgsProcessingFeatureSource, QgsProcessingFeedback, QgsWkbTypes)
 from qgis.PyQt.QtCore import QVariant
 
@@ -78,17 +78,27 @@ def _py(v):
     return None if v is None or (isinstance(v, QVariant) and v.isNull()) else v
 
 
+# QGIS 3.38 moved field types to QMetaType (a QVariant type warns there); 3.22 knows only QVariant.
+if Qgis.versionInt() >= 33800:
+    from qgis.PyQt.QtCore import QMetaType
+
+    _FIELD_TYPES = (QMetaType.Bool, QMetaType.LongLong, QMetaType.Double, QMetaType.QString)
+else:
+    _FIELD_TYPES = (QVariant.Bool, QVariant.LongLong, QVariant.Double, QVariant.String)
+
+
 def qgs_fields(df: pd.DataFrame) -> QgsFields:
     fields = QgsFields()
+    as_bool, as_int, as_float, as_text = _FIELD_TYPES
     for col, dtype in df.drop(columns="geometry").dtypes.items():
         if pd.api.types.is_bool_dtype(dtype):
-            fields.append(QgsField(col, QVariant.Bool))
+            fields.append(QgsField(col, as_bool))
         elif pd.api.types.is_integer_dtype(dtype):
-            fields.append(QgsField(col, QVariant.LongLong))
+            fields.append(QgsField(col, as_int))
         elif pd.api.types.is_float_dtype(dtype):
-            fields.append(QgsField(col, QVariant.Double))
+            fields.append(QgsField(col, as_float))
         else:
-            fields.append(QgsField(col, QVariant.String))
+            fields.append(QgsField(col, as_text))
     return fields
 
 
