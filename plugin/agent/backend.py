@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from .model_files import resolve_model
+from ..deps import require
 from ..errors import InputError
 from ..util.spawned import python_executable
 
@@ -253,4 +254,5 @@ def make_backend(model: str | None = None, endpoint: str | None = None, *, lora:
         return HttpBackend(endpoint, None if model in (None, "", "default") else model, seed=seed)
     if lora and not Path(lora).is_file():
         raise InputError(f"LoRA adapter not found: {lora}")
+    require("llm")  # without llama-cpp-python: one line naming the install and the endpoint route
     return LocalBackend(resolve_model(model), lora=lora, threads=threads, n_ctx=n_ctx, seed=seed)

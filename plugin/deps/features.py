@@ -44,10 +44,10 @@ FEATURES: dict[str, Feature] = {f.key: f for f in (
     Feature("processing", "Processing algorithms", GEO),
     Feature("city", "City model from OSM", (NUMPY, PANDAS, GEOPANDAS, SHAPELY, PYPROJ, PYOGRIO, NETWORKX)),
     Feature("solvers", "Solvers default and alns", (NUMPY, SCIPY, ALNS)),
-    Feature("agent", "LLM planner agent (local model)", (LLAMA, MODEL), "llm", ENDPOINT_ROUTE),
-    Feature("ask", "Ask the planner (local model)", (LLAMA, MODEL), "llm", ENDPOINT_ROUTE),
-    Feature("participation_llm", "Participation with LLM residents (local model)", (LLAMA, MODEL), "llm",
-            ENDPOINT_ROUTE + ", or the rule-based residents"),
+    # the planner agent, Ask and the LLM residents share one local runtime (or an endpoint)
+    Feature("llm", "Local LLM (planner agent, Ask, LLM residents)", (LLAMA,), "llm", ENDPOINT_ROUTE),
+    Feature("llm_model", "Default local model (SmolLM2-135M)", (MODEL,), "llm",
+            "or choose a GGUF file as the model, " + ENDPOINT_ROUTE),
     Feature("training", "Training (SFT + GRPO)", (TORCH, LLAMA), "dev"),
 )}
 

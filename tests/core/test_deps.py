@@ -51,8 +51,8 @@ def test_missing_feature_gives_one_line_reason_and_fix(monkeypatch):
 
 
 def test_llm_features_offer_the_endpoint_route():
-    for key in ("agent", "ask", "participation_llm"):
-        assert "OpenAI-compatible endpoint" in FEATURES[key].alternative
+    for key in ("llm", "llm_model"):
+        assert FEATURES[key].group == "llm" and "OpenAI-compatible endpoint" in FEATURES[key].alternative
 
 
 def test_runtime_requirements_file_matches_core_features():
