@@ -11,6 +11,7 @@ import importlib
 import json
 import sys
 
+from .deps import require
 from .errors import Cancelled, InputError
 
 COMMANDS: dict[str, str] = {
@@ -28,6 +29,9 @@ COMMANDS: dict[str, str] = {
     "participate": "participatory revision: residents discuss a parcel plan in fishbowl rounds, the planner revises it",
     "deps": "which features this Python can run; --install the missing packages into a prefix",
 }
+
+#: commands that need a feature's packages before they start (plugin.deps.features)
+NEEDS = {"city": "city", "instance": "city", "train": "training"}
 
 
 def _usage() -> str:
@@ -51,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     module.add_arguments(parser)
     args = parser.parse_args(argv[1:])
     try:
+        if name in NEEDS:
+            require(NEEDS[name])  # a missing package is one line with its fix, not a traceback
         result = module.run(args)
     except InputError as e:
         print(f"error: {str(e).splitlines()[0] if str(e) else type(e).__name__}", file=sys.stderr)
