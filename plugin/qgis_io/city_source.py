@@ -15,17 +15,21 @@ from pathlib import Path
 import geopandas as gpd
 from qgis.core import (QgsProcessing, QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException,
                        QgsProcessingFeedback, QgsProcessingParameterCrs, QgsProcessingParameterDefinition,
+                       QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
                        QgsProcessingParameterFile, QgsWkbTypes)
 
 from ..city import CATEGORIES, City, build_city, load_city, region_path
-from ..city.regions import read_region
+from ..city.regions import REGIONS, read_region
 from ..city.sources import area_polygon, buildings_frame, demand_frame, pois_frame, roads_frame
 from ..errors import InputError
 
 from .layers import source_to_gdf
 
 PBF = "INPUT"
+REGION = "REGION"
+#: the REGION choices: nothing, or a bundled region (resources/data) by name
+REGION_CHOICES = ("none — use the extract or the layers below", *REGIONS)
 ROADS, HIGHWAY_FIELD = "ROADS", "HIGHWAY_FIELD"
 BUILDINGS, BUILDING_FIELD, LEVELS_FIELD = "BUILDINGS", "BUILDING_FIELD", "LEVELS_FIELD"
 POIS, CATEGORY_FIELD = "POIS", "CATEGORY_FIELD"
@@ -36,6 +40,10 @@ def add_city_parameters(alg: QgsProcessingAlgorithm) -> None:
     """Declare the city inputs (all optional: an extract, or a road layer plus extras)."""
     tr = alg.tr
     params = [
+        (QgsProcessingParameterEnum(REGION, tr("Bundled region (no data of your own needed)"),
+                                    options=list(REGION_CHOICES), defaultValue=0, optional=True),
+         "A region shipped with the plugin (OpenStreetMap extracts of central Helsinki and of Karhula, "
+         "Kotka); it takes the place of the extract below.", False),
         (QgsProcessingParameterFile(PBF, tr("OpenStreetMap extract (.osm.pbf) — or leave empty and give layers"),
                                     behavior=QgsProcessingParameterFile.File,
                                     fileFilter="OpenStreetMap (*.pbf *.osm)", optional=True),
@@ -100,8 +108,14 @@ def declare(alg: QgsProcessingAlgorithm, params: list) -> None:
         alg.addParameter(p)
 
 
+def extract_path(alg: QgsProcessingAlgorithm, parameters: dict, context: QgsProcessingContext) -> str:
+    """The chosen bundled region's extract, else the extract parameter ("" for neither)."""
+    k = alg.parameterAsEnum(parameters, REGION, context) if alg.parameterDefinition(REGION) is not None else 0
+    return str(REGIONS[REGION_CHOICES[k]]) if k > 0 else alg.parameterAsFile(parameters, PBF, context)
+
+
 def has_city_input(alg: QgsProcessingAlgorithm, parameters: dict, context: QgsProcessingContext) -> bool:
-    return bool(alg.parameterAsFile(parameters, PBF, context)) or parameters.get(ROADS) not in (None, "")
+    return bool(extract_path(alg, parameters, context)) or parameters.get(ROADS) not in (None, "")
 
 
 def assumed_crs(alg: QgsProcessingAlgorithm, parameters: dict, context: QgsProcessingContext) -> str | None:
@@ -116,7 +130,7 @@ def city_from_parameters(alg: QgsProcessingAlgorithm, parameters: dict, context:
                          feedback: QgsProcessingFeedback) -> City:
     """The City of the extract, else of the layers, clipped to the study area; its warnings are
     pushed to ``feedback``; InputError from the core becomes one line."""
-    pbf = alg.parameterAsFile(parameters, PBF, context)
+    pbf = extract_path(alg, parameters, context)
     assume = assumed_crs(alg, parameters, context)
     try:
         warnings: list[str] = []

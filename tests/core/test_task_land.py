@@ -23,7 +23,7 @@ from cityplanner.plugin.tasks.land import (KINDS, TARGET, TYPE_CODES, TYPES, Lan
 from tests.core.task_checks import greedy
 
 # the shared project data next to the repository (the Beijing regions of the participation module)
-PARTICIPATION = PLUGIN_ROOT.parent / "shared" / "data" / "participation"
+PARTICIPATION = PLUGIN_ROOT / "resources" / "participation" / "samples"  # bundled (MIT)
 
 
 def make_instance(cands: list[tuple], units_xy, w_service, w_ecology, existing: dict, need: dict,

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.qgis
 
 ROOT = Path(__file__).resolve().parents[2]
 PBF = ROOT / "resources" / "data" / "kotka.osm.pbf"
-PARTICIPATION = ROOT.parent / "shared" / "data" / "participation"
+PARTICIPATION = ROOT / "resources" / "participation" / "samples"  # bundled (MIT)
 TASKS = ("land", "road", "station")
 
 
@@ -346,7 +346,7 @@ def test_land_parcels_bad_inputs(provider, tmp_path):
 
 
 @pytest.mark.skipif(not (PARTICIPATION / "hlg.geojson").is_file(),
-                    reason="participation data (../shared/data/participation/hlg.geojson) not present")
+                    reason="bundled participation sample hlg.geojson missing")
 def test_land_from_hlg_parcels(provider, tmp_path):
     """The Beijing HLG parcels (integer land-use codes, planar metres) as a planner's layer,
     re-planning its non-residential parcels (codes 5–12; the DRL plan left none feasible):
