@@ -108,8 +108,16 @@ class City:
         }
 
     def window(self, bounds: tuple[float, float, float, float], name: str | None = None) -> "City":
-        """The city rebuilt inside ``bounds`` (same CRS) from the same source layers."""
+        """The city rebuilt inside ``bounds`` (same CRS) from the same source layers.
+
+        The window's study area is ``bounds`` ∩ this city's ``extent``: blocks cut by the
+        window's edge stay (clipped), land outside what the streets enclose stays out."""
+        from shapely import box
+
         from .build import build_city
 
-        return build_city(self.raw, name or f"{self.name}@{'_'.join(str(int(b)) for b in bounds)}",
-                          crs=self.crs, bounds=bounds)
+        name = name or f"{self.name}@{'_'.join(str(int(b)) for b in bounds)}"
+        if self.extent is None:
+            return build_city(self.raw, name, crs=self.crs, bounds=bounds)
+        area = gpd.GeoDataFrame(geometry=[box(*bounds).intersection(self.extent)], crs=self.crs)
+        return build_city(self.raw, name, crs=self.crs, area=area)

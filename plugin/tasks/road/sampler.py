@@ -114,8 +114,9 @@ class _Network:
         return out
 
     def new_links(self, radius: float) -> pd.DataFrame:
-        """Straight links between nodes ≤ radius apart that touch no building, cross no road
-        except at their endpoints, and shorten the (gapped) network path by MIN_DETOUR."""
+        """Straight links between nodes ≤ radius apart that touch no building or water, stay
+        inside the study area (``City.extent``), cross no road except at their endpoints, and
+        shorten the (gapped) network path by MIN_DETOUR."""
         xy = self.nodes[["x", "y"]].to_numpy()
         pairs = np.array(sorted(cKDTree(xy).query_pairs(radius)), dtype=np.int64).reshape(-1, 2)
         eu = np.hypot(*(xy[pairs[:, 0]] - xy[pairs[:, 1]]).T)
@@ -131,6 +132,15 @@ class _Network:
         if len(b):
             hit, _ = shapely.STRtree(b.geometry.to_numpy()).query(segs, predicate="intersects")
             bad[hit] = True
+        masks = getattr(self.city, "masks", None)
+        water = masks[masks["kind"] == "water"].geometry.to_numpy() if masks is not None else []
+        if len(water):
+            hit, _ = shapely.STRtree(water).query(segs, predicate="intersects")
+            bad[hit] = True
+        extent = getattr(self.city, "extent", None)
+        if extent is not None:
+            shapely.prepare(extent)  # many segments against one polygon
+            bad |= ~shapely.covers(extent, segs)
         roads = self.edges.geometry.to_numpy()
         si, ri = shapely.STRtree(roads).query(segs, predicate="intersects")
         ends = shapely.buffer(shapely.multipoints(np.stack([xy[pairs[si, 0]], xy[pairs[si, 1]]], axis=1)), 0.05)

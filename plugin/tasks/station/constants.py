@@ -32,8 +32,9 @@ SITE_REACH_M = 400.0        # sites are sampled more often where residents live 
 MIN_SPACING_M = 20.0        # two places closer than this are one site
 DETOUR = 1.4                # distance factor where the road network does not connect two points
 FACE_SITE_MIN_AREA = 5000.0  # a block this large (m²) or with parking area can host a site
+SITE_ROAD_M = 100.0         # a site farther than this from the main road network is unreachable
 PARAMS = ("n_sites", "n_configs", "cell_m", "max_select", "budget_factor")
 
 __all__ = ["W_A", "W_D", "W_T", "W_RHO", "SUPPLY", "CHARGER_COST", "CONFIGS", "SITE_KINDS", "SIZE_PARAMS",
            "DEFAULT_PARAMS", "MU", "DEMAND_RATIO", "RADIUS_SHAPE", "SITE_REACH_M", "MIN_SPACING_M", "DETOUR",
-           "FACE_SITE_MIN_AREA", "PARAMS"]
+           "FACE_SITE_MIN_AREA", "SITE_ROAD_M", "PARAMS"]

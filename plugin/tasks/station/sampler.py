@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import networkx as nx
 import numpy as np
 import pandas as pd
+import shapely
 
 from ...errors import InputError
 from ..base import SIZES
 from .assemble import assemble
 from .constants import (CHARGER_COST, CONFIGS, FACE_SITE_MIN_AREA, MIN_SPACING_M, PARAMS, SITE_KINDS, SITE_REACH_M,
-                        SIZE_PARAMS, SUPPLY)
+                        SITE_ROAD_M, SIZE_PARAMS, SUPPLY)
 from .demand import demand_regions, road_distances
 
 if TYPE_CHECKING:
@@ -57,7 +59,9 @@ def _sites(city, n_sites: int, demand: pd.DataFrame, rng: np.random.Generator) -
     """Up to ``n_sites`` places spread over the city, sampled by kind priority and demand.
 
     Places: POIs of kind charging / fuel / parking / business, blocks that are large or have
-    parking, and street junctions (kerbside, lowest priority). Weight = kind priority × (0.2 + residents within SITE_REACH_M / the
+    parking (at their point nearest to the network), and street junctions (kerbside, lowest
+    priority); only places inside the study area, off water and within SITE_ROAD_M of the
+    network's main component. Weight = kind priority × (0.2 + residents within SITE_REACH_M / the
     largest such number). Sampling order: Efraimidis–Spirakis keys u^(1/weight) (seeded); a place
     is accepted if it is at least ``spacing`` from the accepted ones; the spacing starts at
     half the mean distance between n_sites evenly spread sites and halves until enough are
@@ -69,11 +73,14 @@ def _sites(city, n_sites: int, demand: pd.DataFrame, rng: np.random.Generator) -
         rows.append(pd.DataFrame({"kind": pois["category"].to_numpy(), "x": pois.geometry.x.to_numpy(),
                                   "y": pois.geometry.y.to_numpy(),
                                   "name": pois["name"].fillna("").astype(str).to_numpy()}))
+    roads = _main_roads(city)
     f = city.faces
-    if f is not None and len(f):
+    if f is not None and len(f) and len(roads):
         big = f[(f["area"] >= FACE_SITE_MIN_AREA) | (f["parking_area"] > 0)]
-        rows.append(pd.DataFrame({"kind": "face", "x": big["cx"].to_numpy(dtype=float),
-                                  "y": big["cy"].to_numpy(dtype=float),
+        # the block's site is its point nearest to the network: where the driveway would be
+        gate = shapely.get_coordinates(shapely.get_point(shapely.shortest_line(
+            big.geometry.to_numpy(), shapely.union_all(roads)), 0))
+        rows.append(pd.DataFrame({"kind": "face", "x": gate[:, 0], "y": gate[:, 1],
                                   "name": [f"block {i}" for i in big.index]}))
     nodes = city.nodes
     if nodes is not None and len(nodes):
@@ -82,6 +89,7 @@ def _sites(city, n_sites: int, demand: pd.DataFrame, rng: np.random.Generator) -
                                   "y": junc["y"].to_numpy(dtype=float),
                                   "name": [f"junction {i}" for i in junc.index]}))
     places = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=["kind", "x", "y", "name"])
+    places = places[_placeable(city, roads, places[["x", "y"]].to_numpy(dtype=float))].reset_index(drop=True)
     if not len(places):
         return places.assign(site=[])
     xy = places[["x", "y"]].to_numpy(dtype=float)
@@ -107,6 +115,32 @@ def _sites(city, n_sites: int, demand: pd.DataFrame, rng: np.random.Generator) -
     s = places.iloc[chosen].reset_index(drop=True)
     s["site"] = [f"s{i:02d}" for i in range(len(s))]
     return s
+
+
+def _main_roads(city) -> np.ndarray:
+    """Road geometries of the network's largest connected component."""
+    e = city.edges
+    if e is None or not len(e):
+        return np.empty(0, dtype=object)
+    main = max(nx.connected_components(city.graph), key=len)
+    return e.geometry.to_numpy()[(e["u"].isin(main) & e["v"].isin(main)).to_numpy()]
+
+
+def _placeable(city, roads: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Places inside the study area, not in water, within SITE_ROAD_M of the main network."""
+    pts = shapely.points(xy)
+    ok = np.full(len(pts), len(roads) > 0)
+    if len(roads) and len(pts):
+        _, dist = shapely.STRtree(roads).query_nearest(pts, return_distance=True, all_matches=False)
+        ok &= dist <= SITE_ROAD_M
+    extent = getattr(city, "extent", None)
+    if extent is not None:
+        ok &= shapely.covers(extent, pts)
+    masks = getattr(city, "masks", None)
+    if masks is not None and len(masks):
+        water = masks[masks["kind"] == "water"].geometry.to_numpy()
+        ok &= ~shapely.intersects(shapely.union_all(water), pts) if len(water) else True
+    return ok
 
 
 def _configurations(sites: pd.DataFrame, per_site: np.ndarray, rng: np.random.Generator) -> pd.DataFrame:
