@@ -66,10 +66,13 @@ def test_budget_disables_tools(tmp_path):
     assert run.tools_disabled()
 
 
-def test_verify_drops_unsupported_numbers_and_places():
-    kept, dropped = verify("Ressun lukio is 218.8 m away. Forum is 12 m away. I called a tool.", {218.8},
-                           "ressun lukio", ["forum", "ressun lukio"])
-    assert kept == ["Ressun lukio is 218.8 m away."] and len(dropped) == 2
+def test_verify_drops_unsupported_numbers_names_and_entities():
+    from cityplanner.plugin.city.names import name_index
+
+    text = ("Ressun lukio is 218.8 m away. Forum is 218.8 m away. It lies in Kotka, Russia. "
+            "The school is 12 m away. I called a tool.")
+    kept, dropped = verify(text, {218.8}, "ressun lukio 218.8 kotka", name_index("helsinki"))
+    assert kept == ["Ressun lukio is 218.8 m away."] and len(dropped) == 4
 
 
 def test_request_set_has_five_categories_and_checklists():

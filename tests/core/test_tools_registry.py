@@ -24,9 +24,9 @@ def test_nearest_and_route_share_ids(reg):
 
 @pytest.mark.parametrize("name,args,words", [
     ("find_features", {"region": "kotka", "name": "x", "bogus": 1}, "bad arguments"),
-    ("nearest_facility", {"region": "kotka", "place": "Stockmann", "category": "school"}, "no feature named"),
+    ("nearest_facility", {"region": "kotka", "place": "Stockmann", "category": "school"}, "is not in the kotka data"),
     ("route", {"region": "kotka", "origin": "60.17,24.94", "destination": "Kumparepuisto"}, "outside the region"),
-    ("within_distance", {"region": "helsinki", "place": "Musiikkitalo", "radius_m": 1, "category": "fuel"}, "no fuel"),
+    ("find_features", {"region": "kotka", "category": "fuel", "tag": "amenity"}, "bad tag filter"),
     ("evaluate_plan", {"workspace": "../x"}, "outside the workspace root"),
     ("participation_metrics", {"parcels": "/etc/passwd"}, "outside the folders"),
     ("no_such_tool", {}, "unknown tool"),
@@ -36,6 +36,21 @@ def test_failures_are_observations(reg, name, args, words):
     assert obs.status == "failed" and words in obs.error
 
 
+def test_none_is_an_answer_and_tags_narrow_a_category(reg):
+    none = reg.call("within_distance", {"region": "helsinki", "place": "Musiikkitalo", "radius_m": 1, "category": "fuel"})
+    assert none.ok and none.result["count"] == 0
+    assert reg.call("nearest_facility", {"region": "kotka", "place": "Helilän koulu", "category": "hospital"}
+                    ).result["nearest"] is None
+    clinics = reg.call("find_features", {"region": "helsinki", "category": "clinic"}).result["count"]
+    pharm = reg.call("nearest_facility", {"region": "helsinki", "place": "Stokman", "category": "clinic",
+                                          "tag": "amenity=pharmacy"})
+    assert pharm.ok and pharm.result["origin"]["name"] == "Stockmann" and 0 < pharm.result["in_region"] < clinics
+    assert "apteekki" in pharm.result["nearest"]["name"].casefold()
+    on = reg.call("find_features", {"region": "helsinki", "category": "clinic", "tag": "amenity=pharmacy",
+                                    "area": "Bulevardi"})
+    assert [f["name"] for f in on.result["features"]] == ["Apteekki Bulevardia"]
+
+
 def test_build_solve_evaluate_stay_in_root(reg):
     b = reg.call("build_instance", {"region": "kotka", "task": "station", "budget": 200})
     assert b.ok and b.result["budget"] == 200.0
@@ -43,4 +58,5 @@ def test_build_solve_evaluate_stay_in_root(reg):
     assert s.ok and s.result["valid"]
     e = reg.call("evaluate_plan", {"workspace": b.result["workspace"]})
     assert e.ok and e.result["score"] == s.result["score"]
+    assert len(s.result["sites"]) == s.result["selected"] and all("x" in p for p in s.result["sites"])
     assert (reg.ctx.root / b.result["workspace"] / "outputs" / "eval_history.jsonl").is_file()

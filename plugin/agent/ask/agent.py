@@ -17,14 +17,15 @@ and the answer is drafted from the observations.
 from __future__ import annotations
 
 import json
+import re
 import time
-from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
+from ...city.names import NameIndex
 from ..tools import Observation, Registry, dumps
 
 from . import synthesis
-from .cognition import COGNITION_SCHEMA, Goal, Task, extract, merge_model, model_prompt
+from .cognition import READING_SCHEMA, Goal, Task, extract, merge_model, model_prompt
 
 MAX_CALLS, MAX_SECONDS = 25, 600.0
 DRAFT_CALLS, DRAFT_SECONDS = 2, 90.0
@@ -37,22 +38,11 @@ def signature(tool: str, args: dict[str, Any]) -> str:
     return tool + json.dumps(args, sort_keys=True, default=str)
 
 
-@lru_cache(maxsize=4)
-def _names(regions: tuple[tuple[str, str], ...]) -> dict[str, set[str]]:
-    from ..tools.places import _index
+def index_of(registry: Registry) -> Callable[[str], NameIndex]:
+    """The name resolver of each region of the registry (the tools resolve with the same one)."""
+    from ..tools.places import region_index
 
-    out: dict[str, set[str]] = {}
-    for name, path in regions:
-        idx = _index(path, name)
-        for n in [p.name for p in idx.pois if p.name] + [p.name for p in idx.streets.values()]:
-            if len(n) >= 4:  # shorter names ("Sokos" is 5) collide with plain words
-                out.setdefault(n.casefold(), set()).add(name)
-    return out
-
-
-def place_names(registry: Registry) -> dict[str, set[str]]:
-    """Casefolded feature names of every region -> the regions that have them."""
-    return _names(tuple(sorted((k, str(v)) for k, v in registry.ctx.regions.items())))
+    return lambda region: region_index(registry.ctx, region).names
 
 
 class Run:
@@ -134,57 +124,127 @@ def _done(run: Run, tool: str, args: dict[str, Any]) -> Observation | None:
                  and o.server != "runtime"), None)
 
 
-def _goal_result(run: Run, intent: str) -> Observation | None:
-    tool = {"nearest": "nearest_facility", "route": "route", "within": "within_distance"}[intent]
-    return next((o for o in run.observations if o.tool == tool and o.ok), None)
+def goal_observations(run: Run, task: Task, i: int) -> list[Observation]:
+    """The observations of goal ``i``'s calls (in order), as far as they ran."""
+    out = []
+    calls, _ = _calls(task.goals[i], task.region, run, task, i)
+    for tool, args in calls:
+        obs = _done(run, tool, args)
+        if obs is None:
+            break
+        out.append(obs)
+    return out
 
 
-def _calls(goal: Goal, region: str | None, run: Run, task: Task) -> tuple[list[tuple[str, dict]], str | None]:
+def _ref(run: Run, task: Task, value: Any) -> tuple[Any, str | None]:
+    """``$goal:N`` → the id of what goal N found (its nearest facility, its route's end, the
+    first listed feature); other values unchanged. Second: why it could not be resolved."""
+    if not (isinstance(value, str) and value.startswith("$goal:")):
+        return value, None
+    n = int(value.split(":")[1])
+    obs = [o for o in goal_observations(run, task, n) if o.ok]
+    for o in obs:
+        r = o.result
+        if o.tool == "nearest_facility" and r.get("nearest"):
+            return r["nearest"]["id"], None
+        if o.tool == "route":
+            return r["destination"]["id"], None
+        if o.tool in ("find_features", "within_distance") and r.get("features"):
+            return r["features"][0]["id"], None
+    return None, "it depends on an earlier part that found nothing"
+
+
+def _slot_args(slots: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: slots[k] for k in keys if slots.get(k) not in (None, "")}
+
+
+def _plan_calls(run: Run, region: str | None, task_name: str, budget: float, size: str) -> list[tuple[str, dict]]:
+    # a workspace per (task, budget): two plans of one request never overwrite each other
+    build = {"region": region, "task": task_name, "budget": budget, "size": size or "small",
+             "workspace": f"{region}-{task_name}-{budget:g}k-{size or 'small'}", "overwrite": True}
+    built = _done(run, "build_instance", build)
+    if built is None or not built.ok:
+        return [("build_instance", build)]
+    ws = built.result["workspace"]
+    return [("build_instance", build), ("solve_plan", {"workspace": ws, "time_limit": SOLVE_SECONDS}),
+            ("evaluate_plan", {"workspace": ws})]
+
+
+def _calls(goal: Goal, region: str | None, run: Run, task: Task, i: int) -> tuple[list[tuple[str, dict]], str | None]:
     """The calls a goal needs given what ran so far, and a limitation when it cannot proceed."""
     s = goal.slots
-    if goal.condition:
-        ref = _goal_result(run, goal.condition["on"])
-        if ref is None:
-            return [], f"the condition on the {goal.condition['on']} result could not be checked"
-        value = ref.result["nearest"][goal.condition["field"]]
-        if not value > goal.condition["value"]:
+    if goal.absent:
+        return [], None   # answered with "X is not in the data"
+    if goal.branch in ("then", "else"):
+        outcome = condition_outcome(run, task)
+        if outcome is None or (outcome != (goal.branch == "then")):
             return [], None
     if goal.intent == "summary":
         return [("region_summary", {"region": region})], None
-    if goal.intent == "find":
-        return [("find_features", {"region": region, **{k: s[k] for k in ("category", "name") if s.get(k)}})], None
+    if goal.intent in ("find", "count", "exists"):
+        return [("find_features", {"region": region, **_slot_args(s, "category", "tag", "name", "area")})], None
     if goal.intent == "nearest":
-        return [("nearest_facility", {"region": region, "place": s["place"], "category": s["category"]})], None
+        place, why = _ref(run, task, s["place"])
+        if why:
+            return [], f"the nearest {s.get('word') or s.get('category')}: {why}"
+        return [("nearest_facility", {"region": region, "place": place, **_slot_args(s, "category", "tag")})], None
     if goal.intent == "within":
-        args = {"region": region, "place": s["place"], "radius_m": s["radius_m"]}
-        return [("within_distance", {**args, **({"category": s["category"]} if s.get("category") else {})})], None
+        place, why = _ref(run, task, s["place"])
+        if why:
+            return [], f"the count within {s['radius_m']:g} m: {why}"
+        return [("within_distance", {"region": region, "place": place, "radius_m": s["radius_m"],
+                                     **_slot_args(s, "category", "tag")})], None
     if goal.intent == "route":
-        dest = s["destination"]
-        if dest == "$nearest":
-            ref = _goal_result(run, "nearest")
-            if ref is None:
-                return [], "the route needs the nearest facility, which was not found"
-            dest = ref.result["nearest"]["id"]
-        return [("route", {"region": region, "origin": s["origin"], "destination": dest})], None
+        (o, why1), (d, why2) = _ref(run, task, s["origin"]), _ref(run, task, s["destination"])
+        if why1 or why2:
+            return [], f"the route: {why1 or why2}"
+        return [("route", {"region": region, "origin": o, "destination": d})], None
     if goal.intent == "compare":
         return [("route", {"region": region, "origin": c, "destination": s["target"]}) for c in s["candidates"]], None
     if goal.intent == "participation":
         return [("participation_metrics", {"parcels": s["parcels"]})], None
-    # plan: build → solve → evaluate, each consuming the workspace the build returned
-    build = {"region": region, "task": s["task"], "budget": s["budget"], "size": s.get("size") or "small"}
-    built = _done(run, "build_instance", build)
-    if built is None or not built.ok:
-        return [("build_instance", build)], None
-    ws = built.result["workspace"]
-    return [("build_instance", build), ("solve_plan", {"workspace": ws, "time_limit": SOLVE_SECONDS}),
-            ("evaluate_plan", {"workspace": ws})], None
+    if goal.intent == "compare_plans":
+        calls: list[tuple[str, dict]] = []
+        for p in s["plans"]:
+            calls += _plan_calls(run, region, p["task"], p["budget"], "small")
+        return calls, None
+    return _plan_calls(run, region, s["task"], s["budget"], s.get("size")), None
+
+
+def condition_value(run: Run, task: Task) -> tuple[float | None, str]:
+    """The value a conditional request tests (count, distance or score) and what it is."""
+    i = next((k for k, g in enumerate(task.goals) if g.branch == "if"), None)
+    if i is None:
+        return None, ""
+    g = task.goals[i]
+    obs = [o for o in goal_observations(run, task, i) if o.ok]
+    if not obs:
+        return None, ""
+    r = obs[-1].result
+    if g.intent in ("find", "count", "exists", "within"):
+        return float(r["count"]), "count"
+    if g.intent == "nearest":
+        return (float(r["nearest"]["network_distance_m"]) if r.get("nearest") else float("inf")), "distance_m"
+    if g.intent == "route":
+        return float(r["network_distance_m"]), "distance_m"
+    if g.intent == "plan" and obs[-1].tool == "evaluate_plan":
+        return (float(r["score"]) if r.get("score") is not None else None), "score"
+    return None, ""
+
+
+def condition_outcome(run: Run, task: Task) -> bool | None:
+    value, _ = condition_value(run, task)
+    if value is None or task.test is None:
+        return None
+    op, ref = task.test["op"], float(task.test["value"])
+    return {">": value > ref, ">=": value >= ref, "<": value < ref, "<=": value <= ref}[op]
 
 
 def next_call(run: Run, task: Task) -> tuple[tuple[str, dict] | None, list[str]]:
     """The first required call not yet run, and the limitations met so far."""
     limits: list[str] = []
-    for goal in task.goals:
-        calls, limit = _calls(goal, task.region, run, task)
+    for i, goal in enumerate(task.goals):
+        calls, limit = _calls(goal, task.region, run, task, i)
         if limit:
             limits.append(limit)
         for tool, args in calls:
@@ -254,25 +314,29 @@ def _schema_ok(run: Run, tool: str, args: dict) -> bool:
 
 # ------------------------------------------------------------------------ the whole request
 def clarification(task: Task) -> str:
-    return "Before I act I need " + "; ".join(task.missing) + "."
+    parts = list(task.absent)
+    if task.missing:
+        parts.append("Before I act I need " + "; ".join(task.missing) + ".")
+    return " ".join(parts + task.notes)
 
 
 def answer_request(request: str, registry: Registry, backend: Any, region: str | None = None,
                    **run_options: Any) -> dict[str, Any]:
     """Cognition → clarification, or ReAct → synthesis. Returns the full JSON record."""
     run = Run(registry, backend, **run_options)
-    names = place_names(registry)
-    task = extract(request, names, tuple(registry.ctx.regions), region)
+    task = extract(request, index_of(registry), tuple(registry.ctx.regions), region)
     run.trace.append({"step": "cognition", "source": "rules", "task": task.to_json()})
-    if task.missing:
-        out = {"clarification": clarification(task)}
-    else:
-        reply = run.model("cognition", model_prompt(request, task), COGNITION_SCHEMA)
+    if not task.missing and not (task.absent and not task.goals):
+        reply = run.model("cognition", model_prompt(request, task), READING_SCHEMA)
         if isinstance(reply, dict):
             merge_model(task, reply)
             run.trace.append({"step": "cognition", "source": "model", "reply": reply})
+    runnable = [g for g in task.goals if not g.absent]
+    if task.missing or not runnable:
+        out = {"clarification": clarification(task)}
+    else:
         limits = react(run, task) + run.advice()
-        out = synthesize(run, task, request, names, limits)
+        out = synthesize(run, task, request, limits)
     calls = [o.to_json() for o in run.observations]
     return {"request": request, "region": task.region, "task": task.to_json(), **out,
             "tool_calls": calls, "model_calls": len(run.model_calls), "tokens": run.tokens(),
@@ -280,49 +344,35 @@ def answer_request(request: str, registry: Registry, backend: Any, region: str |
             "trace": run.trace + [{"step": "model", **m} for m in run.model_calls]}
 
 
-def decision_lines(run: Run, task: Task) -> list[str]:
-    """Conclusions computed from observations: the compare winner, a condition's outcome."""
-    out = []
-    for g in task.goals:
-        if g.intent == "compare":
-            routes = [o for o in run.observations if o.tool == "route" and o.ok]
-            if len(routes) >= 2:
-                best = min(routes, key=lambda o: o.result["network_distance_m"])
-                out.append(f"Closest by road to {g.slots['target']}: "
-                           f"{synthesis._label(best.result['origin'])} ({best.result['network_distance_m']} m).")
-        if g.condition:
-            ref = _goal_result(run, g.condition["on"])
-            if ref is not None:
-                v = ref.result["nearest"][g.condition["field"]]
-                met = v > g.condition["value"]
-                out.append(f"The nearest {ref.result['category']} is {v} m by road, "
-                           f"{'more' if met else 'not more'} than {g.condition['value']:g} m"
-                           f"{'' if met else ', so the radius search was not needed'}.")
-    return out
+def synthesize(run: Run, task: Task, request: str, limits: list[str]) -> dict[str, Any]:
+    """Facts first (written from the tool results, goal by goal), then a model sentence only
+    when it passes the number, name and entity checks; limitations last."""
+    from ..tools.places import region_index
 
-
-def synthesize(run: Run, task: Task, request: str, names: dict[str, set[str]], limits: list[str]) -> dict[str, Any]:
-    good = [o for o in run.observations if o.ok]
-    draft = [line for o in good for line in synthesis.fact_lines(o)] + decision_lines(run, task)
+    idx = region_index(run.reg.ctx, task.region) if task.region else None
+    draft = synthesis.goal_facts(task, lambda i: goal_observations(run, task, i), idx,
+                                 condition_value(run, task), condition_outcome(run, task))
     limits = list(dict.fromkeys(limits))
+    good = [o for o in run.observations if o.ok]
     if not draft:
-        return {"answer": "No tool returned usable data for this request.", "limitations": limits,
+        return {"answer": "\n".join(["No tool returned usable data for this request."]
+                                     + [f"Limitation: {x}" for x in limits]), "limitations": limits,
                 "unsupported": [], "draft": []}
     evidence = synthesis.numbers_in([o.result for o in good]) | synthesis.numbers_in(request) \
         | synthesis.numbers_in(draft)
     text = run.model("synthesis", [
-        {"role": "system", "content": "Answer the planner's request in two or three sentences using only the "
-                                      "facts given. Copy numbers exactly. Do not describe tools or offer help."},
+        {"role": "system", "content": "Answer the planner's request in one or two sentences using only the "
+                                      "facts given. Copy numbers and names exactly. Do not describe tools or offer help."},
         {"role": "user", "content": f"Request: {request}\nFacts:\n" + "\n".join(draft)}])
     kept, dropped = synthesis.verify(text or "", evidence, dumps([o.result for o in good]) + request + " ".join(draft),
-                                     names)
+                                     idx.names if idx is not None else None)
     run.trace.append({"step": "synthesis", "draft": draft, "kept": kept, "dropped": dropped})
-    return {"answer": synthesis.compose(kept, draft, limits), "limitations": limits, "unsupported": dropped,
+    return {"answer": synthesis.compose(draft, kept, limits), "limitations": limits, "unsupported": dropped,
             "draft": draft}
 
 
 def layers(observations: list[Observation], registry: Registry) -> list[dict[str, Any]]:
-    """GeoJSON layers (in the region CRS) from route lines and listed features, for a map."""
+    """GeoJSON layers (in the region CRS) from route lines, listed features and plan sites, for a map."""
     out = []
     for o in observations:
         if not o.ok:
@@ -333,13 +383,27 @@ def layers(observations: list[Observation], registry: Registry) -> list[dict[str
                         "crs": r["crs"], "geojson": {"type": "FeatureCollection", "features": [
                             {"type": "Feature", "geometry": r["geometry"],
                              "properties": {"network_distance_m": r["network_distance_m"]}}]}})
-        feats = r.get("features") or ([r["nearest"]] if o.tool == "nearest_facility" else [])
+        feats = r.get("features") or ([r["nearest"]] if o.tool == "nearest_facility" and r.get("nearest") else [])
         if feats and o.tool in ("find_features", "within_distance", "nearest_facility"):
             out.append({"name": f"{o.tool} {o.params.get('category') or o.params.get('name') or ''}".strip(),
-                        "crs": _crs(registry, o.params["region"]), "geojson": {"type": "FeatureCollection", "features": [
-                            {"type": "Feature", "geometry": {"type": "Point", "coordinates": [f["x"], f["y"]]},
-                             "properties": {k: f.get(k) for k in ("id", "name", "category")}} for f in feats]}})
+                        "crs": _crs(registry, o.params["region"]), "geojson": _points(feats, ("id", "name", "category"))})
+        if o.tool == "solve_plan" and r.get("sites") and all("x" in p for p in r["sites"]):
+            region = _workspace_region(observations, o.params["workspace"])
+            if region:
+                out.append({"name": f"plan sites {o.params['workspace']}", "crs": _crs(registry, region),
+                            "geojson": _points(r["sites"], tuple(k for k in r["sites"][0] if k not in ("x", "y")))})
     return out
+
+
+def _points(feats: list[dict[str, Any]], keys: tuple[str, ...]) -> dict[str, Any]:
+    return {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "geometry": {"type": "Point", "coordinates": [f["x"], f["y"]]},
+         "properties": {k: f.get(k) for k in keys}} for f in feats]}
+
+
+def _workspace_region(observations: list[Observation], ws: str) -> str | None:
+    return next((o.params["region"] for o in observations if o.tool == "build_instance" and o.ok
+                 and o.result["workspace"] == ws), None)
 
 
 def _crs(registry: Registry, region: str) -> str:

@@ -1,38 +1,85 @@
 """Cognition: a request becomes a structured task U = ⟨intent, entities, hard, soft, missing⟩.
 
-The slot extractor is deterministic (region names, numbers with units, task keywords, named
-features of the bundled regions) and alone decides what is missing, so "ask before acting"
-never depends on the model; the model (when given) only proposes an intent the rules could
-not find and free-text soft preferences. A request is split into goals, each one intent with
-its own slots; a later goal may consume an earlier one's result (``"$nearest"``).
+Reading is done on the whole request, not on trigger phrases alone:
+* names come from the region's data through the one resolver (``plugin.city.names``: every
+  OSM name, misspellings, partial names), and a name-like phrase that is not in the data
+  becomes "X is not in the <region> data — did you mean …?" for the part that needs it;
+* facility words and money come from ``plugin.city.vocabulary`` (pharmacy → clinic narrowed
+  to amenity=pharmacy; "€1.2 million" → 1200 k€, echoed back);
+* the request is split into clauses (";", "then", ", and", "+", "separately" …), each read
+  as one goal with its own slots; "it", "that car park" refer to the previous goal's result,
+  "there" to the previous goal's place; "If A, B; otherwise C" is a conditional;
+* the model (when given) proposes a reading under ``READING_SCHEMA``; ``check_reading``
+  accepts it only where the rules found no goal and only with slots the rules can ground in
+  the request (a name the resolver finds, a facility word present, a budget read). So the
+  rules alone decide what is missing ("ask before acting" never depends on the model), and
+  the model can add a goal the rules did not see but never an input the request lacks.
 """
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Callable
 
-#: request words -> POI category (first match wins: "charging station" before "station")
-CATEGORY_WORDS = (
-    ("charging", r"charging|chargers?|\bev\b"), ("fuel", r"fuel|petrol|gas station"),
-    ("school", r"schools?|koulu"), ("hospital", r"hospitals?"), ("clinic", r"clinics?|health cent(?:re|er)"),
-    ("parking", r"parking|car parks?"), ("green", r"parks?\b|green|gardens?"),
-    ("office", r"offices?"), ("recreation", r"recreation|sports?|playgrounds?|theat(?:re|er)s?"),
-    ("business", r"shops?|stores?|restaurants?|caf[eé]s?|business(?:es)?|malls?"),
-)
-TASK_WORDS = (("station", r"charging|chargers?|\bev\b|stations?"), ("land", r"land[- ]use|allocat|parcels?"),
-              ("road", r"roads?|streets?|connect"))
-INTENTS = ("summary", "find", "nearest", "route", "within", "compare", "plan", "participation")
-PLAN_RE = r"where should|\bnew\b|\bplan\b|\bplace (?:new|more)|allocate|\bsite\b|build (?:a|an) .*instance"
-NUM = r"(\d+(?:[.,]\d+)?)"
+from ...city import CATEGORIES
+from ...city.names import GENERIC, REGION_ALIASES, Match, NameIndex, normalise
+from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts
+
+INTENTS = ("summary", "find", "count", "exists", "nearest", "route", "within", "compare", "plan",
+           "compare_plans", "participation")
+TASKS = ("station", "land", "road")
+TASK_WORDS = (("station", r"charg\w*|\bev\b|\bevs\b|chargers?|charging stations?"),
+              ("land", r"land(?:[- ]use)?|allocat\w*|parcels?|zoning"),
+              ("road", r"roads?(?! (?:distance|route))|street upgrades?|road building|road construction"))
+COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|usa|united states|america|" \
+            r"england|britain|uk|canada|japan|china|poland|latvia|lithuania"
+DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:re|er)s?|m|met(?:re|er)s?)(?!\w)", re.I)
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "a": 1, "an": 1, "any": 1}
+SPLIT = re.compile(
+    r"\s*(?:;|\+|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b|\.\s+(?=[A-Z])|\?\s+(?=\w)"
+    r"|,\s*and\b(?!\s+[^,]*\bor\b)"
+    r"|\band\b(?=\s+(?:how|what|which|the (?:number|nearest|closest|road|distance|overview|route)|tell|show|give|"
+    r"count|list|evaluate|eval|nearest|closest|route|distance|its|score|report))"
+    r"|,\s*(?=(?:how|what|which|count|list|evaluate|tell|show)\b))\s*", re.I)
+CUES = {
+    "participation": r"participation|\bservice\b.*\becology\b|\becology\b|\.geojson\b",
+    "compare": r"\b(?:closer|nearer)\b|\bvs\.?(?!\w)|\bversus\b",
+    "plan": r"\bplan\w*|where should|\bspend\w*|allocat\w*|sort out|upgrades?|\bbuild\w*|construct\w*|\bput\b|"
+            r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b",
+    "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
+    "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|locations?|\bwhere\b.*\bsites?\b",
+    "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in",
+    "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest",
+    "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
+             r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s",
+    "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
+    "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much",
+    "exists": r"\bany\b|are there|is there|got any|do (?:we|you) have|\byet\b|\bexist\w*",
+    "list": r"\blist\b|\bshow\b|pull up|where are|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b|\bgive me\b|\bget me\b",
+}
+BACKREF = re.compile(r"\b(?:(from|to|of)\s+)?(it|there|that (?:one|place|car park|parking|\w+)|this (?:one|\w+)|"
+                     r"the result|the same (?:place|one))\b", re.I)
+SENTENCE_WORDS = set("""kindly provide report determine locate spend overview two jobs pull compare allocate sort got
+whats what's hey hi ok okay could would please need want wanna let lets let's can quick i we've we're i'm i'd give
+tell show list find plan build do does is are was were has have any how where which who why when if the a an
+and or but so also then nearest closest neerest nearst route distance count number compute calculate evaluate
+eval road roads land charging chargers station stations budget with within near from to in of for on at by
+via spend we you our my me us it they them there here what's one otherwise else yes no not""".split())
+UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
+NOUN_TAIL = r"(?:\s+(?:central|main|old|new|city|public|university|community))?\s+(?:park|library|stadium|hospital|" \
+            r"school|station|church|museum|centre|center|mall|market|square|garden|hall|campus|tower|bridge|" \
+            r"beach|harbou?r|port|airport|cathedral|castle|zoo|pool|arena|theatre|theater|cinema|hotel|clinic)\b"
 
 
 @dataclass
 class Goal:
     intent: str
     slots: dict[str, Any] = field(default_factory=dict)
-    condition: dict[str, Any] | None = None   # {"on": intent, "field", "op", "value"}
+    clause: str = ""
+    branch: str = ""                     # "", "if", "then" or "else" (conditional requests)
+    absent: list[str] = field(default_factory=list)   # names this goal needs that the data lacks
 
 
 @dataclass
@@ -46,167 +93,474 @@ class Task:
     soft: list[str]
     missing: list[str]
     sources: dict[str, str]
+    notes: list[str] = field(default_factory=list)        # read-backs: budgets, synonyms, names corrected
+    absent: list[str] = field(default_factory=list)       # "'X' is not in the kotka data — did you mean …?"
+    test: dict[str, Any] | None = None                    # conditional: {"op", "value", "what"}
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def _number(text: str) -> float:
-    return float(text.replace(",", "."))
+@dataclass
+class _Place:
+    start: int
+    end: int
+    written: str
+    name: str            # the data name ('' when absent)
+    id: str
+    kind: str
+    message: str = ""    # for absent names
+
+    @property
+    def found(self) -> bool:
+        return bool(self.id)
 
 
-def _category(text: str) -> str | None:
-    hits = [(m.start(), cat) for cat, pat in CATEGORY_WORDS for m in re.finditer(pat, text)]
-    return min(hits)[1] if hits else None
+# ------------------------------------------------------------------------ region
+def _region_mentions(request: str, regions: tuple[str, ...]) -> list[tuple[int, int, str]]:
+    out = []
+    for r in regions:
+        for alias in REGION_ALIASES.get(r, (r,)) + (r,):
+            for m in re.finditer(r"(?<!\w)" + re.escape(normalise(alias)) + r"(?!\w)", normalise_keep(request)):
+                out.append((m.start(), m.end(), r))
+    return out
 
 
-def find_places(text: str, names: dict[str, set[str]]) -> list[tuple[int, str, set[str]]]:
-    """Known feature names in ``text``: (position, name, regions having it), longest first, no overlap."""
-    low = text.casefold()
-    found: list[tuple[int, int, str, set[str]]] = []
-    for name in sorted(names, key=len, reverse=True):
-        for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", low):
-            if all(m.end() <= s or m.start() >= e for s, e, _, _ in found):
-                found.append((m.start(), m.end(), name, names[name]))
-    return [(s, n, r) for s, _, n, r in sorted(found)]
+def normalise_keep(text: str) -> str:
+    """Case and diacritics folded with every character kept in place (offsets stay valid)."""
+    import unicodedata
+
+    return "".join((unicodedata.normalize("NFKD", c)[0] if c.strip() else c).casefold()[:1] or c for c in text)
 
 
-def extract(request: str, names: dict[str, set[str]], regions: tuple[str, ...],
+def _infer_region(request: str, regions: tuple[str, ...], index_of: Callable[[str], NameIndex]) -> str | None:
+    """The one region whose data has names (exact or aliases) that the request uses."""
+    hits = {}
+    for r in regions:
+        spans = [m for _, _, m in index_of(r).scan(request, fuzzy=False) if m.feature.kind != "region"]
+        if spans:
+            hits[r] = sum(len(m.matched) for m in spans)
+    if len(hits) == 1:
+        return next(iter(hits))
+    if len(hits) > 1:   # the region where the request's names are longer / more numerous, when clearly so
+        best = sorted(hits.items(), key=lambda kv: -kv[1])
+        if best[0][1] >= 2 * best[1][1]:
+            return best[0][0]
+    return None
+
+
+# ------------------------------------------------------------------------ places
+def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[_Place]:
+    """Data names in the request, and name-like phrases the data lacks (``taken``: spans of
+    money, distances and facility words, which are never names)."""
+    found = [(s, e, m) for s, e, m in idx.scan(request)]
+    places = [_Place(s, e, request[s:e], m.feature.name, m.feature.id, m.feature.kind) for s, e, m in found
+              if not any(a <= s and e <= b for a, b in taken)]
+    for s, e in _namelike_spans(request):
+        words = list(re.finditer(r"[\w'’€-]+", request[s:e]))
+        while words and words[0].group(0).casefold() in SENTENCE_WORDS | GENERIC | UNITS:
+            words.pop(0)
+        while words and words[-1].group(0).casefold() in SENTENCE_WORDS | UNITS:
+            words.pop()
+        if not words:
+            continue
+        s, e = s + words[0].start(), s + words[-1].end()
+        if any(a < e and s < b for a, b in taken):
+            continue
+        covered = [p for p in places if p.start < e and s < p.end]
+        if covered and not all(p.kind == "region" and (p.end - p.start) < (e - s) for p in covered):
+            continue
+        written = request[s:e]
+        if all(w.casefold() in SENTENCE_WORDS or w.casefold() in GENERIC for w in re.findall(r"[\w'’-]+", written)):
+            continue
+        if re.fullmatch(COUNTRIES, written.strip(), re.I):
+            continue
+        res = idx.resolve(written)
+        places = [p for p in places if p not in covered]
+        if res.status == "found":
+            f = res.feature
+            places.append(_Place(s, e, written, f.name, f.id, f.kind))
+        else:
+            places.append(_Place(s, e, written, "", "", "", res.message))
+    return sorted(places, key=lambda p: p.start)
+
+
+def _namelike_spans(text: str) -> list[tuple[int, int]]:
+    """Capitalised word runs (with a trailing facility noun: "Sapokka park", "Kotka central
+    hospital"); a lone capitalised word that starts a sentence is not taken as a name."""
+    out = []
+    for m in re.finditer(r"(?:(?<=^)|(?<=[\s(\"'“]))([A-ZÅÄÖ][\w’'.-]*(?:\s+(?:[A-ZÅÄÖ][\w’'.-]*|(?:de|la|von|van)\b))*)"
+                         r"(" + NOUN_TAIL + r")?", text):
+        s, e = m.start(), m.end()
+        word = m.group(1)
+        initial = s == 0 or re.search(r"[.?!;:]\s*$", text[:s]) is not None
+        if initial and " " not in word and not m.group(2):
+            continue
+        out.append((s, e))
+    return out
+
+
+# ------------------------------------------------------------------------ the reading
+def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str, ...],
             region: str | None = None) -> Task:
     """The deterministic part of cognition (see module docstring)."""
-    low = request.casefold()
     src: dict[str, str] = {}
-    ent: dict[str, Any] = {}
-    said = [r for r in regions if re.search(r"(?<!\w)" + re.escape(r) + r"(?!\w)", low)]
-    if region is None and len(said) == 1:
-        region, src["region"] = said[0], "request"
-    elif region is not None:
+    notes: list[str] = []
+    missing: list[str] = []
+    mentions = _region_mentions(request, regions)
+    said = list(dict.fromkeys(r for _, _, r in mentions))
+    country = re.search(r"(?:,\s*|\bin\s+)(" + COUNTRIES + r")\b", request, re.I)
+    if country and said:
+        missing.append(f"the region: the {said[0]} data is {REGION_ALIASES.get(said[0], (said[0],))[0]} in Finland, "
+                       f"not in {country.group(1)} (which region do you mean: {' or '.join(regions)}?)")
+    if region is not None:
         src["region"] = "option"
-    places = [(p, n, r) for p, n, r in find_places(request, names) if n not in regions]
-    if region is None and places:
-        common = set.intersection(*(r for _, _, r in places))
-        if len(common) == 1:  # every named place exists in exactly this region: not a guess
-            region, src["region"] = common.pop(), "place names"
-    place_names = [n for _, n, _ in places]
-    ent["places"] = place_names
-    m = re.search(r"within\s+" + NUM + r"\s*(km|m)\b", low)
-    radius = _number(m.group(1)) * (1000 if m and m.group(2) == "km" else 1) if m else None
-    m = re.search(r"(?:more|farther|further|longer) than\s+" + NUM + r"\s*(km|m)\b", low)
-    farther = _number(m.group(1)) * (1000 if m.group(2) == "km" else 1) if m else None
-    m = (re.search(NUM + r"\s*(k€|keur|thousand euros?|€|eur|euros?)", low)
-         or re.search(r"budget(?: of| is|:)?\s*(?:€\s*)?" + NUM + r"\s*(k)?", low))
-    budget = None
-    if m:
-        unit = (m.group(2) or "").strip()
-        budget = _number(m.group(1)) / (1000 if unit in ("€", "eur", "euro", "euros") else 1)
-    m = re.search(r"\b[\w./-]+\.geojson\b", request)
-    parcels = m.group(0) if m else None
-    size = next((s for s in ("small", "medium", "large") if re.search(rf"\b{s}\b", low)), None)
-    category = _category(low)
-    ent.update({k: v for k, v in {"radius_m": radius, "budget": budget, "category": category,
-                                  "parcels": parcels, "size": size, "farther_than_m": farther}.items()
-                if v is not None})
-
-    goals = _goals(low, ent, place_names, [_role(low, pos) for pos, _, _ in places])
-    missing = _missing(goals, region, ent)
-    hard = [f"{k} = {v}" for k, v in ent.items() if k in ("radius_m", "budget", "farther_than_m")]
-    for k in ent:
+        if said and region not in said and len(said) == 1:
+            region, src["region"] = said[0], "request"
+    elif len(said) == 1:
+        region, src["region"] = said[0], "request"
+    if region is None:
+        region = _infer_region(request, regions, index_of)
+        if region:
+            src["region"] = "place names"
+    money = money_amounts(request)
+    dists = [(m.start(), m.end(), _metres(m)) for m in DIST.finditer(request)
+             if not any(o.start <= m.start() < o.end for o in money)]
+    all_terms = category_terms(request)
+    taken = [(o.start, o.end) for o in money] + [(a, b) for a, b, _ in dists]
+    places = _places(request, index_of(region), taken) if region else []
+    # a facility word inside a found name is part of the name ("Q-Park", "Kaisaniemen puisto")
+    places = [p for p in places if p.found or not any(t.start <= p.start and p.end <= t.end for t in all_terms)]
+    terms = [t for t in all_terms if not any(p.start <= t.start < p.end and p.kind != "region" for p in places)]
+    goals, test = _read_goals(request, places, terms, money, dists)
+    if any(g.intent in ("plan", "compare_plans") for g in goals) or not goals:
+        notes += [f"Budget read as {mo.keur:g} k€ (from '{mo.written}')." for mo in money]
+    ent = {"places": [p.name for p in places if p.found and p.kind != "region"],
+           "places_absent": [p.written for p in places if not p.found],
+           "categories": [t.describe() for t in terms], "budgets_keur": [m.keur for m in money],
+           "distances_m": [d for _, _, d in dists]}
+    for p in places:
+        if p.found and p.kind != "region" and normalise(p.written) != normalise(p.name):
+            notes.append(f"'{p.written}' read as {p.name}.")
+    absent = list(dict.fromkeys(p.message for p in places if not p.found))
+    missing += _missing(goals, region, ent)
+    hard = [f"budget = {m.keur:g} k€" for m in money] + [f"distance = {d:g} m" for _, _, d in dists]
+    for k in ("places", "categories", "budgets_keur"):
         src.setdefault(k, "rules")
     intent = goals[0].intent if goals else "unknown"
-    return Task(request, intent, region, goals, ent, hard, [], missing, src)
+    return Task(request, intent, region, goals, ent, hard, [], list(dict.fromkeys(missing)), src,
+                list(dict.fromkeys(notes)), absent, test)
 
 
-def _role(low: str, pos: int) -> str:
-    """'from' / 'to' when the place follows that word (e.g. "closer by road to X"), else ''."""
-    m = re.search(r"\b(from|to)\s+(?:the\s+)?$", low[:pos])
-    return m.group(1) if m else ""
+def _metres(m: re.Match) -> float:
+    v = float(m.group(1).replace(",", "."))
+    return v * 1000 if m.group(2).lower().startswith("k") else v
 
 
-def _goals(low: str, ent: dict[str, Any], places: list[str], roles: list[str]) -> list[Goal]:
-    cat = ent.get("category")
-    to = [p for p, r in zip(places, roles) if r == "to"]
-    not_to = [p for p, r in zip(places, roles) if r != "to"]
-    goals: list[Goal] = []
-    if ent.get("parcels") or re.search(r"participation|\bservice\b.*\becology\b|\becology\b", low):
-        goals.append(Goal("participation", {"parcels": ent.get("parcels")}))
-    if re.search(PLAN_RE, low) or ent.get("budget") is not None:
-        task = next((t for t, pat in TASK_WORDS if re.search(pat, low)), None)
-        goals.append(Goal("plan", {"task": task, "budget": ent.get("budget"), "size": ent.get("size", "small")}))
-        return goals
-    if re.search(r"\bwhich\b.*\bcloser\b|\bcloser\b.*\bor\b", low) and len(places) >= 3 and to:
-        return goals + [Goal("compare", {"candidates": [p for p in places if p != to[0]], "target": to[0]})]
-    if re.search(r"nearest|closest", low):
-        goals.append(Goal("nearest", {"place": places[0] if places else None,
-                                      "category": _clause_category(low, r"nearest|closest") or cat}))
-    if ent.get("radius_m") is not None:
-        goal = Goal("within", {"place": places[-1] if places else None, "radius_m": ent["radius_m"],
-                               "category": _clause_category(low, r"within") or (None if goals else cat)})
-        if ent.get("farther_than_m") is not None and goals:
-            goal.condition = {"on": "nearest", "field": "network_distance_m", "op": ">",
-                              "value": ent["farther_than_m"]}
-        goals.append(goal)
-    if re.search(r"\broute\b|how far|distance|\bdrive\b|\bget (?:from|to)\b", low) and \
-            not (goals and goals[-1].intent == "within"):
-        if any(g.intent == "nearest" for g in goals):
-            goals.append(Goal("route", {"origin": places[0] if places else None, "destination": "$nearest"}))
+def _clauses(request: str) -> list[tuple[int, int]]:
+    out, pos = [], 0
+    for m in SPLIT.finditer(request):
+        if m.start() > pos:
+            out.append((pos, m.start()))
+        pos = m.end()
+    if pos < len(request):
+        out.append((pos, len(request)))
+    return [(s, e) for s, e in out if request[s:e].strip(" ,.?!")]
+
+
+IF_RE = re.compile(r"^\s*if\b(?P<cond>.+?)(?:,\s+(?:then\s+)?|\s+then\s+)(?P<then>.+?)"
+                   r"(?:[;,.]?\s*\b(?:otherwise|else|if not|if no\w*|if there (?:are|is) none|if it does(?:n'?t| not))\b"
+                   r"[,:]?\s*(?P<else>.+))?$", re.I | re.S)
+
+
+def _read_goals(request: str, places: list[_Place], terms: list[CategoryTerm], money: list[Money],
+                dists: list[tuple[int, int, float]]) -> tuple[list[Goal], dict[str, Any] | None]:
+    m = IF_RE.match(request)
+    if m:
+        parts = [("if", m.start("cond"), m.end("cond")), ("then", m.start("then"), m.end("then"))]
+        if m.group("else"):
+            parts.append(("else", m.start("else"), m.end("else")))
+        goals: list[Goal] = []
+        for branch, s, e in parts:
+            for g in _clause_goals(request, s, e, places, terms, money, dists, goals, conditional=branch == "if"):
+                g.branch = branch
+                goals.append(g)
+        cond = request[m.start("cond"):m.end("cond")]
+        return goals, _test(cond)
+    goals = []
+    for s, e in _clauses(request):
+        goals.extend(_clause_goals(request, s, e, places, terms, money, dists, goals))
+    return goals, None
+
+
+def _test(cond: str) -> dict[str, Any]:
+    """The comparison a condition makes: {"op", "value"} (distances in m, counts, scores)."""
+    low = cond.casefold()
+    m = re.search(r"(at least|no fewer than|more than|over|above|greater than|farther than|further than|longer than|"
+                  r"under|below|less than|fewer than|at most|closer than|shorter than|within)\s+"
+                  r"(\d+(?:[.,]\d+)?|" + "|".join(NUMBER_WORDS) + r")\s*(km|m\b|metres|meters)?", low)
+    if not m:
+        return {"op": ">=", "value": 1.0}   # "if there are any …", "if X has …"
+    op = {"at least": ">=", "no fewer than": ">=", "at most": "<=", "within": "<="}.get(m.group(1))
+    if op is None:
+        op = ">" if m.group(1) in ("more than", "over", "above", "greater than", "farther than", "further than",
+                                   "longer than") else "<"
+    raw = m.group(2)
+    value = float(NUMBER_WORDS.get(raw, 0) if raw in NUMBER_WORDS else raw.replace(",", "."))
+    if m.group(3) and m.group(3).startswith("k"):
+        value *= 1000
+    return {"op": op, "value": value}
+
+
+def _in(a: int, s: int, e: int) -> bool:
+    return s <= a < e
+
+
+def _clause_goals(request: str, s: int, e: int, places: list[_Place], terms: list[CategoryTerm], money: list[Money],
+                  dists: list[tuple[int, int, float]], before: list[Goal], conditional: bool = False) -> list[Goal]:
+    text = request[s:e]
+    cp = [p for p in places if _in(p.start, s, e) and p.kind != "region"]
+    masked = list(text)
+    for p in cp:
+        for i in range(p.start - s, min(p.end - s, len(masked))):
+            masked[i] = " "
+    low = "".join(masked).casefold()
+    ct = [t for t in terms if _in(t.start, s, e)]
+    cm = [mo for mo in money if _in(mo.start, s, e)]
+    cd = [d for a, _, d in dists if _in(a, s, e)]
+    area_places = [p for p in places if _in(p.start, s, e) and p.kind == "region"]
+
+    def cue(name: str) -> bool:
+        return re.search(CUES[name], low) is not None
+
+    def term_slots(t: CategoryTerm | None) -> dict[str, Any]:
+        if t is None:
+            return {"category": None}
+        tag = "; ".join(f"{k}={'|'.join(v) if v else '*'}" for k, v in t.tags)
+        return {"category": t.category, "tag": tag or None, "word": t.word}
+
+    refs = _backrefs(text, s, before)
+    absent = [p.message for p in cp if not p.found]
+    tasks = [(mm.start() + s, t) for t, pat in TASK_WORDS for mm in re.finditer(pat, low)]
+    if re.search(r"\bby road\b|\broad (?:distance|route)\b", low):
+        tasks = [(a, t) for a, t in tasks if t != "road" or re.search(r"\broads?\b(?! distance| route)", low.replace("by road", ""))]
+    budget = cm[0].keur if cm else None
+    if budget is None and re.search(r"same (?:money|budget|amount)", low):
+        budget = next((g.slots.get("budget") for g in reversed(before) if g.intent == "plan"), None)
+    if budget is None and not cm and len(money) == 1 and not any(g.intent == "plan" for g in before):
+        budget = money[0].keur if money[0].start >= e or money[0].start < s else None
+
+    def goal(intent: str, **slots: Any) -> Goal:
+        return Goal(intent, slots, text.strip(), absent=list(absent))
+
+    if cue("participation"):
+        pm = re.search(r"\b[\w./-]+\.geojson\b", text)
+        return [goal("participation", parcels=pm.group(0) if pm else None)]
+    task_kinds = list(dict.fromkeys(t for _, t in sorted(tasks)))
+    if len(task_kinds) >= 2 and cm and re.search(r"compare|against|versus|\bvs\b|better|\bor\b", low):
+        plans = []
+        for a, t in sorted(tasks):
+            mo = min(cm, key=lambda mo: abs(mo.start - a))
+            plans.append({"task": t, "budget": mo.keur})
+        return [goal("compare_plans", plans=list({p["task"]: p for p in plans}.values()))]
+    if cue("compare") and (len(cp) >= 3 or (len(cp) == 2 and refs)):
+        k = re.search(r"\b(?:closer|nearer)\b(?:\s+\w+){0,3}?\s+(?:to\s+)?", low)
+        after = [p for p in cp if k and p.start - s >= k.start()]
+        target = after[0] if after and len(cp) >= 3 and cp.index(after[0]) != 1 else None
+        if target is None:   # "is A or B the nearer park to C": the place after the last 'to'
+            tos = [p for p in cp if re.search(r"\bto\s+(?:the\s+)?$", request[max(s, p.start - 12):p.start], re.I)]
+            target = tos[-1] if tos else cp[-1]
+        options = [p for p in cp if p is not target]
+        return [goal("compare", candidates=[p.id or p.written for p in options], names=[p.name or p.written for p in options],
+                     target=target.id or target.written, target_name=target.name or target.written)]
+    plan_cue = cue("plan") or (cm and task_kinds)
+    if plan_cue and (task_kinds or cm or re.search(r"where should|sort out|what'?s best", low)) \
+            and not (cue("nearest") and not cm) and not (cue("route") and cp and not cm):
+        task = task_kinds[0] if task_kinds else None
+        if task is None and re.search(r"\bdo it\b", low):
+            task = next((g.slots.get("task") for g in reversed(before) if g.intent == "plan"), None)
+            budget = budget if budget is not None else next((g.slots.get("budget") for g in reversed(before)
+                                                             if g.intent == "plan"), None)
+        return [goal("plan", task=task, budget=budget, size="small", evaluate=cue("evaluate"), sites=cue("sites"))]
+    if (cue("evaluate") or cue("sites")) and not cp and not ct and any(g.intent == "plan" for g in before):
+        last = next(g for g in reversed(before) if g.intent == "plan")
+        last.slots["evaluate"] = last.slots.get("evaluate") or cue("evaluate")
+        last.slots["sites"] = last.slots.get("sites") or cue("sites")
+        return []
+    if (cue("summary") or re.search(r"residents|inhabitants|population|buildings|road km|kilomet\w* of road|"
+                                    r"junctions|dead ends", low)) and not ct:
+        return [goal("summary")]
+    out: list[Goal] = []
+    term = ct[0] if ct else None
+    origin = _origin(request, s, cp, refs)
+    if cue("nearest") and (term or not cd):
+        out.append(goal("nearest", place=origin, **term_slots(term)))
+        if cue("route") and re.search(r"how (?:many|far)|distance|route|by road|metres|meters", low):
+            out.append(goal("route", origin=origin, destination=f"$goal:{len(before)}"))
+        return out
+    if cd and (term or re.search(r"what lies|what is|anything|what'?s", low)) and not (cue("route") and len(cp) >= 2):
+        center = next((p for p in cp if re.search(r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
+                                                   request[max(s, p.start - 10):p.start], re.I)), None) \
+            or (cp[-1] if cp else None)
+        place = (center.id or center.written) if center else (refs.get("any") or None)
+        return [goal("within", place=place, radius_m=cd[0], **term_slots(term))]
+    if cue("route") and term is not None and not cp and not refs:   # "the distance to the pharmacy": from where?
+        return [goal("nearest", place=None, **term_slots(term))]
+    if cue("route") and (len(cp) + len(refs) >= 1):
+        o, d = _route_ends(request, s, cp, refs, before)
+        return [goal("route", origin=o, destination=d)]
+    if term is not None and (cue("count") or cue("exists") or cue("list") or conditional or not cp):
+        area = next((p for p in cp if re.search(r"\b(?:in|on|along|inside|around|at)\s+(?:the\s+)?$",
+                                                request[max(s, p.start - 10):p.start], re.I)), None)
+        intent = "count" if cue("count") else "exists" if cue("exists") or conditional else "find"
+        slots = term_slots(term)
+        if area is not None:
+            slots["area"] = area.id or area.written
+            slots["area_name"] = area.name or area.written
+        elif area_places:
+            slots["area"] = None
+        return [goal(intent, **slots)]
+    if re.search(r"\bnear\b|\baround\b|\bclose to\b", low):
+        return [goal("nearest", place=origin, category=None)]
+    if cue("route"):
+        o, d = _route_ends(request, s, cp, refs, before)
+        return [goal("route", origin=o, destination=d)]
+    return out
+
+
+def _backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
+    """'from it' / 'to that car park' → the previous goal's result; 'there' → its place."""
+    out: dict[str, str] = {}
+    if not before:
+        return out
+    last = len(before) - 1
+    prev = before[-1]
+    for m in BACKREF.finditer(text):
+        role = (m.group(1) or "any").lower()
+        word = m.group(2).lower()
+        if word == "there":
+            value = prev.slots.get("place") or prev.slots.get("origin") or f"$goal:{last}"
         else:
-            goals.append(Goal("route", {"origin": not_to[0] if not_to else None,
-                                        "destination": to[0] if to else (not_to[1] if len(not_to) > 1 else None)}))
-    if not goals and re.search(r"how many|\blist\b|\bfind\b|\bwhere (?:is|are)\b|\bshow\b", low):
-        if re.search(r"residents|buildings|road km|kilometres of road|junctions|dead ends", low) and not cat:
-            goals.append(Goal("summary", {}))
-        else:
-            goals.append(Goal("find", {"category": cat, "name": places[0] if places else None}))
-    return goals
+            value = f"$goal:{last}"
+        out.setdefault(role, value)
+        out.setdefault("any", value)
+    return out
 
 
-def _clause_category(low: str, word: str) -> str | None:
-    """The category named in the clause that holds ``word`` (clauses split at and / , / then / if)."""
-    clause = next((c for c in re.split(r"\band\b|,|;|\bthen\b|\bif\b", low) if re.search(word, c)), "")
-    return _category(clause)
+def _origin(request: str, s: int, cp: list[_Place], refs: dict[str, str]) -> str | None:
+    """Where a nearest-search starts: the place after to / from / near / of, else the first."""
+    for p in cp:
+        if re.search(r"\b(?:to|from|near|of|around|for)\s+(?:the\s+)?$", request[max(s, p.start - 8):p.start], re.I):
+            return p.id or p.written
+    if cp:
+        return cp[0].id or cp[0].written
+    return refs.get("from") or refs.get("to") or refs.get("of") or refs.get("any")
+
+
+def _route_ends(request: str, s: int, cp: list[_Place], refs: dict[str, str],
+                before: list[Goal]) -> tuple[str | None, str | None]:
+    def role(p: _Place) -> str:
+        m = re.search(r"\b(from|to)\s+(?:the\s+)?$", request[max(s, p.start - 10):p.start], re.I)
+        return m.group(1).lower() if m else ""
+
+    ids = [(p.id or p.written, role(p)) for p in cp]
+    origin = next((i for i, r in ids if r == "from"), None) or refs.get("from")
+    dest = next((i for i, r in ids if r == "to"), None) or refs.get("to")
+    rest = [i for i, r in ids if r == "" and i not in (origin, dest)]
+    if origin is None and rest:
+        origin = rest.pop(0)
+    if dest is None and rest:
+        dest = rest.pop(0)
+    if origin is None and dest is None and refs and before:   # "how far is it to drive there"
+        origin, dest = before[-1].slots.get("place"), f"$goal:{len(before) - 1}"
+    if origin is None and dest is not None and refs.get("any"):
+        origin = refs["any"]
+    if dest is None and origin is not None and refs.get("any") and refs["any"] != origin:
+        dest = refs["any"]
+    return origin, dest
 
 
 def _missing(goals: list[Goal], region: str | None, ent: dict[str, Any]) -> list[str]:
     """Task-defining inputs the request lacks (never filled in by assumption)."""
     if not goals:
+        if ent.get("places_absent"):
+            return []
         return ["what you want to know (a place query, a route or a plan)"]
     miss: list[str] = []
     needs = {"nearest": ("place", "category"), "route": ("origin", "destination"), "within": ("place",),
-             "plan": ("task", "budget"), "find": (), "summary": (), "compare": (), "participation": ("parcels",)}
-    label = {"place": "the place to search from", "category": "the kind of facility", "origin": "the start place",
-             "destination": "the destination", "task": "the kind of plan (land use, roads or charging stations)",
-             "budget": "the budget (k€)", "parcels": "the parcels GeoJSON file"}
+             "plan": ("task", "budget"), "find": (), "count": (), "exists": (), "summary": (), "compare": (),
+             "compare_plans": (), "participation": ("parcels",)}
+    label = {"place": "the start place (where to search from)", "category": "the kind of facility (a category such as "
+             "pharmacy, school or parking)", "origin": "the start place", "destination": "the destination",
+             "task": "the kind of plan (land use, roads or charging stations)", "budget": "the budget (k€)",
+             "parcels": "the parcels GeoJSON file"}
     for g in goals:
+        if g.absent:
+            continue   # answered with "X is not in the data"
         for k in needs[g.intent]:
             if g.slots.get(k) in (None, ""):
                 miss.append(label[k])
-        if g.intent == "find" and not (g.slots.get("category") or g.slots.get("name")):
+        if g.intent in ("find", "count", "exists") and not g.slots.get("category"):
             miss.append("what to look for (a name or a kind of place)")
     if region is None and any(g.intent != "participation" for g in goals):
         miss.insert(0, "the region (helsinki or kotka)")
     return list(dict.fromkeys(miss))
 
 
-COGNITION_SCHEMA = {
+# ------------------------------------------------------------------------ the model's reading
+READING_SCHEMA = {
     "type": "object",
     "properties": {"intent": {"type": "string", "enum": list(INTENTS) + ["unknown"]},
-                   "preferences": {"type": "array", "items": {"type": "string"}, "maxItems": 3}},
-    "required": ["intent", "preferences"],
+                   "category": {"type": "string", "enum": list(CATEGORIES) + ["none"]},
+                   "task": {"type": "string", "enum": list(TASKS) + ["none"]},
+                   "preferences": {"type": "array", "items": {"type": "string"}, "maxItems": 2}},
+    "required": ["intent", "category", "task", "preferences"],
 }
+COGNITION_SCHEMA = READING_SCHEMA
 
 
 def model_prompt(request: str, task: Task) -> list[dict[str, str]]:
-    return [{"role": "system", "content": "You classify urban planning requests. Intents: "
-             + ", ".join(INTENTS) + ". Reply with JSON: intent and up to three soft preferences."},
-            {"role": "user", "content": f"Request: {request}\nRules found: {json.dumps(task.entities)}"}]
+    return [{"role": "system", "content": "You read urban planning requests. Intents: " + ", ".join(INTENTS)
+             + ". Categories: " + ", ".join(CATEGORIES) + ". Plan tasks: station (EV chargers), land (land use), "
+             "road. Reply with JSON: intent, category, task, up to two soft preferences."},
+            {"role": "user", "content": f"Request: {request}\nNames found in the data: {json.dumps(task.entities['places'], ensure_ascii=False)}"}]
+
+
+def check_reading(task: Task, reply: dict[str, Any]) -> Goal | None:
+    """The model's reading as a goal when the rules found none and every slot it needs is
+    grounded in the request (see module docstring); else None."""
+    intent, cat, kind = reply.get("intent"), reply.get("category"), reply.get("task")
+    if task.goals or intent not in INTENTS:
+        return None
+    said = {c.split(" ")[0] for c in task.entities["categories"]}
+    places = task.entities["places"]
+    if intent == "summary":
+        return Goal("summary", {}, "model reading")
+    if intent in ("find", "count", "exists") and cat in said:
+        return Goal(intent, {"category": cat}, "model reading")
+    if intent == "nearest" and cat in said and len(places) == 1:
+        return Goal("nearest", {"place": places[0], "category": cat}, "model reading")
+    if intent == "route" and len(places) == 2:
+        return Goal("route", {"origin": places[0], "destination": places[1]}, "model reading")
+    if intent == "plan" and kind in TASKS and re.search(dict(TASK_WORDS)[kind], task.request, re.I) \
+            and len(task.entities["budgets_keur"]) == 1:
+        return Goal("plan", {"task": kind, "budget": task.entities["budgets_keur"][0], "size": "small"}, "model reading")
+    return None
 
 
 def merge_model(task: Task, reply: dict[str, Any]) -> Task:
-    """Model soft preferences are kept; its intent is recorded, never used to fill inputs."""
-    task.soft = [str(p)[:120] for p in reply.get("preferences", [])[:3] if str(p).strip()]
+    """Keep the model's soft preferences; adopt its reading only through ``check_reading``."""
+    task.soft = [str(p)[:120] for p in reply.get("preferences", [])[:2] if str(p).strip()]
     if reply.get("intent") in INTENTS:
         task.sources["model_intent"] = reply["intent"]
+    goal = check_reading(task, reply)
+    if goal is not None:
+        task.goals = [goal]
+        task.intent = goal.intent
+        task.sources["goals"] = "model reading, checked by the rules"
+        task.missing = _missing(task.goals, task.region, task.entities)
     return task
 
 
-__all__ = ["COGNITION_SCHEMA", "Goal", "Task", "extract", "find_places", "merge_model", "model_prompt"]
+__all__ = ["COGNITION_SCHEMA", "Goal", "READING_SCHEMA", "Task", "check_reading", "extract", "merge_model",
+           "model_prompt"]

@@ -1,10 +1,13 @@
 """Evidence-aligned synthesis: Clean, Align, Verify (REFERENCE.md §3).
 
-The draft is written deterministically from successful observations, one fact per line, so
-it is supported by construction. A model rewrite is kept sentence by sentence only when every
-number in the sentence appears in the evidence (observation values or the request, within
-rounding); process narration and follow-up offers are cleaned out; facts of the draft that
-the rewrite lost are appended; limitations are stated, never filled in.
+The answer starts with the facts, written deterministically from the tool results goal by
+goal (``goal_facts``: names, numbers, streets, a plan's sites with where they are and what
+they serve, the outcome of a condition, "none" as an answer), so they are supported by
+construction and every part of a compound request gets its line. A model sentence follows
+only when it passes ``verify``: every number in the evidence (within rounding), every data
+name it uses among the names in the evidence, and no capitalised word (a place, a country)
+that the evidence lacks; process narration and follow-up offers are dropped. Limitations are
+stated, never filled in.
 """
 from __future__ import annotations
 
@@ -36,6 +39,8 @@ def fact_lines(obs: Observation) -> list[str]:
         return [f"{r['count']} {what} found in {r['region']}" + (f", e.g. {', '.join(names)}." if names else ".")]
     if obs.tool == "nearest_facility":
         n = r["nearest"]
+        if n is None:
+            return [f"There is no {r['category']} in the {r['region']} data."]
         return [f"The nearest {r['category']} to {_label(r['origin'])} is {_label(n)}: "
                 f"{n['network_distance_m']} m by road ({n['straight_distance_m']} m straight)."]
     if obs.tool == "route":
@@ -96,23 +101,27 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", text or "") if s.strip()]
 
 
-def verify(text: str, evidence: set[float], evidence_text: str = "",
-           known_names: Iterable[str] = ()) -> tuple[list[str], list[str]]:
+def verify(text: str, evidence: set[float], evidence_text: str = "", names: Any = None) -> tuple[list[str], list[str]]:
     """(kept sentences, dropped sentences with the reason) of a model rewrite.
 
-    A sentence is dropped for process narration, for a number not in ``evidence``, or for
-    naming a known place (``known_names``, casefolded) absent from ``evidence_text``."""
+    A sentence is dropped for process narration, for a number not in ``evidence``, for a data
+    name (``names``: the region's NameIndex) absent from ``evidence_text``, or for any other
+    capitalised word (a place, a country, a brand) that ``evidence_text`` lacks."""
+    from ...city.names import normalise
+
     kept, dropped = [], []
-    low_evidence = evidence_text.casefold()
+    low_evidence = normalise(evidence_text)
     for s in sentences(text):
         if NARRATION.search(s):
             dropped.append(f"process narration: {s}")
             continue
         bad = [n for n in NUMBER.findall(s) if not supported(float(n.replace(",", ".")), evidence)]
-        alien = [n for n in known_names if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", s.casefold())
-                 and n not in low_evidence]
+        alien = [m.feature.name for _, _, m in (names.scan(s, fuzzy=False) if names is not None else [])
+                 if normalise(m.matched) not in low_evidence]
+        words = re.findall(r"(?<![.!?]\s)(?<!^)\b([A-ZÅÄÖ][\w'-]+)", s)
+        alien += [w for w in words if normalise(w) not in low_evidence]
         if alien:
-            dropped.append(f"place not in the observations ({', '.join(alien[:3])}): {s}")
+            dropped.append(f"name not in the observations ({', '.join(dict.fromkeys(alien[:3]))}): {s}")
         elif bad:
             dropped.append(f"unsupported number(s) {', '.join(bad)}: {s}")
         else:
@@ -120,10 +129,180 @@ def verify(text: str, evidence: set[float], evidence_text: str = "",
     return kept, dropped
 
 
-def compose(kept: list[str], draft: list[str], limitations: Iterable[str]) -> str:
-    """Rewrite sentences first, then every draft fact whose numbers the rewrite lost, then limits."""
-    text = " ".join(kept)
-    have = {float(n.replace(",", ".")) for n in NUMBER.findall(text)}
-    extra = [d for d in draft if not {float(n.replace(",", ".")) for n in NUMBER.findall(d)} <= have or not kept]
-    lines = ([text] if text else []) + extra + [f"Limitation: {x}" for x in limitations]
+def compose(draft: list[str], kept: list[str], limitations: Iterable[str]) -> str:
+    """The facts, then at most two checked model sentences that are not already among them,
+    then the limitations."""
+    from ...city.names import normalise
+
+    have = normalise(" ".join(draft))
+    extra = [k for k in kept if normalise(k) not in have][:2]
+    lines = draft + extra + [f"Limitation: {x}" for x in limitations]
     return "\n".join(dict.fromkeys(lines))
+
+
+# ---------------------------------------------------------------------------- goal by goal
+TASK_LABEL = {"station": "charging-station", "land": "land-use", "road": "road"}
+
+
+def _km(m: float) -> str:
+    return f"{m:g} m" if m < 1000 else f"{m:g} m ({m / 1000:.2f} km)"
+
+
+def _what(g: Any) -> str:
+    """The planner's word with the data category it was read as: 'pharmacy (clinic, amenity=pharmacy)'."""
+    s = g.slots
+    cat = s.get("category") or "feature"
+    word = s.get("word") or cat
+    if normalise_word(word) != cat or s.get("tag"):
+        return f"{word} ({cat}{', ' + s['tag'] if s.get('tag') else ''})"
+    return word
+
+
+def normalise_word(w: str) -> str:
+    return re.sub(r"s$", "", w.casefold())
+
+
+def _names_list(feats: list[dict[str, Any]], total: int, with_street: bool = True, n: int = 8) -> str:
+    shown = []
+    for f in feats[:n]:
+        label = _label(f)
+        if with_street and f.get("street"):
+            label += f" ({f['street']})"
+        elif f.get("straight_distance_m") is not None:
+            label += f" ({f['straight_distance_m']} m)"
+        shown.append(label)
+    more = f" and {total - len(shown)} more" if total > len(shown) else ""
+    return ", ".join(shown) + more
+
+
+def _site_line(site: dict[str, Any], street: str) -> str:
+    where = f" on {street}" if street else ""
+    xy = f" at ({site['x']}, {site['y']})" if "x" in site else ""
+    desc = []
+    if "site_kind" in site:
+        chargers = " + ".join(f"{site[k]} {k[2:]}" for k in ("n_slow", "n_medium", "n_fast") if site.get(k))
+        desc.append(f"{site['site_kind']} site, {chargers} chargers" if chargers else f"{site['site_kind']} site")
+        if site.get("demand_in_radius") is not None:
+            desc.append(f"serves {site['demand_in_radius']} demand in its radius")
+    elif "highway" in site:
+        desc.append(f"{site.get('kind', '')} {site['highway']} link, {site.get('length_m')} m"
+                    + (", reconnects the network" if site.get("reconnects") else ""))
+    elif "type" in site:
+        desc.append(f"{site['type']} on block {site.get('face_id')}")
+    return f"{site['id']}{where}{xy}" + (f" — {'; '.join(desc)}" if desc else "")
+
+
+def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, show_sites: bool = True) -> list[str]:
+    by = {o.tool: o for o in obs if o.ok}
+    label = TASK_LABEL.get(g_task, g_task)
+    if "build_instance" not in by:
+        return []
+    b = by["build_instance"].result
+    out = [f"{label.capitalize()} plan for {b['region']} with a budget of {budget:g} k€ "
+           f"({b['candidates']} candidate sites, at most {b['step_limit']} selections)."]
+    ev = (by.get("evaluate_plan") or by.get("solve_plan"))
+    if ev is None:
+        return out
+    r = ev.result
+    state = "valid" if r["valid"] else "invalid (" + "; ".join(r["errors"][:2]) + ")"
+    out.append(f"The plan selects {r['selected']} candidates and is {state}, evaluator score {r['score']}"
+               + (f", cost ratio {r['cost_ratio']}" if r.get("cost_ratio") is not None else "") + ".")
+    sites = (by.get("solve_plan").result if by.get("solve_plan") else r).get("sites") or r.get("sites") or []
+    if show_sites and sites:
+        lines = [_site_line(st, idx.street_near(st["x"], st["y"]) if idx is not None and "x" in st else "")
+                 for st in sites[:10]]
+        more = f" (and {len(sites) - 10} more)" if len(sites) > 10 else ""
+        out.append("Sites: " + "; ".join(lines) + more + ". They are on the map as the layer "
+                   f"'plan sites {b['workspace']}'.")
+    return out
+
+
+def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str], outcome: bool | None) -> list[str]:
+    """The answer's fact lines, goal by goal, from the observations of each goal."""
+    out: list[str] = []
+    region = task.region
+    for i, g in enumerate(task.goals):
+        if g.absent:
+            out.extend(g.absent)
+            continue
+        if g.branch in ("then", "else") and (outcome is None or outcome != (g.branch == "then")):
+            continue
+        obs = obs_of(i)
+        good = [o for o in obs if o.ok]
+        if not good:
+            continue
+        r = good[-1].result
+        s = g.slots
+        if g.intent == "summary":
+            out.extend(fact_lines(good[-1]))
+        elif g.intent in ("find", "count", "exists"):
+            what = _what(g)
+            where = f" in {s['area_name']}" if s.get("area_name") else f" in the {region} data"
+            approx = " (area approximated from the place's location)" if (r.get("area") or {}).get("approximate") else ""
+            if r["count"] == 0:
+                out.append(f"{'No: t' if g.intent == 'exists' else 'T'}here are no {what}{where}{approx}.")
+            elif g.intent == "count":
+                named = [f for f in r["features"] if f.get("name")]
+                unnamed = r["count"] - r.get("named", len(named))
+                out.append(f"There are {r['count']} {what}{where}{approx}"
+                           + (f" ({unnamed} without a name)" if unnamed else "")
+                           + (f", e.g. {_names_list(named, len(named), n=5)}." if named else "."))
+            else:
+                yes = "Yes: t" if g.intent == "exists" else "T"
+                out.append(f"{yes}here are {r['count']} {what}{where}{approx}: {_names_list(r['features'], r['count'])}.")
+        elif g.intent == "nearest":
+            n = r.get("nearest")
+            if n is None:
+                out.append(f"There is no {_what(g)} in the {region} data, so none is near {_label(r['origin'])}.")
+            else:
+                on = f" on {n['street']}" if n.get("street") else ""
+                out.append(f"The nearest {_what(g)} to {_label(r['origin'])} is {_label(n)}{on}: "
+                           f"{n['network_distance_m']} m by road ({n['straight_distance_m']} m straight).")
+        elif g.intent == "within":
+            what = _what(g) if s.get("category") else "points of interest"
+            if r["count"] == 0:
+                out.append(f"There are no {what} within {r['radius_m']:g} m of {_label(r['center'])}.")
+            else:
+                out.append(f"There are {r['count']} {what} within {r['radius_m']:g} m of {_label(r['center'])} "
+                           f"(straight line): {_names_list(r['features'], r['count'], with_street=False)}.")
+        elif g.intent == "route":
+            via = f" via {', '.join(r['streets'][:6])}" if r["streets"] else ""
+            out.append(f"By road, {_label(r['origin'])} to {_label(r['destination'])} is "
+                       f"{_km(r['network_distance_m'])}{via} ({r['straight_distance_m']} m straight).")
+        elif g.intent == "compare":
+            routes = [o.result for o in good if o.tool == "route"]
+            if routes:
+                best = min(routes, key=lambda x: x["network_distance_m"])
+                others = "; ".join(f"{_label(x['origin'])} is {x['network_distance_m']} m"
+                                   for x in routes if x is not best)
+                out.append(f"Closer by road to {_label(best['destination'])}: {_label(best['origin'])} "
+                           f"({best['network_distance_m']} m)" + (f"; {others}." if others else "."))
+        elif g.intent == "plan":
+            out.extend(plan_lines(s["task"], s["budget"], obs, idx))
+        elif g.intent == "compare_plans":
+            scores = []
+            for p in s["plans"]:
+                ws = f"{region}-{p['task']}-{p['budget']:g}k-small"
+                pobs = [o for o in obs if o.params.get("workspace") == ws]
+                out.extend(plan_lines(p["task"], p["budget"], pobs, idx, show_sites=False))
+                ev = next((o.result for o in pobs if o.ok and o.tool == "evaluate_plan"), None)
+                if ev and ev.get("score") is not None:
+                    scores.append((ev["score"], p))
+            if len(scores) >= 2:
+                best = max(scores, key=lambda x: x[0])
+                out.append(f"The {TASK_LABEL[best[1]['task']]} plan scores better ({best[0]} vs "
+                           f"{', '.join(str(x[0]) for x in scores if x is not best)}); scores of different "
+                           "tasks measure different things.")
+        elif g.intent == "participation":
+            out.extend(fact_lines(good[-1]))
+        if g.branch == "if" and cond[0] is not None and task.test:
+            value, kind = cond
+            shown = "none" if value == float("inf") else f"{value:g}"
+            unit = " m" if kind == "distance_m" and value != float("inf") else ""
+            out.append(f"Condition: the {kind.replace('_m', '')} is {shown}{unit}, which is "
+                       f"{'' if outcome else 'not '}{task.test['op']} {task.test['value']:g}{unit}; so "
+                       f"{'the first' if outcome else 'the other'} branch follows"
+                       + ("" if outcome or any(x.branch == "else" for x in task.goals) else " (nothing to do)") + ".")
+    return out + list(task.notes)
+
+

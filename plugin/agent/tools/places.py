@@ -1,10 +1,14 @@
 """Region and layer queries on the City model: named features, nearest facility, route, radius.
 
-Places are given as a feature name of the region (a POI or a street, case-insensitive), a
-feature id returned by an earlier call (``poi:17``, ``street:Annankatu``), or coordinates
+Places are given as any name the region's data has (``plugin.city.names``: OSM names in
+every language, alternative names, brands, misspellings ranked by similarity; a name not in
+the data fails with "X is not in the <region> data — did you mean …?"), a feature id returned
+by an earlier call (``poi:17``, ``street:Annankatu``, ``osm:building:123``), or coordinates
 ``"x,y"`` in the region's metric CRS or ``"lat,lon"`` in degrees. A place outside the
-region's bounds is a failed observation (the geographic-consistency check), as is an empty
-result. Network distances are shortest paths on ``City.graph`` (drivable roads, metres)
+region's bounds is a failed observation (the geographic-consistency check). A category may be
+narrowed by an OSM tag (``tag="amenity=pharmacy"``, values split by ``|``, ``*`` for any),
+as planners' words do ("pharmacy" is the category clinic narrowed so). Finding nothing of a
+category is an answer (count 0), not a failure. Network distances are shortest paths on ``City.graph`` (drivable roads, metres)
 between the graph nodes nearest to the two places; straight distances are Euclidean.
 """
 from __future__ import annotations
@@ -19,11 +23,14 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from ...city import CATEGORIES, City, load_city
+from ...city.names import NameIndex, name_index
+from ...city.vocabulary import matches_tags
 
 from .registry import Tool, ToolContext, ToolFailure, object_schema, region_schema
 
 MAX_LIST = 20          # features listed in one result; the count is always complete
 COORDS = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$")
+TAG = re.compile(r"^\s*([\w:]+)\s*=\s*([^=]+?)\s*$")
 
 
 @dataclass(frozen=True)
@@ -43,18 +50,15 @@ class Place:
 class RegionIndex:
     """Named features of one City with a KD-tree on the road graph's nodes."""
 
-    def __init__(self, city: City):
+    def __init__(self, city: City, names: NameIndex):
         self.city = city
+        self.names = names
         pois = city.pois
         xy = np.c_[pois.geometry.x.to_numpy(), pois.geometry.y.to_numpy()]
         self.pois = [Place(f"poi:{i}", str(n or ""), "poi", str(c), float(x), float(y))
                      for i, n, c, (x, y) in zip(pois.index, pois["name"], pois["category"], xy)]
-        self.streets: dict[str, Place] = {}
-        for name, geom in zip(city.edges["name"], city.edges.geometry):
-            if name and str(name).casefold() not in self.streets:
-                p = geom.interpolate(0.5, normalized=True)
-                self.streets[str(name).casefold()] = Place(f"street:{name}", str(name), "street", "street",
-                                                           float(p.x), float(p.y))
+        self.by_id = {p.id: p for p in self.pois}
+        self.named_edges = city.edges[city.edges["name"].fillna("").astype(str) != ""]
         self.node_ids = np.array(city.nodes.index, dtype=int)
         self.tree = cKDTree(np.c_[city.nodes["x"].to_numpy(), city.nodes["y"].to_numpy()])
 
@@ -66,28 +70,27 @@ class RegionIndex:
         return int(self.node_ids[self.tree.query([p.x, p.y])[1]])
 
     def named(self, text: str) -> list[Place]:
-        """Features whose name equals ``text`` (case-insensitive), else those containing it."""
-        q = text.strip().casefold()
-        feats = [p for p in self.pois if p.name] + list(self.streets.values())
-        exact = [p for p in feats if p.name.casefold() == q]
-        return exact or [p for p in feats if q and q in p.name.casefold()]
+        """Features whose name (or alias) is ``text`` or contains it as words, best first."""
+        return [_place(m.feature) for m in self.names.lookup(text, limit=MAX_LIST * 5, fuzzy_min=1.1)
+                if m.how in ("exact", "alias", "words")]
 
     def resolve(self, text: str) -> Place:
         text = str(text).strip()
         if text.startswith("poi:"):
-            found = [p for p in self.pois if p.id == text]
-        elif text.startswith("street:"):
-            found = [self.streets[k] for k in (text[7:].casefold(),) if k in self.streets]
-        elif COORDS.match(text):
+            if text not in self.by_id:
+                raise ToolFailure(f"no feature '{text}' in {self.city.name}")
+            return self.by_id[text]
+        if text.startswith(("street:", "osm:", "region:")):
+            f = next((f for f in self.names.features if f.id == text), None)
+            if f is None:
+                raise ToolFailure(f"no feature '{text}' in {self.city.name}")
+            return _place(f)
+        if COORDS.match(text):
             return self._point(*map(float, COORDS.match(text).groups()), text)
-        else:
-            found = self.named(text)
-        if not found:
-            raise ToolFailure(f"no feature named '{text}' in {self.city.name}")
-        names = sorted({p.name for p in found})
-        if len(names) > 1:
-            raise ToolFailure(f"'{text}' is ambiguous in {self.city.name}: {', '.join(names[:8])}")
-        return found[0]
+        res = self.names.resolve(text)
+        if res.status != "found":
+            raise ToolFailure(res.message)
+        return _place(res.feature)
 
     def _point(self, a: float, b: float, text: str) -> Place:
         if abs(a) <= 90 and abs(b) <= 180:  # degrees: lat, lon
@@ -100,16 +103,44 @@ class RegionIndex:
             raise ToolFailure(f"{text} lies outside the region {self.city.name}")
         return Place(f"point:{x:.1f},{y:.1f}", text, "point", "point", float(x), float(y))
 
-    def of_category(self, category: str) -> list[Place]:
-        return [p for p in self.pois if p.category == category]
+    def of_category(self, category: str | None, tag: str | None = None) -> list[Place]:
+        """POIs of ``category`` (all when None) whose OSM tags fit ``tag`` ("key=v1|v2", "key=*")."""
+        flt = parse_tag(tag)
+        return [p for p in self.pois if (category is None or p.category == category)
+                and (not flt or matches_tags(self.names.poi_tags.get(p.id, {}), flt))]
+
+    def street_near(self, x: float, y: float) -> str:
+        """The name of the nearest named drivable road (or '')."""
+        import shapely
+
+        if not len(self.named_edges):
+            return ""
+        i = int(self.named_edges.sindex.nearest(shapely.Point(x, y))[1][0])
+        return str(self.named_edges["name"].iloc[i])
 
     def distances_from(self, p: Place) -> dict[int, float]:
         return nx.single_source_dijkstra_path_length(self.city.graph, self.node(p), weight="length")
 
 
+def parse_tag(tag: str | None) -> dict[str, tuple[str, ...] | None]:
+    """'amenity=pharmacy|dentist' -> {'amenity': ('pharmacy', 'dentist')}; 'shop=*' -> {'shop': None}."""
+    if not tag:
+        return {}
+    m = TAG.match(tag)
+    if not m:
+        raise ToolFailure(f"bad tag filter '{tag}' (write key=value, key=v1|v2 or key=*)")
+    vals = tuple(v.strip() for v in m.group(2).split("|") if v.strip())
+    return {m.group(1): None if vals == ("*",) else vals}
+
+
+def _place(f: Any) -> Place:
+    kind = f.kind if f.kind in ("poi", "street") else f.kind
+    return Place(f.id, f.name, kind, f.category or f.kind, f.x, f.y)
+
+
 @lru_cache(maxsize=8)
 def _index(path: str, name: str) -> RegionIndex:
-    return RegionIndex(load_city(path, name))
+    return RegionIndex(load_city(path, name), name_index(name, path))
 
 
 def region_index(ctx: ToolContext, region: str) -> RegionIndex:
@@ -135,36 +166,61 @@ def region_summary(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     return counts
 
 
+def _what(a: dict[str, Any]) -> str:
+    return " ".join(filter(None, [a.get("category") or "feature", f"[{a['tag']}]" if a.get("tag") else None]))
+
+
 def find_features(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     idx = region_index(ctx, a["region"])
     if not a.get("name") and not a.get("category"):
         raise ToolFailure("give a name, a category or both")
-    found = idx.named(a["name"]) if a.get("name") else idx.pois
-    if a.get("category"):
-        found = [p for p in found if p.category == a["category"]]
-    if not found:
-        what = " ".join(filter(None, [a.get("category"), f"named '{a['name']}'" if a.get("name") else None]))
-        raise ToolFailure(f"nothing {what} found in {a['region']}")
+    if a.get("name"):
+        found = idx.named(a["name"])
+        flt = parse_tag(a.get("tag"))
+        found = [p for p in found if (not a.get("category") or p.category == a["category"])
+                 and (not flt or matches_tags(idx.names.poi_tags.get(p.id, {}), flt))]
+    else:
+        found = idx.of_category(a.get("category"), a.get("tag"))
+    area = None
+    if a.get("area"):
+        res = idx.names.resolve(a["area"], kinds=("region", "place", "area", "street", "building"))
+        if res.status != "found":
+            raise ToolFailure(res.message)
+        area = res.feature
+        inside = idx.names.within_area(area, np.array([[p.x, p.y] for p in found]).reshape(-1, 2),
+                                       [p.id for p in found])
+        found = [p for p, ok in zip(found, inside) if ok]
     named = sum(1 for p in found if p.name)
-    return {"region": a["region"], "count": len(found), "named": named,
-            "features": [p.to_json() for p in found[:MAX_LIST]], "listed": min(len(found), MAX_LIST)}
+    out = {"region": a["region"], "count": len(found), "named": named,
+           "features": [{**p.to_json(), **_street_of(idx, p)} for p in found[:MAX_LIST]],
+           "listed": min(len(found), MAX_LIST)}
+    if area is not None:
+        out["area"] = {**area.to_json(), "approximate": area.approximate}
+    return out
+
+
+def _street_of(idx: RegionIndex, p: Place) -> dict[str, str]:
+    """The street a POI is on: its addr:street, else the nearest named road."""
+    street = idx.names.poi_tags.get(p.id, {}).get("addr:street") or idx.street_near(p.x, p.y)
+    return {"street": street} if street else {}
 
 
 def nearest_facility(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     idx = region_index(ctx, a["region"])
     origin = idx.resolve(a["place"])
-    pool = [p for p in idx.of_category(a["category"]) if p.id != origin.id]
-    if not pool:
-        raise ToolFailure(f"no {a['category']} in {a['region']}")
+    pool = [p for p in idx.of_category(a["category"], a.get("tag")) if p.id != origin.id]
+    out = {"region": a["region"], "origin": origin.to_json(), "category": a["category"], "tag": a.get("tag"),
+           "in_region": len(pool)}
+    if not pool:   # an answer ("there is none"), not a failure
+        return {**out, "nearest": None, "ranked": [], "reachable": 0}
     dist = idx.distances_from(origin)
     reach = sorted(((dist[idx.node(p)], _straight(origin, p), p) for p in pool if idx.node(p) in dist),
                    key=lambda r: (r[0], r[1], r[2].id))
     if not reach:
-        raise ToolFailure(f"no {a['category']} reachable by road from {_label(origin)}")
-    rows = [{"facility": _label(p), **p.to_json(), "network_distance_m": round(d, 1),
+        raise ToolFailure(f"no {_what(a)} reachable by road from {_label(origin)}")
+    rows = [{"facility": _label(p), **p.to_json(), **_street_of(idx, p), "network_distance_m": round(d, 1),
              "straight_distance_m": round(s, 1)} for d, s, p in reach[: a.get("limit", 3)]]
-    return {"region": a["region"], "origin": origin.to_json(), "category": a["category"],
-            "nearest": rows[0], "ranked": rows, "reachable": len(reach)}
+    return {**out, "nearest": rows[0], "ranked": rows, "reachable": len(reach)}
 
 
 def route(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
@@ -195,17 +251,14 @@ def route(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
 def within_distance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     idx = region_index(ctx, a["region"])
     center = idx.resolve(a["place"])
-    pool = idx.of_category(a["category"]) if a.get("category") else idx.pois
+    pool = idx.of_category(a.get("category"), a.get("tag"))
     hits = sorted(((d, p) for p in pool if p.id != center.id and (d := _straight(center, p)) <= a["radius_m"]),
                   key=lambda r: (r[0], r[1].id))
-    if not hits:
-        what = a.get("category") or "feature"
-        raise ToolFailure(f"no {what} within {a['radius_m']:g} m of {_label(center)}")
     by_cat: dict[str, int] = {}
     for _, p in hits:
         by_cat[p.category] = by_cat.get(p.category, 0) + 1
     return {"region": a["region"], "center": center.to_json(), "radius_m": a["radius_m"], "count": len(hits),
-            "by_category": by_cat,
+            "category": a.get("category"), "tag": a.get("tag"), "by_category": by_cat,
             "features": [{**p.to_json(), "straight_distance_m": round(d, 1)} for d, p in hits[:MAX_LIST]],
             "listed": min(len(hits), MAX_LIST)}
 
@@ -215,17 +268,22 @@ def tools(ctx: ToolContext) -> list[Tool]:
     category = {"type": "string", "enum": list(CATEGORIES), "description": "POI category"}
     place = {"type": "string", "minLength": 1,
              "description": "feature name, an id from an earlier result (poi:17), 'x,y' in the region CRS or 'lat,lon'"}
+    tag = {"type": "string", "minLength": 3, "description": "OSM tag narrowing the category: amenity=pharmacy, "
+                                                            "leisure=park, amenity=doctors|clinic, shop=*"}
 
     return [
         Tool("region_summary", "Counts for a region: faces, roads and road km, junctions, buildings, "
              "residents (demand) and points of interest by category.", object_schema({"region": region}, ["region"]),
              region_summary),
-        Tool("find_features", "Find points of interest and streets of a region by name (case-insensitive, "
-             "substring) and/or category; returns the count and up to 20 features with ids and coordinates.",
-             object_schema({"region": region, "name": {"type": "string"}, "category": category}, ["region"]), find_features),
+        Tool("find_features", "Find points of interest and streets of a region by name (any spelling the data "
+             "has) and/or category (narrowed by an OSM tag), optionally inside a named area (a district, "
+             "park, street or the region); returns the count (0 when there is none) and up to 20 features "
+             "with ids, coordinates and street.",
+             object_schema({"region": region, "name": {"type": "string"}, "category": category, "tag": tag,
+                            "area": {"type": "string", "minLength": 1}}, ["region"]), find_features),
         Tool("nearest_facility", "The facility of a category nearest to a place by road network distance "
              "(metres), with the next ones ranked.",
-             object_schema({"region": region, "place": place, "category": category,
+             object_schema({"region": region, "place": place, "category": category, "tag": tag,
                   "limit": {"type": "integer", "minimum": 1, "maximum": 10}}, ["region", "place", "category"]),
              nearest_facility),
         Tool("route", "Shortest drivable route between two places: network distance (m), straight "
@@ -235,6 +293,7 @@ def tools(ctx: ToolContext) -> list[Tool]:
         Tool("within_distance", "Points of interest within a straight-line radius (m) of a place, "
              "optionally of one category; counts by category and the nearest 20.",
              object_schema({"region": region, "place": place,
-                  "radius_m": {"type": "number", "exclusiveMinimum": 0, "maximum": 5000}, "category": category},
+                  "radius_m": {"type": "number", "exclusiveMinimum": 0, "maximum": 5000}, "category": category,
+                  "tag": tag},
                  ["region", "place", "radius_m"]), within_distance),
     ]

@@ -56,7 +56,8 @@ def solve_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     plan = atomic_write_json(ws / PLAN_FILE, {"candidate_ids": res.ids})
     ev = evaluate_plan_file(ws, plan)
     return {"workspace": a["workspace"], "method": res.method, "status": res.status, **_brief(ev),
-            "upper_bound": res.upper_bound, "gap": res.gap if ev["valid"] else None, "seconds": res.seconds}
+            "upper_bound": res.upper_bound, "gap": res.gap if ev["valid"] else None, "seconds": res.seconds,
+            "sites": plan_sites(ws, ev.get("candidate_ids", []))}
 
 
 def evaluate_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
@@ -69,7 +70,42 @@ def evaluate_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
         plan = atomic_write_json(ws / "work" / "ask_plan.json", {"candidate_ids": a["candidate_ids"]})
     else:
         plan = ws / PLAN_FILE
-    return {"workspace": a["workspace"], **_brief(evaluate_plan_file(ws, plan))}
+    ev = evaluate_plan_file(ws, plan)
+    return {"workspace": a["workspace"], **_brief(ev), "sites": plan_sites(ws, ev.get("candidate_ids", []))}
+
+
+#: per task, the candidate fields that say what a chosen site is and what it serves
+SITE_FIELDS = {"station": ("site", "site_kind", "n_slow", "n_medium", "n_fast", "capacity", "demand_in_radius"),
+               "road": ("kind", "highway", "length_m", "reconnects"),
+               "land": ("type", "face_id", "dev_area", "new_units")}
+
+
+def plan_sites(ws: Any, ids: list[str]) -> list[dict[str, Any]]:
+    """Where the plan's first ``MAX_IDS_SHOWN`` candidates are: id, cost, a point (x, y in the
+    region CRS: the site, the middle of a road link, a parcel's inside point) and the task's
+    describing fields."""
+    import json
+
+    import shapely
+
+    path = ws / "input" / "candidates.json"
+    if not ids or not path.is_file():
+        return []
+    recs = {str(r["id"]): r for r in json.loads(path.read_text(encoding="utf-8"))}
+    out = []
+    for i in ids[:MAX_IDS_SHOWN]:
+        r = recs.get(str(i))
+        if r is None:
+            continue
+        site: dict[str, Any] = {"id": str(i), "cost": r.get("cost")}
+        if r.get("wkt"):
+            g = shapely.from_wkt(r["wkt"])
+            p = g.interpolate(0.5, normalized=True) if g.geom_type == "LineString" else g.representative_point()
+            site.update(x=round(p.x, 1), y=round(p.y, 1))
+        fields = next((f for f in SITE_FIELDS.values() if f[0] in r), ())
+        site.update({k: r[k] for k in fields if k in r})
+        out.append(site)
+    return out
 
 
 def _brief(ev: dict[str, Any]) -> dict[str, Any]:

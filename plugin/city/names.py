@@ -1,0 +1,451 @@
+"""Place names as planners write them: one resolver for the ask agent, the Planner dock and
+the instruction interpreter.
+
+Every name the data has is indexed: streets (drivable or not), POIs, buildings, named areas
+(parks, squares, land use) and places (``place=*`` nodes: districts, neighbourhoods), each with
+all its OSM names — ``name``, ``name:*``, ``alt_name``, ``old_name``, ``loc_name``,
+``short_name``, ``official_name``, ``brand``, ``operator`` — plus the names of the whole
+bundled region (``REGION_ALIASES``). Matching works on a normal form (case, diacritics ä→a,
+punctuation → space) and ranks candidates: exact name, exact alias, the query as whole words
+of a name ("Teboil" → "Teboil Karhula Tikankatu"), a name inside the query, then fuzzy
+(difflib's ratio on the whole name and on word windows of it, for misspellings and Finnish
+case endings: "Stokman", "Piispan Puutarhaa"). difflib rather than rapidfuzz: no new compiled
+dependency for a plugin that installs into QGIS's own Python, and a region has a few thousand
+names, so a query costs milliseconds.
+
+Areas: a named polygon is its own area; a ``place`` node's area is its Voronoi cell among the
+region's place nodes (clipped to the region), marked ``approximate``; a street's area is a
+``STREET_BUFFER_M`` corridor (plus features whose ``addr:street`` is the street). The whole
+region is an area under its aliases.
+
+Ids agree with the tools (``plugin.agent.tools.places``): a feature that is one of the City's
+POIs is ``poi:<index>``, a street ``street:<name>``; others are ``osm:<kind>:<osm id>``.
+``poi_tags`` gives every City POI its OSM tags (amenity, shop, leisure, office, addr:street,
+brand, operator …), which narrow a category to what the planner named (pharmacy → clinic with
+``amenity=pharmacy``).
+"""
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from .model import City
+
+NAME_KEYS = re.compile(r"^(?:name:[\w-]+|alt_name(?::[\w-]+)?|old_name(?::[\w-]+)?|loc_name|short_name"
+                       r"|official_name(?::[\w-]+)?|brand|operator)$")
+TAG_KEYS = ("amenity", "shop", "leisure", "office", "tourism", "healthcare", "landuse", "natural", "building",
+            "place", "highway", "addr:street", "brand", "operator")
+#: the bundled extracts are named after more than their file name (see city.regions)
+REGION_ALIASES: dict[str, tuple[str, ...]] = {"helsinki": ("Helsinki", "Helsingfors", "central Helsinki"),
+                                              "kotka": ("Kotka", "Karhula")}
+STREET_BUFFER_M = 40.0
+KIND_ORDER = {"poi": 0, "street": 1, "place": 2, "building": 3, "area": 4, "region": 5}
+FUZZY_MIN = 0.82          # difflib ratio for a fuzzy match (one or two wrong letters in a 6–10 letter name)
+SUGGEST_MIN = 0.6         # ratio for a "did you mean" suggestion
+
+
+def normalise(text: str) -> str:
+    """Case, diacritics and punctuation folded: 'Lönnrotinkatu 5-7!' -> 'lonnrotinkatu 5 7'."""
+    t = unicodedata.normalize("NFKD", str(text))
+    t = "".join(c for c in t if not unicodedata.combining(c)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", t).split())
+
+
+@dataclass(frozen=True)
+class NamedFeature:
+    id: str
+    name: str
+    kind: str                         # poi | street | place | building | area | region
+    category: str                     # City POI category, 'street', the place type, or ''
+    x: float
+    y: float
+    aliases: tuple[str, ...] = ()
+    tags: tuple[tuple[str, str], ...] = ()
+    area: Any = field(default=None, compare=False, hash=False, repr=False)   # shapely polygon or None
+    approximate: bool = False         # the area is estimated (a place node's Voronoi cell)
+
+    def tag(self, key: str) -> str:
+        return dict(self.tags).get(key, "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "kind": self.kind, "category": self.category,
+                "x": round(self.x, 1), "y": round(self.y, 1)}
+
+
+@dataclass(frozen=True)
+class Match:
+    feature: NamedFeature
+    score: float        # 0..100
+    how: str            # exact | alias | words | contains | fuzzy
+    matched: str        # the name or alias that matched
+
+
+@dataclass
+class Resolution:
+    """The outcome of resolving one name: ``status`` found | ambiguous | missing."""
+    query: str
+    status: str
+    feature: NamedFeature | None
+    candidates: list[Match]
+    message: str
+
+
+class NameIndex:
+    """All names of one region; ``lookup`` ranks, ``resolve`` decides, ``scan`` finds names in text."""
+
+    def __init__(self, region: str, features: list[NamedFeature], poi_tags: dict[str, dict[str, str]] | None = None):
+        self.region = region
+        self.features = features
+        self.poi_tags = poi_tags or {}
+        self._names: list[tuple[str, str, NamedFeature]] = []   # (normal form, written form, feature)
+        for f in features:
+            for written in dict.fromkeys((f.name, *f.aliases)):
+                n = normalise(written)
+                if n:
+                    self._names.append((n, written, f))
+        self._by_norm: dict[str, list[tuple[str, NamedFeature]]] = {}
+        for n, w, f in self._names:
+            self._by_norm.setdefault(n, []).append((w, f))
+
+    # ------------------------------------------------------------------ ranking
+    def lookup(self, text: str, kinds: Iterable[str] | None = None, limit: int = 5,
+               fuzzy_min: float = FUZZY_MIN) -> list[Match]:
+        """Ranked candidates for ``text`` (best first, one per feature)."""
+        q = normalise(re.sub(r"^\s*the\s+", "", str(text), flags=re.I))
+        if not q:
+            return []
+        allowed = set(kinds) if kinds else None
+        best: dict[str, Match] = {}
+        qw = q.split()
+        core = [w for w in qw if w not in GENERIC]
+        sm = difflib.SequenceMatcher(None, autojunk=False)
+        sm.set_seq2(q)   # difflib caches the second sequence: the query is compared with every name
+        for n, written, f in self._names:
+            if allowed and f.kind not in allowed:
+                continue
+            m = _score(q, qw, core, n, written, f, fuzzy_min, sm)
+            if m and (f.id not in best or m.score > best[f.id].score):
+                best[f.id] = m
+        ranked = sorted(best.values(), key=lambda m: (-m.score, KIND_ORDER.get(m.feature.kind, 9),
+                                                      len(m.feature.name), m.feature.id))
+        return ranked[:limit]
+
+    def suggestions(self, text: str, n: int = 3) -> list[str]:
+        """Close data names for a name that did not resolve (for 'did you mean …?')."""
+        found = self.lookup(text, limit=12, fuzzy_min=SUGGEST_MIN)
+        return list(dict.fromkeys(m.feature.name for m in found if m.feature.kind != "region"))[:n]
+
+    def resolve(self, text: str, kinds: Iterable[str] | None = None) -> Resolution:
+        """One feature for ``text``, or why not: ambiguous (close candidates with different
+        names) or missing ("X is not in the <region> data — did you mean …?")."""
+        ranked = self.lookup(text, kinds, limit=8)
+        if not ranked:
+            sugg = self.suggestions(text)
+            hint = f" — did you mean {_or(sugg)}?" if sugg else ""
+            return Resolution(text, "missing", None, [], f"'{text}' is not in the {self.region} data{hint}")
+        top = ranked[0]
+        rivals = [m for m in ranked[1:] if m.score >= top.score - 3 and normalise(m.feature.name) != normalise(top.feature.name)
+                  and m.feature.kind != "region"]
+        if top.how in ("exact", "alias") or not rivals:
+            return Resolution(text, "found", top.feature, ranked, f"'{text}' is {top.feature.name}")
+        names = list(dict.fromkeys(m.feature.name for m in [top, *rivals]))
+        if top.how == "fuzzy":   # several near-misspellings: the name itself is not in the data
+            return Resolution(text, "missing", None, ranked,
+                              f"'{text}' is not in the {self.region} data — did you mean {_or(names[:3])}?")
+        return Resolution(text, "ambiguous", None, ranked,
+                          f"'{text}' matches several places in the {self.region} data: {_or(names[:6])}")
+
+    # ------------------------------------------------------------------ free text
+    def scan(self, text: str, max_words: int = 6, fuzzy: bool = True) -> list[tuple[int, int, Match]]:
+        """Names in free text: (start, end, match) by character offsets, without overlaps; the
+        span covering most of the text wins, then the better match. A span starts and ends on a
+        non-generic word and does not cross punctuation; inexact matching (aliases, words of a
+        longer name, misspellings) only on spans that look like names (capitalised or
+        non-English words), so plain words never turn into places."""
+        words = [(m.start(), m.end()) for m in re.finditer(r"\w[\w'’.-]*", text)]
+        spans: list[tuple[int, float, int, int, Match]] = []
+        for i in range(len(words)):
+            if normalise(text[words[i][0]:words[i][1]]) in GENERIC:
+                continue
+            for k in range(1, min(max_words, len(words) - i) + 1):
+                s, e = words[i][0], words[i + k - 1][1]
+                if k > 1 and not re.fullmatch(r"[\s-]*", text[words[i + k - 2][1]:words[i + k - 1][0]]):
+                    break   # punctuation between words ends a name
+                phrase = text[s:e].rstrip(".")
+                n = normalise(phrase)
+                if not n or n in GENERIC:
+                    continue
+                hit = self._by_norm.get(n)
+                if not hit and n.split()[-1] in GENERIC:
+                    continue
+                if hit:
+                    # a region's own name is the region, not a feature called so ("Helsinki" the place node)
+                    f = min((f for _, f in hit), key=lambda f: (f.kind != "region", KIND_ORDER.get(f.kind, 9), f.id))
+                    spans.append((len(n), 100.0, s, s + len(phrase), Match(f, 100.0, "exact", hit[0][0])))
+                elif fuzzy and re.search(r"(?:^|\s)[A-ZÅÄÖ]", phrase) and not n.split()[-1].isdigit() and len(n) >= 5:
+                    cands = self.lookup(phrase, limit=2, fuzzy_min=0.86)
+                    if cands and cands[0].how != "contains" and cands[0].feature.kind != "region" and \
+                            (len(cands) == 1 or cands[0].score > cands[1].score or cands[0].how != "fuzzy"):
+                        spans.append((len(n), cands[0].score, s, s + len(phrase), cands[0]))
+        exact = [(s, e, m.feature.id) for _, sc, s, e, m in spans if sc >= 100]
+        spans = [r for r in spans if r[1] >= 100 or not any(r[2] <= s and e <= r[3] and f == r[4].feature.id
+                                                            for s, e, f in exact)]
+        out: list[tuple[int, int, Match]] = []
+        for _, _, s, e, m in sorted(spans, key=lambda r: (-r[0], -r[1], r[2])):
+            if all(e <= s2 or s >= e2 for s2, e2, _ in out):
+                out.append((s, e, m))
+        return sorted(out, key=lambda r: r[0])
+
+    # ------------------------------------------------------------------ areas
+    def area_of(self, f: NamedFeature) -> Any:
+        """The polygon a name stands for (see module docstring); None for a plain point."""
+        return f.area
+
+    def within_area(self, f: NamedFeature, xy: np.ndarray, ids: list[str] | None = None) -> np.ndarray:
+        """Which points (n × 2, region CRS) lie in the area ``f`` names; a street also takes
+        features (by ``ids``) whose addr:street is the street."""
+        import shapely
+
+        if f.kind == "region":
+            return np.ones(len(xy), dtype=bool)
+        inside = np.zeros(len(xy), dtype=bool)
+        if f.area is not None and len(xy):
+            inside = shapely.contains_xy(f.area, xy[:, 0], xy[:, 1])
+        if f.kind == "street" and ids is not None:
+            street = normalise(f.name)
+            inside |= np.array([normalise(self.poi_tags.get(i, {}).get("addr:street", "")) == street for i in ids])
+        return inside
+
+
+_ENGLISH = set("""a an the to from in of and or near nearest closest close by road how far far what which where
+is are any there me my we our us you your for with within then also please tell show give find list count
+many much much distance route way drive walk get go km m metres meters kilometres budget euros euro k plan
+land use road roads street streets station stations charger chargers charging ev car park parks parking
+school schools hospital clinic pharmacy shop shops cafe restaurant bank office offices kindergarten library
+cinema theatre gym playground fuel petrol gas do does did can could would should will it its that this those
+these if else otherwise not no yes than more less over under about around between compare score evaluate
+allocation construction upgrades new build put place site sites overview summary region data
+finland""".split())
+
+
+#: words that do not name a place on their own (facility nouns, plain English)
+GENERIC = _ENGLISH | set("""school schools koulu park station stop hall building centre center church museum square
+mall shop store parking garage hospital clinic campus house tower kindergarten daycare market on at stadium
+central main old new big public nice anything something quickest shortest fastest car foot best good""".split())
+
+
+def _namelike(phrase: str) -> bool:
+    ws = re.findall(r"[\w'’-]+", phrase)
+    return bool(ws) and any(w[:1].isupper() or normalise(w) not in _ENGLISH for w in ws) \
+        and not all(normalise(w) in _ENGLISH for w in ws)
+
+
+def _or(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _score(q: str, qw: list[str], core: list[str], n: str, written: str, f: NamedFeature, fuzzy_min: float,
+           sm: difflib.SequenceMatcher) -> Match | None:
+    """How well query ``q`` (words ``qw``, non-generic words ``core``) names ``n``; None if not at all."""
+    alias = written != f.name
+    if q == n:
+        return Match(f, 98.0 if alias else 100.0, "alias" if alias else "exact", written)
+    if not core:   # only generic words ("the station"): nothing but the exact name will do
+        return None
+    nw = n.split()
+    if len(core) < len(nw) + len(qw) and set(core) <= set(nw) and f.kind != "region":
+        # the query's own words all in the name: "teboil" or "teboil on tikankatu" -> "teboil karhula tikankatu"
+        return Match(f, 80.0 + 10.0 * sum(map(len, core)) / len(n.replace(" ", "")), "words", written)
+    if len(nw) < len(qw) and _contains_words(qw, nw) and len(n) >= 4 and f.kind != "region" \
+            and all(w in GENERIC for w in qw if w not in nw):
+        # the name plus generic words: "otsonkallio school" -> "otsonkallio"
+        return Match(f, 70.0 + 10.0 * len(n) / len(q), "contains", written)
+    if abs(len(q) - len(n)) <= max(3, len(n) // 3):
+        sm.set_seq1(n)
+        if sm.real_quick_ratio() >= fuzzy_min and sm.quick_ratio() >= fuzzy_min:
+            r = sm.ratio()
+            if r >= fuzzy_min:
+                return Match(f, 60.0 + 30.0 * r, "fuzzy", written)
+    if len(qw) < len(nw) and len(q) >= 5:   # a misspelt part of a longer name: "erotaja" ~ "q park erottaja"
+        k = len(qw)
+        best = 0.0
+        for i in range(len(nw) - k + 1):
+            sm.set_seq1(" ".join(nw[i:i + k]))
+            if sm.real_quick_ratio() >= 0.86 and sm.quick_ratio() >= 0.86:
+                best = max(best, sm.ratio())
+        if best >= max(fuzzy_min, 0.86):
+            return Match(f, 50.0 + 30.0 * best * len(q) / len(n), "fuzzy", written)
+    return None
+
+
+def _contains_words(hay: list[str], needle: list[str]) -> bool:
+    k = len(needle)
+    return any(hay[i:i + k] == needle for i in range(len(hay) - k + 1))
+
+
+# ---------------------------------------------------------------------- building the index
+def _hstore(s: str | None) -> dict[str, str]:
+    return {k: v for k, v in re.findall(r'"((?:[^"\\]|\\.)*)"=>"((?:[^"\\]|\\.)*)"', s or "")}
+
+
+def _aliases(name: str, tags: dict[str, str]) -> tuple[str, ...]:
+    out = []
+    for k, v in tags.items():
+        if NAME_KEYS.match(k):
+            out.extend(p.strip() for p in v.split(";") if p.strip())
+    return tuple(a for a in dict.fromkeys(out) if a != name)
+
+
+def build_name_index(city: City, source: str | Path | None = None) -> NameIndex:
+    """The NameIndex of ``city``; with its OSM file (``source``) every OSM name and tag is
+    indexed, without one (a GeoPackage or layers) the City's POI and street names."""
+    import shapely
+    from scipy.spatial import cKDTree
+
+    feats: list[NamedFeature] = []
+    pois = city.pois
+    pxy = np.c_[pois.geometry.x.to_numpy(), pois.geometry.y.to_numpy()] if len(pois) else np.zeros((0, 2))
+    poi_ids = [f"poi:{i}" for i in pois.index]
+    poi_tags: dict[str, dict[str, str]] = {}
+    poi_alias: dict[str, tuple[str, ...]] = {}
+    extra: list[tuple[str, str, dict[str, str], Any, str]] = []   # (kind, name, tags, geometry, osm id)
+    street_alias: dict[str, set[str]] = {}
+    street_geom: dict[str, list[Any]] = {}
+    path = Path(source) if source else None
+    if path is not None and path.suffix.lower() in (".pbf", ".osm"):
+        layers = _read_osm_names(path, city.crs)
+        tree = cKDTree(pxy) if len(pxy) else None
+        for kind, name, tags, geom, oid in layers:
+            if kind == "street":
+                street_alias.setdefault(name, set()).update(_aliases(name, tags))
+                street_geom.setdefault(name, []).append(geom)
+                continue
+            pt = geom.representative_point() if geom.geom_type != "Point" else geom
+            if tree is not None:
+                d, j = tree.query([pt.x, pt.y])
+                if d < 0.5:   # the same feature the City made a POI of
+                    pid = poi_ids[j]
+                    poi_tags[pid] = {**poi_tags.get(pid, {}), **{k: v for k, v in tags.items() if k in TAG_KEYS}}
+                    poi_alias[pid] = _aliases(str(pois["name"].iloc[j] or ""), tags) + ((name,) if name and name != pois["name"].iloc[j] else ())
+                    continue
+            if name:
+                extra.append((kind, name, tags, geom, oid))
+    for pid, (i, r) in zip(poi_ids, pois.iterrows()):
+        if r["name"]:
+            feats.append(NamedFeature(pid, str(r["name"]), "poi", str(r["category"]), float(r.geometry.x),
+                                      float(r.geometry.y), poi_alias.get(pid, ()), tuple(sorted(poi_tags.get(pid, {}).items()))))
+    # streets: the City's drivable names plus any other named highway (footways, squares)
+    for name, geom in zip(city.edges["name"], city.edges.geometry):
+        if name:
+            street_geom.setdefault(str(name), []).append(geom)
+    for name, geoms in street_geom.items():
+        line = shapely.union_all(geoms)
+        p = line.interpolate(0.5, normalized=True) if line.geom_type in ("LineString", "MultiLineString") \
+            else line.representative_point()
+        feats.append(NamedFeature(f"street:{name}", name, "street", "street", float(p.x), float(p.y),
+                                  tuple(sorted(street_alias.get(name, ()))), (), line.buffer(STREET_BUFFER_M)))
+    places = [(n, t, g, o) for k, n, t, g, o in extra if k == "place"]
+    cells = _voronoi_cells([g for _, _, g, _ in places], city.bounds)
+    for (name, tags, geom, oid), cell in zip(places, cells):
+        feats.append(NamedFeature(f"osm:place:{oid}", name, "place", tags.get("place", ""), float(geom.x),
+                                  float(geom.y), _aliases(name, tags), tuple(sorted((k, v) for k, v in tags.items()
+                                                                                     if k in TAG_KEYS)), cell, True))
+    for kind, name, tags, geom, oid in extra:
+        if kind == "place":
+            continue
+        pt = geom.representative_point()
+        feats.append(NamedFeature(f"osm:{kind}:{oid}", name, kind, "", float(pt.x), float(pt.y), _aliases(name, tags),
+                                  tuple(sorted((k, v) for k, v in tags.items() if k in TAG_KEYS)),
+                                  geom if geom.geom_type in ("Polygon", "MultiPolygon") else None))
+    minx, miny, maxx, maxy = city.bounds
+    box = shapely.box(minx, miny, maxx, maxy)
+    names = REGION_ALIASES.get(city.name, (city.name.capitalize(),))
+    feats.append(NamedFeature(f"region:{city.name}", names[0], "region", "region", (minx + maxx) / 2,
+                              (miny + maxy) / 2, tuple(names[1:]), (), box))
+    return NameIndex(city.name, feats, poi_tags)
+
+
+def _voronoi_cells(points: list[Any], bounds: tuple[float, float, float, float]) -> list[Any]:
+    import shapely
+
+    if not points:
+        return []
+    box = shapely.box(*bounds)
+    if len(points) == 1:
+        return [box]
+    cells = shapely.voronoi_polygons(shapely.MultiPoint(points), extend_to=box)
+    out = []
+    for p in points:
+        cell = next((c for c in cells.geoms if c.contains(p)), None)
+        out.append(cell.intersection(box) if cell is not None else None)
+    return out
+
+
+def _read_osm_names(path: Path, crs: str) -> list[tuple[str, str, dict[str, str], Any, str]]:
+    """(kind, name, tags, geometry in ``crs``, osm id) of every named or tagged OSM feature."""
+    import warnings
+
+    import geopandas as gpd
+    import pyogrio
+
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for layer, cols in (("points", ["osm_id", "name", "place", "highway", "other_tags"]),
+                            ("lines", ["osm_id", "name", "highway", "other_tags"]),
+                            ("multipolygons", ["osm_id", "osm_way_id", "name", "amenity", "building", "landuse",
+                                               "leisure", "natural", "office", "shop", "other_tags"])):
+            df = pyogrio.read_dataframe(path, layer=layer, columns=cols, on_invalid="fix")
+            df = df[df.geometry.notna() & ~df.geometry.is_empty]
+            df = gpd.GeoDataFrame(df, geometry="geometry", crs=df.crs).to_crs(crs)
+            for r in df.itertuples(index=False):
+                tags = _hstore(r.other_tags)
+                for k in ("place", "highway", "amenity", "building", "landuse", "leisure", "natural", "office", "shop"):
+                    v = getattr(r, k, None)
+                    if v:
+                        tags[k] = str(v)
+                name = str(r.name) if r.name else ""
+                oid = str(getattr(r, "osm_id", None) or getattr(r, "osm_way_id", None) or "")
+                if layer == "lines":
+                    if name and tags.get("highway"):
+                        out.append(("street", name, tags, r.geometry, oid))
+                    continue
+                if layer == "points":
+                    if tags.get("place") and name:
+                        out.append(("place", name, tags, r.geometry, oid))
+                    elif tags.get("highway") == "bus_stop":
+                        continue
+                    elif name or any(tags.get(k) for k in ("amenity", "shop", "office", "leisure")):
+                        out.append(("poi", name, tags, r.geometry, oid))
+                    continue
+                if tags.get("highway") and name:   # pedestrian squares drawn as areas
+                    out.append(("street", name, tags, r.geometry.boundary, oid))
+                    continue
+                for g in getattr(r.geometry, "geoms", [r.geometry]):
+                    out.append(("building" if tags.get("building") else "area", name, tags, g, oid))
+    return out
+
+
+@lru_cache(maxsize=8)
+def _cached(source: str, name: str) -> NameIndex:
+    from .regions import load_city, region_path
+
+    return build_name_index(load_city(source, name), region_path(source))
+
+
+def name_index(region: str, source: str | Path | None = None) -> NameIndex:
+    """The (cached) NameIndex of a bundled region or of a region file."""
+    from .regions import REGIONS
+
+    return _cached(str(source if source is not None else REGIONS[region]), region)
+
+
+__all__ = ["Match", "NameIndex", "NamedFeature", "REGION_ALIASES", "Resolution", "build_name_index", "name_index",
+           "normalise"]

@@ -1,0 +1,149 @@
+"""Planners' words for what the data holds: facility terms → the City's POI categories (with
+the OSM tags that narrow a broad category to the word used), and money in any common form →
+k€. Shared by the ask agent, the Planner dock and the instruction interpreter.
+
+A term maps to ``(category, tag filter)``: "pharmacy" is the data category ``clinic``
+narrowed to ``amenity=pharmacy``; a filter of ``None`` keeps the whole category. Narrowing
+uses the POI tags from ``plugin.city.names`` (``NameIndex.poi_tags``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: (regex, category, tag filter {key: values | None for any value}). Longer phrases first
+#: matter only for overlap, which ``category_terms`` resolves by taking the longest match.
+TERMS: tuple[tuple[str, str, dict[str, tuple[str, ...] | None] | None], ...] = (
+    (r"(?:ev |electric (?:car |vehicle )?)?charg(?:ing|er)s?(?: stations?| points?| spots?| posts?)?|\bevs?\b|"
+     r"latauspisteet|latauspiste", "charging", None),
+    (r"petrol(?: stations?)?|gas stations?|filling stations?|service stations?|fuel(?: stations?)?|"
+     r"huoltoasemat?", "fuel", None),
+    (r"car ?parks?|parking(?: garages?| lots?| places?| spaces?| halls?| houses?)?|garages?|parkkihalli|"
+     r"pysäköinti\w*", "parking", None),
+    (r"hospit\w*|sairaala\w*", "hospital", None),
+    (r"pharmac(?:y|ies)|chemists?|drugstores?|apteek\w*", "clinic", {"amenity": ("pharmacy",)}),
+    (r"dent(?:ists?|al(?: practices?| clinics?| surgery)?)|hammaslääkäri\w*", "clinic", {"amenity": ("dentist",)}),
+    (r"\bgps?\b|doctors?|general practitioners?|medical cent(?:re|er)s?|health cent(?:re|er)s?|lääkäriasema\w*|"
+     r"terveysasema\w*", "clinic", {"amenity": ("doctors", "clinic")}),
+    (r"clinics?|healthcare|health care", "clinic", None),
+    (r"kindergartens?|day ?cares?|nurser(?:y|ies)|päiväkod\w*|päiväkoti", "school", {"amenity": ("kindergarten",)}),
+    (r"universit(?:y|ies)|colleges?", "school", {"amenity": ("university", "college")}),
+    (r"schools?|koulu\w*", "school", None),
+    (r"cinemas?|movie theat(?:re|er)s?|movies", "recreation", {"amenity": ("cinema",)}),
+    (r"librar(?:y|ies)|libary|kirjasto\w*", "recreation", {"amenity": ("library",)}),
+    (r"theat(?:re|er)s?|teatteri\w*", "recreation", {"amenity": ("theatre",)}),
+    (r"playgrounds?|leikkipuisto\w*", "recreation", {"leisure": ("playground",)}),
+    (r"gyms?|fitness(?: cent(?:re|er)s?)?|sports? cent(?:re|er)s?", "recreation",
+     {"leisure": ("fitness_centre", "sports_centre")}),
+    (r"swimming(?: pools?| halls?)?|uimahalli\w*", "recreation", {"leisure": ("swimming_pool", "sports_centre")}),
+    (r"recreation(?:al)?(?: places?| facilities| areas?)?|sports?(?: facilities)?|leisure", "recreation", None),
+    (r"cemeter(?:y|ies)|graveyards?", "green", {"landuse": ("cemetery",)}),
+    (r"parks?\b|puisto\w*", "green", {"leisure": ("park",)}),
+    (r"green(?: areas?| spaces?)?|gardens?|woods?|forests?", "green", None),
+    (r"caf[eé]s?|coffee(?: shops?)?", "business", {"amenity": ("cafe",)}),
+    (r"restaurants?|ravintola\w*", "business", {"amenity": ("restaurant",)}),
+    (r"banks?", "business", {"amenity": ("bank",)}),
+    (r"bars?|pubs?", "business", {"amenity": ("bar", "pub")}),
+    (r"supermarkets?|grocer(?:y|ies)(?: stores?)?|food stores?", "business",
+     {"shop": ("supermarket", "convenience")}),
+    (r"shops?|stores?|malls?|shopping(?: cent(?:re|er)s?)?|retail", "business", {"shop": None}),
+    (r"business(?:es)?|commercial", "business", None),
+    (r"offices?|workplaces?", "office", None),
+)
+_COMPILED = [(re.compile(r"(?<!\w)(?:" + p + r")(?!\w)", re.I), c, t) for p, c, t in TERMS]
+
+
+@dataclass(frozen=True)
+class CategoryTerm:
+    start: int
+    end: int
+    word: str
+    category: str
+    tags: tuple[tuple[str, tuple[str, ...] | None], ...] = ()   # () = the whole category
+
+    def tag_filter(self) -> dict[str, tuple[str, ...] | None]:
+        return dict(self.tags)
+
+    def describe(self) -> str:
+        """'clinic (amenity=pharmacy)' or 'clinic'."""
+        narrow = "; ".join(f"{k}={'|'.join(v) if v else '*'}" for k, v in self.tags)
+        return f"{self.category} ({narrow})" if narrow else self.category
+
+
+def category_terms(text: str) -> list[CategoryTerm]:
+    """Facility words in ``text``, longest match first at each place, in text order."""
+    hits = [(m.start(), m.end(), c, t) for rx, c, t in _COMPILED for m in rx.finditer(text)]
+    out: list[CategoryTerm] = []
+    for s, e, c, t in sorted(hits, key=lambda h: (-(h[1] - h[0]), h[0])):
+        if all(e <= o.start or s >= o.end for o in out):
+            out.append(CategoryTerm(s, e, text[s:e], c, tuple(sorted((t or {}).items()))))
+    return sorted(out, key=lambda o: o.start)
+
+
+def matches_tags(tags: dict[str, str], term_tags: dict[str, tuple[str, ...] | None]) -> bool:
+    """True when a POI's OSM ``tags`` fit a term's filter (any key may match)."""
+    if not term_tags:
+        return True
+    return any((tags.get(k) and (vals is None or tags.get(k) in vals)) for k, vals in term_tags.items())
+
+
+# ---------------------------------------------------------------------- money
+_NUM = r"(\d{1,3}(?:[  ]\d{3})+|\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?)"
+_MILLION = r"(?:million|mill?\.?|mn|m(?=€|\b)|M€|meur|m eur)"
+_THOUSAND = r"(?:k€|keur|k eur|k|thousand|grand|tuhatta)"
+_EURO = r"(?:€|eur|euros?|e)"
+MONEY = re.compile(
+    r"(?:(?P<pre>€|eur|euros?)\s*" + _NUM.replace("(", "(?P<num0>", 1) + r"\s*(?P<pre_mult>" + _MILLION + "|" + _THOUSAND + r")?(?!\w)"
+    r"|" + _NUM.replace("(", "(?P<num>", 1) + r"\s*(?P<mult>" + _MILLION + "|" + _THOUSAND + r")\s*(?P<cur>" + _EURO
+    + r"|k€)?(?!\w)"
+    r"|" + _NUM.replace("(", "(?P<num2>", 1) + r"\s*(?P<cur2>€|eur|euros?)(?!\w)"
+    r"|(?P<half>half a million)(?:\s*(?:€|eur|euros?))?)", re.I)
+_BUDGET_CUE = re.compile(r"\b(?:budget|spend\w*|have|got|with|costs?|afford|invest\w*|money|funds?)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Money:
+    start: int
+    end: int
+    written: str
+    keur: float
+
+
+def _to_float(s: str) -> float:
+    s = s.replace(" ", "").replace(" ", "").replace(" ", "")
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", s):
+        return float(s.replace(",", ""))
+    return float(s.replace(",", "."))
+
+
+def money_amounts(text: str) -> list[Money]:
+    """Amounts of money in ``text`` in k€: "€1.2 million" → 1200, "250 000 euros" → 250,
+    "2 M€" → 2000, "300k" / "300 k€" / "400 grand" → 300 / 400, "EUR 700,000" → 700,
+    "0,4 M€" → 400. A bare number counts only after "budget" ("budget 500" → 500 k€, the
+    tools' unit). "500 m" stays a distance."""
+    out: list[Money] = []
+    for m in MONEY.finditer(text):
+        g = m.groupdict()
+        if g["half"]:
+            out.append(Money(m.start(), m.end(), m.group(0), 500.0))
+            continue
+        num = next(v for k, v in g.items() if k not in ("pre", "pre_mult", "mult", "cur", "cur2", "half") and v)
+        mult = (g["pre_mult"] or g["mult"] or "").strip()
+        value = _to_float(num)
+        if re.fullmatch(_MILLION, mult, re.I):
+            if mult.lower() == "m" and not (g["pre"] or g["cur"] or _BUDGET_CUE.search(text[max(0, m.start() - 30):m.start()])):
+                continue   # "500 m" is metres
+            value *= 1000.0
+        elif re.fullmatch(_THOUSAND, mult, re.I):
+            if mult.lower() == "k" and not (g["pre"] or g["cur"]) and re.match(r"\s*m\b", text[m.end():]):
+                continue
+        else:   # plain euros
+            value /= 1000.0
+        out.append(Money(m.start(), m.end(), m.group(0).strip(), round(value, 3)))
+    bare = re.search(r"budget(?: of| is|:)?\s*" + _NUM.replace("(", "(?P<n>", 1) + r"(?![\d\w%])", text, re.I)
+    if bare and not any(o.start <= bare.start("n") < o.end for o in out):
+        out.append(Money(bare.start("n"), bare.end("n"), bare.group("n"), _to_float(bare.group("n"))))
+    return sorted(out, key=lambda o: o.start)
+
+
+__all__ = ["CategoryTerm", "Money", "TERMS", "category_terms", "matches_tags", "money_amounts"]

@@ -1,0 +1,73 @@
+"""The place-name resolver on the bundled OSM data, and planners' words for facilities and money."""
+import pytest
+
+from cityplanner.plugin.city.names import name_index, normalise
+from cityplanner.plugin.city.vocabulary import category_terms, money_amounts
+
+
+@pytest.fixture(scope="module")
+def helsinki():
+    return name_index("helsinki")
+
+
+def test_normalise_folds_case_diacritics_and_punctuation():
+    assert normalise("  Lönnrotinkatu 5-7! ") == "lonnrotinkatu 5 7"
+    assert normalise("ÅBO, Tölö") == "abo tolo"
+
+
+@pytest.mark.parametrize("written,name,how", [
+    ("Stockmann", "Stockmann", "exact"),
+    ("stockmann", "Stockmann", "exact"),
+    ("Stokman", "Stockmann", "fuzzy"),                # misspelt
+    ("Q-Park Erotaja", "Q-Park Erottaja", "fuzzy"),
+    ("Lonnrotinpuistikko", "Lönnrotinpuistikko", "exact"),   # no diacritics typed
+    ("Gardesstaden", "Kaartinkaupunki", "alias"),     # name:sv of a place node
+])
+def test_names_resolve_as_planners_write_them(helsinki, written, name, how):
+    res = helsinki.resolve(written)
+    assert res.status == "found" and res.feature.name == name and res.candidates[0].how == how
+
+
+def test_partial_names_and_words_of_a_longer_name():
+    kotka = name_index("kotka")
+    assert kotka.resolve("Teboil").feature.name == "Teboil Karhula Tikankatu"
+    assert kotka.resolve("Karhula").feature.kind == "region"      # the whole kotka extract is Karhula
+
+
+def test_a_name_not_in_the_data_is_said_so_with_candidates(helsinki):
+    res = helsinki.resolve("Olympic Stadium")
+    assert res.status == "missing" and res.message.startswith("'Olympic Stadium' is not in the helsinki data")
+    kamppi = helsinki.resolve("Kamppi")   # two near-misses: no guess, a question
+    assert kamppi.status == "missing" and "did you mean" in kamppi.message and "Kampin kappeli" in kamppi.message
+
+
+def test_scan_finds_names_in_free_text(helsinki):
+    text = "nearst cinema to Q-Park Erotaja then distance from it to Kappeli"
+    assert [m.feature.name for _, _, m in helsinki.scan(text)] == ["Q-Park Erottaja", "Kappeli"]
+
+
+def test_poi_tags_narrow_categories(helsinki):
+    tags = [helsinki.poi_tags.get(f.id, {}) for f in helsinki.features if f.kind == "poi" and f.category == "clinic"]
+    assert {t.get("amenity") for t in tags} >= {"pharmacy", "dentist"}
+
+
+@pytest.mark.parametrize("text,keur", [
+    ("We've got €1.2 million for chargers", 1200), ("we can spend 250 000 euros", 250), ("2 M€", 2000),
+    ("with 300k?", 300), ("400 grand", 400), ("EUR 700,000 on roads", 700), ("0,4 M€", 400), ("budget 500", 500),
+])
+def test_money_in_any_common_form_is_k_euros(text, keur):
+    assert [m.keur for m in money_amounts(text)] == [keur]
+
+
+def test_distances_are_not_money():
+    assert money_amounts("gyms within 500 m of Forum, 1km") == []
+
+
+@pytest.mark.parametrize("text,category,tag", [
+    ("the closest pharmacy", "clinic", "amenity=pharmacy"), ("petrol stations", "fuel", ""),
+    ("EV chargers", "charging", ""), ("a car park", "parking", ""), ("nearest GP", "clinic", "amenity=doctors|clinic"),
+    ("List the parks", "green", "leisure=park"),
+])
+def test_category_synonyms(text, category, tag):
+    t = category_terms(text)[0]
+    assert t.category == category and t.describe() == (f"{category} ({tag})" if tag else category)
