@@ -27,6 +27,9 @@ from .sources import (
 )
 
 
+SOURCE_LAYERS = ("roads", "buildings", "features", "demand")
+
+
 @dataclass(frozen=True)
 class CityInputs:
     region: str | None = None
@@ -106,3 +109,13 @@ def city_from_inputs(inp: CityInputs) -> City:
     if demand is not None:
         raw["demand"] = demand
     return build_city(raw, name, area=area, assume_crs=inp.crs, warnings=warnings)
+
+
+def source_gpkg(city: City, path: Path) -> Path:
+    """The city's source layers (in its working CRS, clipped to its area) as a GeoPackage that
+    ``load_city`` reads back into the same city: roads, buildings, features, demand."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for name, layer in city.raw.items():
+        if name in SOURCE_LAYERS and len(layer):
+            layer.to_file(path, layer=name, driver="GPKG", engine="pyogrio")
+    return path

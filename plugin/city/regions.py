@@ -18,7 +18,7 @@ from ..errors import InputError
 from .build import build_city
 from .model import City
 from .osm import read_osm
-from .sources import LayerSpec, buildings_frame, layer_names, pois_frame, read_layer, roads_frame
+from .sources import LayerSpec, buildings_frame, demand_frame, layer_names, pois_frame, read_layer, roads_frame
 
 REGIONS: dict[str, Path] = {
     "helsinki": RESOURCES / "data" / "helsinki.osm.pbf",
@@ -64,8 +64,9 @@ def read_region(p: Path) -> tuple[dict[str, gpd.GeoDataFrame], dict, list[str]]:
 
 
 def _read_gpkg(p: Path, warnings: list[str]) -> dict[str, gpd.GeoDataFrame]:
-    """Layers ``roads``, optional ``buildings`` and ``features`` by name (or the only layer as
-    roads); fields as for own layers (``sources``), defaults with warnings."""
+    """Layers ``roads``, optional ``buildings``, ``features`` and ``demand`` (``residents``) by
+    name (or the only layer as roads); fields as for own layers (``sources``), defaults with
+    warnings."""
     names = set(layer_names(p))
     spec = LayerSpec(p, None, "--roads")
     roads = read_layer(spec, "line", default="roads", warnings=warnings)
@@ -76,6 +77,9 @@ def _read_gpkg(p: Path, warnings: list[str]) -> dict[str, gpd.GeoDataFrame]:
     if "features" in names:
         f = read_layer(LayerSpec(p, "features", "--pois"), "point or polygon", warnings=warnings)
         raw["features"] = pois_frame(f, None, f"{p.name}:features", warnings)
+    if "demand" in names:
+        d = read_layer(LayerSpec(p, "demand", "--demand"), "point or polygon", warnings=warnings)
+        raw["demand"] = demand_frame(d, "residents", f"{p.name}:demand", warnings)
     return raw
 
 

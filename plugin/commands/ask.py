@@ -4,7 +4,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import tempfile
+from pathlib import Path
 from typing import Any
+
+from .layer_options import add_city_layer_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,19 +21,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-read", action="append", default=[], help="folder tools may read (repeatable)")
     parser.add_argument("--max-tokens", type=int, default=160, help="tokens per model call (default 160)")
     parser.add_argument("--trace", action="store_true", help="include the full trace")
+    add_city_layer_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..agent.ask import ask
     from ..city import REGIONS
+    from ..city.inputs import CityInputs, city_from_inputs, source_gpkg
     from ..errors import InputError
 
-    if args.region is not None and args.region not in REGIONS:
-        raise InputError(f"unknown region '{args.region}' (bundled: {', '.join(REGIONS)})")
+    inputs = CityInputs.from_args(args)
+    own = bool(inputs.roads or inputs.area or inputs.demand)
+    if args.region is not None and args.region not in REGIONS and not own:
+        raise InputError(f"unknown region '{args.region}' (bundled: {', '.join(REGIONS)}; "
+                         "or your own layers with --roads PATH[:LAYER] …)")
     with contextlib.ExitStack() as stack:  # without --root the tools' workspaces live as long as the command
         root = args.root or stack.enter_context(tempfile.TemporaryDirectory(prefix="cityplanner-ask-"))
-        out = ask(args.request, args.region, root=root, read_roots=tuple(args.allow_read), model=args.model,
-                  endpoint=args.endpoint, threads=args.threads, max_tokens=args.max_tokens)
+        regions, warnings, region = {}, [], args.region
+        if own:  # the planner's layers become one more region the tools can read, under the layers' name
+            city = city_from_inputs(inputs)
+            regions = {city.name: source_gpkg(city, Path(root) / "own-layers" / f"{city.name}.gpkg")}
+            warnings, region = city.warnings, city.name
+        out = ask(args.request, region, root=root, read_roots=tuple(args.allow_read), model=args.model,
+                  endpoint=args.endpoint, threads=args.threads, max_tokens=args.max_tokens, regions=regions)
+    out["warnings"] = warnings
     if args.root is None:
         out["workspace_root"] = None
     if not args.trace:

@@ -221,3 +221,11 @@ def test_bad_input_is_one_line_and_writes_nothing(bad, tmp_path, case, args, sai
         assert "is it an id field" in err[0]
         assert sum(1 for _ in open(listed)) == 100_001  # header + every distinct value
         Path(listed).unlink()
+
+
+def test_ask_reads_own_layers(gpkgs):
+    """``ask`` passes the layer options through: the tools answer from the planner's layers."""
+    g = gpkgs["EPSG:3857"]
+    res = ok("ask", "how many schools are there?", *city_args(g))
+    assert res["region"] == "mycity" and res["answer"].startswith("There are 1 schools in the mycity data")
+    assert any("working CRS EPSG:32635" in w for w in res["warnings"])

@@ -12,14 +12,17 @@ from .agent import MAX_CALLS, MAX_SECONDS, answer_request
 
 def ask(request: str, region: str | None = None, backend: Any = None, *, root: str | os.PathLike | None = None,
         read_roots: tuple[str | os.PathLike, ...] = (), model: str | None = None, endpoint: str | None = None,
-        threads: int | None = None, max_tokens: int = 160, seed: int = 0) -> dict[str, Any]:
+        threads: int | None = None, max_tokens: int = 160, seed: int = 0,
+        regions: dict[str, Path] | None = None) -> dict[str, Any]:
     """Answer ``request`` (QGIS-free; the Planner dock's Ask box calls this in a worker).
 
     ``backend``: an object with ``chat`` (plugin.agent.backend); when None one is made from
     ``model``/``endpoint`` only if the request needs the model, and closed afterwards.
     Workspaces built by tools go under ``root`` (default: a new temporary folder); files under
     ``read_roots`` (e.g. a parcels layer) may be read. Returns the JSON record with
-    ``clarification`` or ``answer``, ``tool_calls``, ``tokens``, ``seconds``, ``layers``, ``trace``."""
+    ``clarification`` or ``answer``, ``tool_calls``, ``tokens``, ``seconds``, ``layers``, ``trace``.
+    ``regions``: more regions the tools may use (name → .osm.pbf / GeoPackage), e.g. the
+    planner's own layers (``plugin.city.inputs.source_gpkg``)."""
     from ..tools import default_registry
 
     if not request or not request.strip():
@@ -27,7 +30,7 @@ def ask(request: str, region: str | None = None, backend: Any = None, *, root: s
 
         raise InputError("empty request")
     root = Path(root) if root else Path(tempfile.mkdtemp(prefix="cityplanner-ask-"))
-    registry = default_registry(root, read_roots)
+    registry = default_registry(root, read_roots, regions)
     lazy = _LazyBackend(model, endpoint, threads, seed) if backend is None else None
     try:
         out = answer_request(request.strip(), registry, backend or lazy, region, max_tokens=max_tokens, seed=seed)

@@ -8,11 +8,13 @@ from pathlib import Path
 from .registry import Observation, Registry, Tool, ToolContext, ToolFailure, dumps
 
 
-def default_registry(root: str | os.PathLike, read_roots: tuple[str | os.PathLike, ...] = ()) -> Registry:
-    """Every tool over the bundled regions; workspaces live under ``root``."""
+def default_registry(root: str | os.PathLike, read_roots: tuple[str | os.PathLike, ...] = (),
+                     regions: dict[str, Path] | None = None) -> Registry:
+    """Every tool over the bundled regions (and ``regions``: name → file); workspaces live under ``root``."""
     from . import constraints, places, planning
 
     ctx = ToolContext(Path(root), read_roots=tuple(Path(p) for p in read_roots))
+    ctx.regions.update(regions or {})
     return Registry(places.tools(ctx) + planning.tools(ctx) + constraints.tools(ctx), ctx)
 
 
