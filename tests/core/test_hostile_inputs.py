@@ -167,9 +167,11 @@ def test_cli_case(case, hostile_ws, tmp_path, capsys):
 def test_ask_removes_its_temporary_folder(tmp_path, monkeypatch, capsys):
     """Before: every `ask` left a cityplanner-ask-* folder behind."""
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    code = main(["ask", "build a land instance of helsinki and solve it", "--region", "helsinki",
-                 "--endpoint", "http://127.0.0.1:9/v1"])
-    assert code in (0, 2) and "Traceback" not in capsys.readouterr().err
+    code = main(["ask", "build a small land instance of helsinki with a budget of 500 k€ and solve it",
+                 "--region", "helsinki", "--endpoint", "http://127.0.0.1:9/v1"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["workspace_root"] is None
+    assert [c["status"] for c in out["tool_calls"] if c["tool"] == "build_instance"] == ["ok"]  # it wrote a workspace
     assert not list(tmp_path.glob("cityplanner-ask-*"))
 
 
