@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import shutil
 import subprocess
 import sys
@@ -68,13 +67,13 @@ def run_alg(alg: str, params: dict) -> dict:
 
 def city_via_qgis_process(pbf: Path, outs: dict[str, Path]) -> str | None:
     """Run buildcitymodel in qgis_process.bin; None on success, else why it failed."""
-    # quoted: an output folder with spaces or shell characters must stay one argument, never code
-    args = " ".join(shlex.quote(f"{k}={v}") for k, v in outs.items())
-    cmd = (f"source scripts/qgis_env.sh && exec qgis_process.bin run cityplanner:buildcitymodel -- "
-           f"{shlex.quote(f'INPUT={pbf}')} {args}")
+    # paths travel as bash's positional arguments ("$@"), never inside the script text, so a
+    # folder name with spaces or shell characters stays one argument and is never run
+    script = "source scripts/qgis_env.sh && exec qgis_process.bin run cityplanner:buildcitymodel -- \"$@\""
+    args = [f"INPUT={pbf}", *(f"{k}={v}" for k, v in outs.items())]
     try:
-        p = subprocess.run(["bash", "-c", cmd], cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
-                           text=True, timeout=240)
+        p = subprocess.run(["bash", "-c", script, "demo", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=240)
     except subprocess.TimeoutExpired:
         return "qgis_process timed out after 240 s"
     if p.returncode != 0 or not all(v.exists() for v in outs.values()):
