@@ -83,6 +83,8 @@ def test_city_measures_geodesic_and_warns(cities, crs):
     b = pyogrio.read_dataframe(path, layer="buildings")
     assert np.allclose(b["area"], geodesic_area(b.geometry), rtol=0.01)
     assert set(b["levels"]) == {3.0} and set(b["building"]) == {"yes"}
+    # by hand: 20 footprints of 30 × 20 m and 13 of 35 × 35 m, 3 levels, share 0.5, 40 m² each
+    assert res["demand"] == pytest.approx((20 * 600 + 13 * 1225) * 3 * 0.5 / 40, abs=0.1)
     w = " | ".join(res["warnings"])
     for said in ("no road class field", "no building type field", "no levels field", "'bakery'"):
         assert said in w
