@@ -36,7 +36,10 @@ class BuildCityModel(CityPlannerAlgorithm):
             "urban faces (blocks enclosed by streets, the planning parcels), junctions with "
             "their degree, and residential demand per face.\n\n"
             "Input is either an OpenStreetMap extract (.osm.pbf) or your own road layer "
-            "(lines, projected CRS in metres) with optional building and POI layers.\n\n"
+            "(lines, any CRS) with optional building and POI layers, an optional study area that clips "
+            "everything and an optional demand layer. Measuring happens in the input CRS when it is "
+            "metric with at most 0.5 % scale error over the area, else in the local UTM zone; every "
+            "assumption (CRS, default fields) is a warning in the log.\n\n"
             "Demand = residential floor area / 40 m² per resident, floor area = footprint × "
             "levels (from the levels field or a default per building type).")
 

@@ -28,8 +28,9 @@ class BuildInstance(TaskAlgorithm):
         return self.tr(
             f"Turns a city into a {TITLES[self.TASK]} planning instance.\n\n"
             "Input: an OpenStreetMap extract, or your own layers (roads, optional buildings and points "
-            "of interest, in a projected CRS in metres) with field mappings"
-            + (", or your own parcel layer with its land-use field and the need per type" if self.TASK == "land"
+            "of interest, in any CRS; optional study area and demand layer) with field mappings"
+            + (", or your own parcel layer with its land-use field, the mapping of its values to planning "
+               "types and the need per type" if self.TASK == "land"
                else "") + ".\n\n"
             "Output: a workspace folder (input/ with the candidate tables, export.json and the "
             "evaluator; work/; outputs/; logs/) that 'Solve' and 'Evaluate plan' read, and a "

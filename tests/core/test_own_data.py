@@ -231,3 +231,17 @@ def test_ask_reads_own_layers(gpkgs):
     res = ok("ask", "how many schools are there?", *city_args(g))
     assert res["region"] == "mycity" and res["answer"].startswith("There are 1 schools in the mycity data")
     assert any("working CRS EPSG:32635" in w for w in res["warnings"])
+
+
+def test_region_geopackage_without_osm_fields(tmp_path):
+    """``--region X.gpkg`` with layers named roads / buildings but no highway, building or levels
+    field (a KeyError and exit 1 before): the documented defaults, each a warning."""
+    f = own_city.frames()
+    g = tmp_path / "plain.gpkg"
+    f["katu"].to_file(g, layer="roads", engine="pyogrio")
+    f["rakennus"].to_file(g, layer="buildings", engine="pyogrio")
+    res = ok("city", "--region", str(g), "--out", str(tmp_path / "o"))
+    assert res["faces"] == 20 and res["buildings"] == 33 and res["crs"] == "EPSG:32635"
+    assert res["demand"] == pytest.approx((20 * 600 + 13 * 1225) * 3 * 0.5 / 40, abs=0.1)
+    assert sum("no road class field" in w or "no building type field" in w or "no levels field" in w
+               for w in res["warnings"]) == 3
