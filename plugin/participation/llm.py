@@ -15,7 +15,8 @@ under a JSON schema (grammar-constrained on llama.cpp), validated here and rende
 
 An answer that is cut, not JSON or out of schema falls back to the rule path for that
 resident / summary / community and is labelled ``fallback`` (counted in ``usage()``), never
-``llm``. ``usage()`` reports calls, tokens, seconds and seconds per call.
+``llm``; so does a summary that is no sentence or names none of the missed types, and a
+resident's reason that is no sentence is left out of the statement (``sensible``). ``usage()`` reports calls, tokens, seconds and seconds per call.
 """
 from __future__ import annotations
 
@@ -47,6 +48,17 @@ def planner_schema(parcel_ids: list[str], k: int) -> dict:
         "type": "object", "properties": {"parcel": {"type": "string", "enum": parcel_ids},
                                          "type": {"type": "string", "enum": list(TYPES)}},
         "required": ["parcel", "type"]}}}, "required": ["changes"]}
+
+
+def sensible(text: object, must_mention: tuple[str, ...] = ()) -> bool:
+    """Free text worth showing: at least four words of letters (a 135M model often answers
+    "232" or repeats the prompt) and, when given, a mention of one of ``must_mention``."""
+    if not isinstance(text, str):
+        return False
+    words = [w for w in text.split() if sum(ch.isalpha() for ch in w) >= 2]
+    low = text.lower()
+    return len(words) >= 4 and (not must_mention or any(m.replace("_", " ") in low.replace("_", " ")
+                                                        for m in must_mention))
 
 
 def _parse(text: str) -> dict | None:
@@ -118,12 +130,14 @@ class LlmVoice(RulePersona):
                         statement_schema(types, places), self.seed * 100_003 + i)
         needs = [t for t in dict.fromkeys(ans.get("needs", []) if ans else []) if t in TYPES][:MAX_STATED]
         reason = ans.get("reason") if ans else None
-        if not needs or not isinstance(reason, str) or not reason.strip():
+        if not needs or not isinstance(reason, str):
             self.counts["fallbacks"] += 1
             op = super().speak(region, pop, plan, parcels, i, previous)
             op.source = "fallback"
             return op
-        op = opinion_from_needs(region, pop, plan, parcels, i, needs, previous, short(reason, 200), "llm")
+        # a reason that is no sentence is left out; the structured needs still count as said
+        op = opinion_from_needs(region, pop, plan, parcels, i, needs, previous,
+                                short(reason, 200) if sensible(reason) else None, "llm")
         place = ans.get("place")
         if op.proposal and place in places:
             j = view[places.index(place)]
@@ -141,7 +155,7 @@ class LlmVoice(RulePersona):
         ans = self._ask("You are the note-taker of a planning meeting. Answer in JSON.", user, SUMMARY_SCHEMA,
                         self.seed * 7919 + summary.community * 101 + summary.round, 2 * self.max_tokens)
         text = ans.get("summary") if ans else None
-        if not isinstance(text, str) or not text.strip():
+        if not sensible(text, tuple(summary.unmet) or TYPES):
             self.counts["fallbacks"] += 1
             return super().summarize(summary, opinions, previous)[0], "fallback"
         return short(text, 800), "llm"

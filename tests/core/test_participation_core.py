@@ -225,6 +225,15 @@ def test_bad_input_one_line_errors(tmp_path, capsys):
     assert not (tmp_path / "o").exists()
 
 
+def test_llm_text_must_be_sensible():
+    from cityplanner.plugin.participation.llm import sensible
+
+    assert not sensible("232") and not sensible("72.799999, 326, 327") and not sensible(None)
+    assert sensible("We need a school near the station for our children")
+    assert not sensible("No, I don't want to know anything", ("school", "green_s"))
+    assert sensible("Residents mostly miss a small green area and schools", ("green_s", "school"))
+
+
 def test_llm_time_estimate():
     cfg = Config(persona="llm", rounds=3, speakers=50, communities=4, planner="llm")
     assert estimate_llm_seconds(cfg, 2.0) == 2.0 * (4 * 3 * 51 + 4)
