@@ -3,13 +3,15 @@
 Steps (one progress line each, with its seconds): the city model of every region through
 ``qgis_process.bin run cityplanner:buildcitymodel`` (in-process processing.run when
 qgis_process fails, saying why); per region × task: Build instance, Solve with the default
-method and each heuristic, Evaluate plan on the default plan (its score must equal Solve's);
+method and each heuristic (each plan audited on the map: the FLAGS output), Evaluate plan on
+the default plan (its score must equal Solve's);
 one GeoPackage per region with every layer, PNG maps rendered by QGIS with the plugin's
-styles, and report.html. Exit 1 with one line on failure.
+styles (the city model, its spatial units, one per task), and report.html. Exit 1 with one line on failure.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -143,9 +145,9 @@ def run_task(region: str, task: str, pbf: Path, out: Path, stage: Path, limits: 
                                      "REPORT": str(out / "reports" / f"{region}-{task}-{method}.html")})
         rows.append({"method": method, "valid": r["VALID"], "score": r["SCORE"], "upper_bound": r["UPPER_BOUND"],
                      "seconds": round(time.perf_counter() - t, 2), "status": r["STATUS"],
-                     "selected": layer_count(plan)})
+                     "selected": layer_count(plan), "flags": len(json.loads(r["FLAGS"])["flags"])})
         layers[f"{task}_plan_{method}"] = plan
-        log(f"{region} {task} solve {method}: valid={r['VALID']} score={r['SCORE']}", t)
+        log(f"{region} {task} solve {method}: valid={r['VALID']} score={r['SCORE']} audit flags={rows[-1]['flags']}", t)
     bound = rows[-1]["upper_bound"]
     for row in rows:
         row["gap"] = (round((bound - row["score"]) / max(abs(bound), 1e-9), 4) + 0.0  # + 0.0: no "-0.0"
@@ -165,12 +167,13 @@ def run_task(region: str, task: str, pbf: Path, out: Path, stage: Path, limits: 
     best = rows[-1]
     base = (styled(network, "city_roads", "existing network (removed links absent)") if task == "road"
             else styled(city["OUTPUT_ROADS"], "city_roads", "roads"))
-    faces = styled(city["FACES"], "city_faces", "city blocks")
+    faces = styled(city["FACES"], "city_faces", "land units (blocks less road reserve and water)")
     render_png([styled(evaluation, f"plan_{task}", "plan (default method)"),
                 styled(cands, f"candidates_{task}", "candidates"), base, faces], png,
                f"{region.title()}: {TITLES[task]}, default plan",
                f"score {best['score']:.4f}, bound {fmt_num(bound)}, gap {fmt_num(best['gap'])}; "
-               f"{best['selected']} of {int(b['CANDIDATE_COUNT'])} candidates selected; valid {e['VALID']}",
+               f"{best['selected']} of {int(b['CANDIDATE_COUNT'])} candidates selected; valid {e['VALID']}; "
+               f"audit flags {best['flags']}",
                extent=faces.extent())
     log(f"{region} {task}: map {png.relative_to(out)}", t)
     return {"task": task, "instance_id": b["INSTANCE_ID"], "candidates": int(b["CANDIDATE_COUNT"]),
@@ -201,14 +204,44 @@ def city_map(region: str, pbf: Path, city: dict[str, Path], out: Path) -> Path:
     return png
 
 
+def units_map(region: str, city: dict[str, Path], out: Path, stage: Path) -> Path:
+    """The spatial units over the roads, with the water / non-buildable masks and the study area."""
+    from cityplanner.plugin.city import load_city
+    from cityplanner.plugin.qgis_io.maps import render_png
+
+    import geopandas as gpd
+
+    png = out / "maps" / f"{region}-units.png"
+    t = time.perf_counter()
+    core = load_city(region)
+    masks, extent = stage / f"{region}_masks.gpkg", stage / f"{region}_extent.gpkg"
+    core.masks.to_file(masks, driver="GPKG", engine="pyogrio")
+    gpd.GeoDataFrame({"name": ["study area"]}, geometry=[core.extent], crs=core.crs).to_file(
+        extent, driver="GPKG", engine="pyogrio")
+    units = styled(city["FACES"], "city_units", "land units")
+    layers = [styled(extent, "city_extent", "study area (what the streets enclose)"),
+              units, styled(city["OUTPUT_ROADS"], "city_roads", "drivable roads")]
+    if len(core.masks):
+        layers.append(styled(masks, "city_masks", "masked"))
+    render_png(layers, png, f"{region.title()}: spatial units",
+               f"{len(core.faces)} units: blocks less road reserve, water, non-buildable land",
+               extent=units.extent())
+    log(f"{region}: map {png.relative_to(out)}", t)
+    return png
+
+
 def write_report(out: Path, results: dict) -> Path:
     from cityplanner.plugin.qgis_io.reports import page, table
     from cityplanner.plugin.util.io import atomic_write_text
 
-    cols = ("method", "valid", "score", "upper_bound", "gap", "seconds", "selected", "status")
-    body = []
+    cols = ("method", "valid", "score", "upper_bound", "gap", "seconds", "selected", "flags", "status")
+    body = ["<p>flags: audit flags of the plan (<code>python -m plugin audit</code>; the Solve "
+            "algorithm's FLAGS output): sites on the road reserve, water or outside the study area, "
+            "sites narrower or smaller than their type needs, stations away from the network, new "
+            "links through buildings or water. 0 is the bar.</p>"]
     for region, res in results["regions"].items():
-        body.append(f"<h2>{region}</h2><p>City model: {res['city_via']}.</p><img src='{res['city_map']}'>")
+        body.append(f"<h2>{region}</h2><p>City model: {res['city_via']}.</p><img src='{res['city_map']}'>"
+                    f"<img src='{res['units_map']}'>")
         for t in res["tasks"]:
             body.append(f"<h3>{region} — {TITLES[t['task']]} ({t['instance_id']}, {t['candidates']} candidates)</h3>"
                         + table(t["rows"], cols) + f"<img src='{t['map']}'>")
@@ -242,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
             pbf = REGIONS[region]
             city, via = region_city(region, pbf, stage, not args.no_qgis_process)
             city_png = city_map(region, pbf, city, out)
+            units_png = units_map(region, city, out, stage)
             tasks = [run_task(region, t, pbf, out, stage, limits, city) for t in args.tasks.split(",")]
             gpkg = stage / f"{region}.gpkg"
             t = time.perf_counter()
@@ -253,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
             os.replace(gpkg, out / f"{region}.gpkg")
             log(f"{region}: {region}.gpkg written", t)
             results[region] = {"city_via": via,
-                               "city_map": city_png.relative_to(out).as_posix(), "tasks": tasks}
+                               "city_map": city_png.relative_to(out).as_posix(),
+                               "units_map": units_png.relative_to(out).as_posix(), "tasks": tasks}
         from cityplanner.plugin.util.io import atomic_write_json
 
         log(f"demo done in {time.perf_counter() - t0:.0f} s")

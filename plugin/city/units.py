@@ -5,16 +5,17 @@
 2. Margin: blocks closed by the frame rather than by streets are not enclosed by streets
    inside the data (the outer face, blocks cut by the data's edge). Without a study-area polygon they are
    dropped; with one they are kept, clipped to it (the planner drew that boundary).
-3. Traffic islands: blocks whose boundary runs for ≥ ``ISLAND_SHARE`` of its length along
-   roundabouts (junction=roundabout|circular) or slip roads (``*_link``) are dropped.
+3. Traffic islands and interchange infields: blocks whose boundary runs for ≥ ``ISLAND_SHARE``
+   of its length along roundabouts (junction=roundabout|circular), slip roads (``*_link``) or
+   motorways are dropped.
 4. Land = block − road reserve − water / non-buildable masks (plugin.city.nonbuildable);
    a block may fall apart into several units (``block_id`` keeps the parent).
 5. Units under ``MIN_UNIT_M2`` or narrower than ``MIN_UNIT_WIDTH_M`` with no building on
    them are dropped (leftover medians, verges, slip-road triangles).
 Width = 2 × the radius of the largest inscribed circle (``shapely.maximum_inscribed_circle``).
 
-The study area in effect (``extent``): the user's polygon, else the union of the kept blocks
-and the road reserve inside the frame, i.e. the area the street network encloses.
+The study area in effect (``extent``): the user's polygon, else the kept blocks with the road
+reserve of their streets inside the frame, i.e. the area the street network encloses.
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ from .nonbuildable import QUAD_SEGS, RESERVE_WIDTH_M, road_reserve
 
 MIN_UNIT_M2 = 300.0
 MIN_UNIT_WIDTH_M = 8.0
-ISLAND_SHARE = 0.8
+ISLAND_SHARE = 0.7
+ISLAND_HIGHWAYS = ("motorway",)  # besides every *_link
 ISLAND_JUNCTIONS = ("roundabout", "circular")
 EDGE_TOL_M = 1.0       # m: tolerance for "runs along the frame" and "along a roundabout"
 ENTRY_TOL_M = 2.0      # road nodes within this of a block's boundary are its entry nodes
@@ -45,11 +47,11 @@ def inscribed_width(geoms) -> np.ndarray:
 
 
 def island_roads(streets: gpd.GeoDataFrame) -> np.ndarray:
-    """Geometries of roundabouts and slip roads (the rims of traffic islands)."""
-    junction = streets["junction"].fillna("").astype(str) if "junction" in streets else ""
-    hit = streets["highway"].fillna("").astype(str).str.endswith("_link")
+    """Geometries of roundabouts, slip roads and motorways (the rims of traffic islands)."""
+    highway = streets["highway"].fillna("").astype(str)
+    hit = highway.str.endswith("_link") | highway.isin(ISLAND_HIGHWAYS)
     if "junction" in streets:
-        hit |= junction.isin(ISLAND_JUNCTIONS)
+        hit |= streets["junction"].fillna("").astype(str).isin(ISLAND_JUNCTIONS)
     return streets.geometry.to_numpy()[hit.to_numpy()]
 
 
@@ -67,8 +69,7 @@ def build_units(streets: gpd.GeoDataFrame, frame, explicit_area: bool, masks: gp
     keep = ~_islands(blocks, island_roads(streets)) & (explicit_area | ~margin)
     blocks, margin = blocks[keep], margin[keep]
     reserve = road_reserve(streets)
-    extent = frame if explicit_area else shapely.intersection(
-        shapely.union_all(np.append(blocks, reserve)), frame)
+    extent = frame if explicit_area else _enclosed(blocks, reserve, frame)
     cut = shapely.union_all([reserve, *masks.geometry.to_numpy()]) if len(masks) else reserve
     land = _difference(blocks, cut)
     parts, block_id = shapely.get_parts(land, return_index=True)
@@ -87,6 +88,14 @@ def build_units(streets: gpd.GeoDataFrame, frame, explicit_area: bool, masks: gp
     units["entry_nodes"] = _entries(blocks, nodes, parts, block_id)
     units.index.name = "face_id"
     return units, extent
+
+
+def _enclosed(blocks: np.ndarray, reserve, frame):
+    """The kept blocks with the reserve of the streets around them (dead ends reaching out
+    into the margin keep only a stub of ``ENTRY_REACH_M``)."""
+    inner = shapely.union_all(blocks)
+    near = shapely.intersection(reserve, shapely.buffer(inner, ENTRY_REACH_M, quad_segs=QUAD_SEGS))
+    return shapely.intersection(shapely.union_all([inner, near]), frame)
 
 
 def _on_open_edge(blocks: np.ndarray, edge, lines: np.ndarray) -> np.ndarray:
