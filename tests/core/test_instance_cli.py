@@ -18,7 +18,7 @@ def test_suite_instance_by_name_matches_suite_item(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv,msg", [
     (["--suite", "quick", "--name", "nope"], "no instance 'nope'"),
-    (["--task", "land"], "give --region and --task"),
+    (["--task", "land"], "give --task with --region"),
 ])
 def test_bad_suite_arguments(tmp_path, capsys, argv, msg):
     assert main(["instance", *argv, "--out", str(tmp_path / "ws")]) == 2
