@@ -44,6 +44,7 @@ if [ "$(cat "$ROOTFS/.cityplanner-rootfs" 2>/dev/null)" != "$stamp" ]; then
   debootstrap --variant=minbase "$SUITE" "$ROOTFS.tmp" ${DEBIAN_MIRROR:+"$DEBIAN_MIRROR"} >"$CACHE/debootstrap.log" 2>&1 \
     || { tail -20 "$CACHE/debootstrap.log" >&2; exit 1; }
   bind proc "$ROOTFS.tmp/proc" -t proc
+  bind /dev "$ROOTFS.tmp/dev" --rbind  # apt wants /dev/pts
   in_root "$ROOTFS.tmp" "apt-get update -qq && apt-get install -y -qq --no-install-recommends $APT_PKGS >/dev/null && apt-get clean"
   cleanup; mounted=()
   echo "$stamp" > "$ROOTFS.tmp/.cityplanner-rootfs"

@@ -102,3 +102,46 @@ def test_python_executable_is_this_interpreter():
     out = subprocess.run([python_executable(), "-c", "import sys; print(sys.base_exec_prefix, sys.version_info[:2])"],
                          capture_output=True, text=True, check=True).stdout.strip()
     assert out == f"{sys.base_exec_prefix} {sys.version_info[:2]}"
+
+
+def _wheel(folder: Path, version: str) -> None:
+    """A minimal pure-Python wheel of the distribution ``cp-probe`` (module ``cp_probe``)."""
+    import base64
+    import hashlib
+    import zipfile
+
+    files = {"cp_probe/__init__.py": f"VERSION = {version!r}\n",
+             f"cp_probe-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: cp-probe\nVersion: {version}\n",
+             f"cp_probe-{version}.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
+                                                   "Tag: py3-none-any\n"}
+    record = [f"{name},sha256={base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b'=').decode()},"
+              f"{len(text.encode())}" for name, text in files.items()]
+    files[f"cp_probe-{version}.dist-info/RECORD"] = "\n".join(record + [f"cp_probe-{version}.dist-info/RECORD,,"]) + "\n"
+    folder.mkdir(exist_ok=True)
+    with zipfile.ZipFile(folder / f"cp_probe-{version}-py3-none-any.whl", "w") as z:
+        for name, text in files.items():
+            z.writestr(name, text)
+
+
+def test_install_into_prefix_offline_then_restart_only_for_a_loaded_old_copy(tmp_path, monkeypatch):
+    """The real pip path: an offline wheelhouse into a prefix, usable at once; replacing a
+    version that is already imported is the one case that asks for a restart."""
+    import importlib
+    import importlib.metadata
+
+    from cityplanner.plugin.deps.installer import plan, run
+
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, "cp_probe", raising=False)
+    wh, prefix = tmp_path / "wh", tmp_path / "deps"
+    _wheel(wh, "1.0")
+    steps = []
+    res = run(plan(prefix, [Requirement("cp-probe", "1.0", "2")], find_links=wh), lambda f, line: steps.append(f))
+    assert res.ok and not res.restart_needed and res.message == "installed cp-probe", res.log[-800:]
+    assert steps[-1] == 1.0 and importlib.metadata.version("cp-probe") == "1.0"
+    assert importlib.import_module("cp_probe").VERSION == "1.0"
+    _wheel(wh, "1.5")
+    res = run(plan(prefix, [Requirement("cp-probe", "1.5", "2")], find_links=wh))
+    assert res.ok and res.restart_needed and "restart QGIS" in res.message, res.log[-800:]
+    missing = run(plan(tmp_path / "other", [Requirement("cp-probe", "3.0")], find_links=wh))
+    assert not missing.ok and missing.message.startswith("pip failed: ERROR") and "\n" not in missing.message

@@ -104,6 +104,20 @@ def test_fresh_profile_loads_and_says_what_is_missing(profile):
     assert all(("Install dependencies" in m or "endpoint" in m) and "\n" not in m for m in unavailable)
     if not out["provider"]:
         assert any(m.startswith("Processing algorithms unavailable: ") for m in unavailable)
+    elif any(m.startswith("Solvers default and alns unavailable: ") for m in unavailable):
+        # the provider works without alns (QGIS 3.40 on Debian 13): `default` says why, in one line
+        env = clean_env(profile, QT_QPA_PLATFORM="offscreen")
+        qp = qgis_process_bin()
+        run_logged("1-enable", [qp, "plugins", "enable", "cityplanner"], env, 300)
+        ws = profile / "ws-before"
+        b = run_logged("1-build", [qp, "run", "cityplanner:buildstationinstance", "--", f"INPUT={PBF}",
+                                   f"WORKSPACE={ws}", f"CANDIDATES={profile / 'c-before.gpkg'}"], env, 600)
+        assert b.returncode == 0, b.stderr[-1500:]
+        s = run_logged("1-solve-default", [qp, "run", "cityplanner:solvestation", "--", f"WORKSPACE={ws}",
+                                           "METHOD=0", "TIME_LIMIT=5", f"OUTPUT={profile / 'p-before.gpkg'}"], env, 600)
+        said = s.stdout + s.stderr
+        assert s.returncode != 0 and "Solvers default and alns unavailable: alns missing" in said, said[-1500:]
+        assert "Traceback" not in said and "ModuleNotFoundError" not in said
 
 
 def test_desktop_window_offers_install_and_installs(profile, wheelhouse):
