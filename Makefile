@@ -5,7 +5,7 @@
 PY := .venv/bin/python
 export QT_QPA_PLATFORM := offscreen
 
-.PHONY: setup test test-ltr demo package wheelhouse qgis clean
+.PHONY: setup test test-ltr demo package wheelhouse qgis guide clean
 
 setup:
 	@bash scripts/setup.sh
@@ -33,6 +33,11 @@ wheelhouse: setup
 # QGIS desktop with this repo linked as the plugin and the venv's packages visible.
 qgis: setup
 	@bash -c 'source scripts/qgis_env.sh && unset QT_QPA_PLATFORM && qgis'
+
+# docs/guide/*.png: the user guide's screenshots, re-made by the guided tour in a real QGIS
+# window under Xvfb (docs/tour.py; a few minutes: it runs the real model).
+guide: setup
+	@bash scripts/tour.sh docs/guide
 
 clean:
 	rm -rf build dist demo-output .pytest_cache

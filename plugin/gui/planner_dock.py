@@ -27,6 +27,7 @@ from ..city.regions import REGIONS
 from ..qgis_io.legends import COLUMN_HELP, explain_score
 from ..qgis_io.report_map import qgs_crs
 from ..sandbox.best_plan import describe
+from .instruction_panel import InstructionPanel
 from .tasks import AskTask, PlannerTask
 from ..tasks import SIZES, TASKS
 
@@ -59,7 +60,7 @@ class ScoreChart(QWidget):
         p = QPainter(self)
         p.fillRect(self.rect(), Qt.white)
         if len(self.values) < 1:
-            p.drawText(self.rect(), Qt.AlignCenter, "best-so-far score")
+            p.drawText(self.rect(), Qt.AlignCenter, "this run's best-so-far score")
             return
         lo, hi = min(self.values), max(self.values)
         span = (hi - lo) or 1.0
@@ -68,7 +69,7 @@ class ScoreChart(QWidget):
         p.setPen(QPen(Qt.darkGreen, 2))
         p.drawPolyline(QPolygonF(pts))
         p.setPen(Qt.black)
-        p.drawText(8, 16, f"best {self.values[-1]:.4f}")
+        p.drawText(8, 16, f"this run's best so far {self.values[-1]:.4f}")
 
 
 class PlannerDock(QgsDockWidget):
@@ -147,6 +148,10 @@ class PlannerDock(QgsDockWidget):
             b.clicked.connect(slot)
             buttons.addWidget(b)
         lay.addLayout(buttons)
+        # planner instructions → constraints with their price (plugin/gui/instruction_panel.py)
+        self.instructions = InstructionPanel(lambda: self.workspace.text().strip(), lambda: self.model.text().strip())
+        self.workspace.editingFinished.connect(self.instructions.refresh)
+        lay.addWidget(self.instructions)
         self.keep_button.setToolTip("add the last run's own plan as a layer that later runs leave alone")
         self.report_button.setToolTip("an HTML report of the last run: map over roads and blocks, the score in words")
         self.summary = QLabel("Run a method to get a plan. The workspace keeps its best plan: a run replaces it "
