@@ -15,7 +15,7 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import Callable
 
-from ..util.io import atomic_write_text
+from ..util.io import atomic_write_bytes
 
 from .budget import Budget
 
@@ -151,7 +151,7 @@ class Jail:
             self.budget.spend_write(len(data), new_file=not real.exists())
             if old:
                 data = self.read(path).encode("utf-8") + data
-            return atomic_write_text(real, data.decode("utf-8"))
+            return atomic_write_bytes(real, data)
         except OSError as e:
             raise SandboxError(f"{_short(path)}: {_reason(e, 'cannot write')}") from None
 
