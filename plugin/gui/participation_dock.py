@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from qgis.core import (QgsApplication, QgsMapLayerProxyModel, QgsProject, QgsTask, QgsVectorLayer)
+from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsMapLayerProxyModel,
+                       QgsProject, QgsTask, QgsVectorLayer)
 from qgis.gui import QgsDockWidget, QgsFieldComboBox, QgsMapLayerComboBox
 from qgis.PyQt.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
-                                 QSpinBox, QVBoxLayout, QWidget)
+                                 QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from .. import RESOURCES
 from ..errors import Cancelled, InputError
@@ -24,6 +25,7 @@ SAMPLES = {"hlg": ("hlg.geojson", "Huilongguan, Beijing (sample)"),
 SAMPLE_FIELD = "type"       # the samples' land-use codes (1 feasible, 4 residential, 5 business, …)
 #: field names that usually hold a parcel's land use, best first
 LANDUSE_FIELDS = ("landuse", "land_use", "type", "use", "zoning", "lu", "kind")
+MAPPING_ROWS = 200     # the most frequent values shown in the mapping table
 LLM_THREADS = 1        # the dock shares the machine with QGIS itself
 LLM_MAX_TOKENS = 64
 MEASURES = (
@@ -62,6 +64,14 @@ class ParticipationDock(QgsDockWidget):
         self._layer_changed(self.layer.currentLayer())
         form.addRow("Parcel layer", self.layer)
         form.addRow("Land-use field", self.field)
+        self.mapping = QTableWidget(0, 3)
+        self.mapping.setHorizontalHeaderLabels(["value", "parcels", "planning type"])
+        self.mapping.setToolTip("the field's values, most frequent first: choose what each one is (residential, "
+                                "feasible = may be re-planned, a facility type, or ignore); names and the sample "
+                                "codes come pre-filled")
+        self.field.fieldChanged.connect(self._fill_mapping)
+        self._fill_mapping(self.field.currentField())
+        form.addRow("Land-use mapping", self.mapping)
         self.spins = {}
         for key, lo, hi, val in (("residents", 1, 100000, 1000), ("rounds", 1, 20, 3), ("speakers", 1, 1000, 50),
                                  ("communities", 1, 50, 4), ("seed", 0, 10**6, 0)):
@@ -133,6 +143,36 @@ class ParticipationDock(QgsDockWidget):
                 self.field.setField(match)
                 return
 
+    def _fill_mapping(self, name: str) -> None:
+        """One row per distinct value of the field (count, most frequent first), the planning type
+        pre-selected where the value implies it (plugin.parcels.landuse_map.default_targets)."""
+        from ..parcels.landuse_map import TARGETS, default_targets, value_counts
+        from ..qgis_io.layers import field_values
+
+        self.mapping.setRowCount(0)
+        layer = self.layer.currentLayer()
+        if layer is None or not name or layer.fields().indexOf(name) < 0:
+            return
+        counts = value_counts(field_values(layer, name)).iloc[:MAPPING_ROWS]
+        implied = default_targets(counts.index)
+        self.mapping.setRowCount(len(counts))
+        for row, (value, n) in enumerate(counts.items()):
+            self.mapping.setItem(row, 0, QTableWidgetItem(str(value)))
+            self.mapping.setItem(row, 1, QTableWidgetItem(str(int(n))))
+            combo = QComboBox()
+            combo.addItems(["", *TARGETS])
+            combo.setCurrentText(implied.get(value, ""))
+            self.mapping.setCellWidget(row, 2, combo)
+
+    def landuse_map(self) -> dict[str, str]:
+        """The table's chosen types (rows left empty are unmapped)."""
+        out = {}
+        for row in range(self.mapping.rowCount()):
+            target = self.mapping.cellWidget(row, 2).currentText()
+            if target:
+                out[self.mapping.item(row, 0).text()] = target
+        return out
+
     def config(self):
         from ..participation import Config
 
@@ -171,21 +211,21 @@ class ParticipationDock(QgsDockWidget):
         except Exception as e:  # QgsProcessingException: a one-line message about the layer
             self.log.appendPlainText(f"error: {e}")
             return
-        cfg, crs, path = self.config(), layer.crs(), self._parcels_path(layer)
+        cfg, crs, path, table = self.config(), layer.crs(), self._parcels_path(layer), self.landuse_map()
         self.log.clear()
         from ..participation.engine import estimate_llm_seconds
 
         secs = estimate_llm_seconds(cfg)
         self.log.appendPlainText(f"running on {layer.name()} (field {fld})" +
                                  (f"; the LLM voice needs about {_duration(secs)}" if secs else ""))
-        self.task = QgsTask.fromFunction("Participatory revision", self._work, gdf, fld, cfg, path,
+        self.task = QgsTask.fromFunction("Participatory revision", self._work, gdf, fld, cfg, path, table,
                                          on_finished=lambda exc, res=None: self._finished(exc, res, crs))
         self.run_btn.setEnabled(False)
         self.cancel_btn.setEnabled(True)
         QgsApplication.taskManager().addTask(self.task)
 
     @staticmethod
-    def _work(task: QgsTask, gdf, fld, cfg, path):
+    def _work(task: QgsTask, gdf, fld, cfg, path, table):
         """Worker thread: core code only (no layers, no widgets)."""
         from ..participation import region_from_gdf, result_layers, run_with_voice
 
@@ -196,9 +236,11 @@ class ParticipationDock(QgsDockWidget):
             done[0] += 1
             task.setProgress(min(99.0, 100.0 * done[0] / steps))
 
-        res = run_with_voice(region_from_gdf(gdf, fld, "parcel layer"), cfg, threads=LLM_THREADS,
+        warnings: list[str] = []
+        region = region_from_gdf(gdf, fld, "parcel layer", table, None, warnings)
+        res = run_with_voice(region, cfg, threads=LLM_THREADS,
                              max_tokens=LLM_MAX_TOKENS, cancel=task.isCanceled, on_event=tick, parcels_path=path)
-        return res, result_layers(res)
+        return res, result_layers(res), warnings
 
     def cancel(self) -> None:
         if self.task is not None:
@@ -212,8 +254,10 @@ class ParticipationDock(QgsDockWidget):
             msg = str(exc) if isinstance(exc, (InputError, Cancelled)) else f"{type(exc).__name__}: {exc}"
             self.log.appendPlainText(f"error: {msg}" if exc is not None else "cancelled")
             return
-        res, layers = result
+        res, layers, warnings = result
         self.last_result = res
+        for w in warnings:
+            self.log.appendPlainText(f"warning: {w}")
         self.show_result(res, layers, crs)
 
     def show_result(self, res, layers, crs) -> list[QgsVectorLayer]:
@@ -244,7 +288,9 @@ class ParticipationDock(QgsDockWidget):
         out = []
         for name, style in (("parcels", "participation_parcels"), ("residents", "participation_residents")):
             lyr = QgsVectorLayer(layers[name].to_json(drop_id=True), f"Participation {name}", "ogr")
-            lyr.setCrs(crs)
+            # the result is in the working CRS (e.g. UTM for a Web Mercator layer), not the layer's
+            frame_crs = layers[name].crs
+            lyr.setCrs(QgsCoordinateReferenceSystem.fromWkt(frame_crs.to_wkt()) if frame_crs is not None else crs)
             apply_style(lyr, style)
             QgsProject.instance().addMapLayer(lyr)
             out.append(lyr)

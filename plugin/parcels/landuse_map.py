@@ -92,6 +92,17 @@ def _is_code(key: str) -> bool:
     return key.lstrip("-").isdigit()
 
 
+def default_targets(keys) -> dict[str, str]:
+    """What values map to without an entry: type names to themselves; integer codes to the
+    participation codes, but only when every code among ``keys`` is one of them."""
+    keys = set(keys)
+    out = {k: k.lower() for k in keys if k.lower() in TARGETS}
+    codes = {k for k in keys if _is_code(k)}
+    if codes and all(int(k) in TYPE_CODES for k in codes):
+        out.update({k: TYPE_CODES[int(k)] for k in codes})
+    return out
+
+
 def value_counts(values: pd.Series) -> pd.Series:
     """Distinct land-use values (as mapping keys) with their counts, most frequent first."""
     keys = values.map(value_key).dropna()
@@ -105,13 +116,9 @@ def apply_landuse_map(values: pd.Series, mapping: Mapping[str, str], field: str,
     Unmapped values raise the one-line InputError described in the module docstring."""
     keys = values.map(value_key)
     table = dict(mapping)
-    rest = {k for k in keys.dropna().unique() if k not in table}
-    for k in rest:
-        if k.lower() in TARGETS:
-            table[k] = k.lower()
-    codes = {k for k in rest if _is_code(k)}
-    if codes and all(int(k) in TYPE_CODES for k in codes):
-        table.update({k: TYPE_CODES[int(k)] for k in codes})
+    implied = default_targets(k for k in keys.dropna().unique() if k not in table)
+    table.update(implied)
+    if any(_is_code(k) for k in implied):
         warnings.append(f"{label}: integer values of '{field}' read as the participation codes "
                         + ", ".join(f"{c} {t}" for c, t in TYPE_CODES.items()) + " (map them to say otherwise)")
     targets = keys.map(lambda k: None if k is None else table.get(k))

@@ -73,6 +73,13 @@ def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
     return gpd.GeoDataFrame(df, geometry=geoms, crs=crs.toWkt() if crs.isValid() else None)
 
 
+def field_values(layer, name: str) -> pd.Series:
+    """Every feature's value of field ``name`` (NULL → None), without reading geometries."""
+    idx = layer.fields().indexOf(name)
+    req = QgsFeatureRequest().setFlags(QgsFeatureRequest.NoGeometry).setSubsetOfAttributes([idx])
+    return pd.Series([_py(f.attribute(idx)) for f in layer.getFeatures(req)], dtype=object)
+
+
 def _py(v):
     # QVariant NULLs come through as QVariant objects in PyQGIS; map them to None
     return None if v is None or (isinstance(v, QVariant) and v.isNull()) else v

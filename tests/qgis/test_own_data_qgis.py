@@ -137,3 +137,35 @@ def test_bad_own_layers_are_one_line(provider, gpkgs, tmp_path):
             run("buildlandinstance", {**params, **out})
         assert said in str(e.value) and "\n" not in str(e.value).strip()
     assert not (tmp_path / "w").exists()
+
+
+def test_participation_dock_maps_coded_parcels(gpkgs, qgis_app, qgis_new_project, qtbot):
+    """The dock's mapping table lists the field's values with their counts (none implied for
+    cadastral codes); mapped, the run works and its layers sit in the working CRS."""
+    from qgis.core import QgsApplication, QgsProject
+
+    from cityplanner.plugin.gui.participation_dock import ParticipationDock
+
+    layer = lyr(gpkgs["EPSG:3857"], "kiinteisto")
+    QgsProject.instance().addMapLayer(layer)
+    dock = ParticipationDock()
+    dock.layer.setLayer(layer)
+    dock.field.setField("kaavamerkinta")
+    rows = {dock.mapping.item(r, 0).text(): int(dock.mapping.item(r, 1).text()) for r in range(dock.mapping.rowCount())}
+    codes = own_city.frames()["kiinteisto"]["kaavamerkinta"].value_counts()
+    assert rows == {str(k): int(n) for k, n in codes.items()}
+    assert dock.landuse_map() == {}
+    wanted = dict(e.split("=") for e in own_city.LANDUSE_MAP.split(","))
+    for r in range(dock.mapping.rowCount()):
+        dock.mapping.cellWidget(r, 2).setCurrentText(wanted[dock.mapping.item(r, 0).text()])
+    assert dock.landuse_map() == wanted
+    for key, v in {"residents": 60, "rounds": 1, "speakers": 5, "communities": 1}.items():
+        dock.spins[key].setValue(v)
+    dock.run_btn.click()
+    qtbot.waitUntil(lambda: dock.task is None, timeout=30_000)
+    assert QgsApplication.taskManager().countActiveTasks() == 0
+    text = dock.log.toPlainText()
+    assert "warning: " in text and "after:" in text, text
+    out = [x for x in QgsProject.instance().mapLayers().values() if x.name() == "Participation parcels"]
+    assert out and out[0].crs().authid() == "EPSG:32635"
+    dock.deleteLater()
