@@ -9,6 +9,8 @@ DIR/speed.md with full-evaluation ms and add / remove / swap µs per task on med
 ``--suite fuzz`` runs ``--turns`` generated hostile turns through the virtual terminal of a small
 land workspace (plugin.bench.fuzz): DIR/fuzz.json with turns, failures, max turn time and peak
 memory; exit code 1 when an invariant broke.
+``--suite instructions`` reads the held-out planner instructions (plugin.bench.instructions): exact
+match and execution accuracy for the rules, the raw model, the trained adapter (--lora) and both.
 ``--suite participation`` compares our participatory revision with the four baselines, the DRL
 plan and the paper on the bundled HLG / DHM regions (plugin.bench.participation; --seeds, default 5).
 """
@@ -26,7 +28,7 @@ from . import seconds, seed
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     src = parser.add_mutually_exclusive_group(required=True)
     src.add_argument("--suite", help="quick | full | tiny | speed (evaluator timings, no solving) | ask | "
-                                     "fuzz (hostile terminal turns)")
+                                     "fuzz (hostile terminal turns) | instructions")
     src.add_argument("--instances", help="comma-separated workspace folders")
     parser.add_argument("--methods", default="greedy,grasp,sa,alns,default",
                         help=f"comma-separated, from {','.join(SOLVERS)}")
@@ -42,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--endpoint", default=None, help="OpenAI-compatible server URL for the agent / ask suites")
     parser.add_argument("--turns", type=int, default=10_000, help="fuzz suite: generated turns (default 10000)")
     parser.add_argument("--seed", type=seed, default=0, help="fuzz suite: generator seed (default 0)")
+    parser.add_argument("--lora", default=None, help="instructions suite: the adapter of train --task instructions")
+    parser.add_argument("--split", default="test", choices=("dev", "test"),
+                        help="instructions suite: held-out half (default test)")
     parser.add_argument("--out", required=True, help="output folder")
 
 
@@ -59,6 +64,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         from ..bench.participation import run_participation_bench
 
         return run_participation_bench(args.out, seeds=args.seeds if args.seeds > 1 else 5)
+    if args.suite == "instructions":
+        from ..bench.instructions import run_instructions_bench
+
+        return run_instructions_bench(args.out, split=args.split, model=args.model, endpoint=args.endpoint,
+                                      lora=args.lora)
     if args.suite == "ask":
         from ..agent.ask.bench import run_ask_bench
 

@@ -16,8 +16,9 @@ from ..tasks.base import Instance
 from .compile import compile_constraints
 from .resolve import Clarify, resolve_target
 from .rules import Ambiguous, NoRule, parse
-from .schema import schema_errors
+from .schema import DEFAULT_NEAR_M, schema_errors
 
+NEAR_KINDS = ("exclude_near", "require_near", "count_min", "count_max")
 NEEDS_PLACE = ("lock_in", "lock_out", "exclude_near", "require_near", "inside_area", "outside_area")
 HELP = ("I could not read that as a constraint. Forms I know: 'no station within 300 m of <place>', "
         "'at least 2 within 500 m of <place>', 'site 3 in', 'parcel 2 out', 'keep 400 m between stations', "
@@ -36,14 +37,17 @@ class Interpretation:
         return [c["source"] for c in self.constraints]
 
 
-def read(text: str, inst: Instance, backend=None, model_source: str = "model") -> tuple[list[dict], str, str | None]:
-    """(neutral constraints, source, clarification) before resolution."""
-    try:
-        return parse(text, inst.task, inst.budget), "rules", None
-    except Ambiguous as e:
-        return [], "rules", str(e)
-    except NoRule:
-        pass
+def read(text: str, inst: Instance, backend=None, model_source: str = "model",
+         rules: bool = True) -> tuple[list[dict], str, str | None]:
+    """(neutral constraints, source, clarification) before resolution; ``rules=False`` asks
+    the model directly (the benchmark's model-only rows)."""
+    if rules:
+        try:
+            return parse(text, inst.task, inst.budget), "rules", None
+        except Ambiguous as e:
+            return [], "rules", str(e)
+        except NoRule:
+            pass
     if backend is None:
         return [], "rules", HELP
     from .llm import model_read
@@ -52,12 +56,12 @@ def read(text: str, inst: Instance, backend=None, model_source: str = "model") -
     return items, model_source, (clar if not items else None)
 
 
-def interpret(text: str, inst: Instance, backend=None, model_source: str = "model") -> Interpretation:
+def interpret(text: str, inst: Instance, backend=None, model_source: str = "model", rules: bool = True) -> Interpretation:
     """Read, resolve and validate one instruction against ``inst``."""
     text = str(text or "").strip()
     if not text:
         return Interpretation(clarification="the instruction is empty")
-    items, source, clar = read(text, inst, backend, model_source)
+    items, source, clar = read(text, inst, backend, model_source, rules)
     if clar or not items:
         return Interpretation(clarification=clar or HELP)
     try:
@@ -77,6 +81,9 @@ def finish(c: dict[str, Any], inst: Instance, text: str, source: str) -> dict[st
         if c.get("kind") in NEEDS_PLACE:
             raise Clarify(f"which place, site, parcel or link does '{text}' mean?")
     elif c.get("kind") not in ("budget_share_max", "emphasis", "spacing_min"):
+        if c.get("kind") in NEAR_KINDS and t.get("name") and c.get("distance_m") is None and not c.get("area"):
+            c["distance_m"] = DEFAULT_NEAR_M
+            c["note"] = f"no distance given: read as within {DEFAULT_NEAR_M:g} m (give a distance to change it)"
         r = resolve_target(inst, t, float(c.get("distance_m") or 0.0))
         if t.get("name"):
             t["name"] = r.label

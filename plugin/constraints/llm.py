@@ -10,8 +10,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .schema import KINDS
 
+#: the kinds the model may answer, in words it can use (require_near is count_min with a target)
+MODEL_KINDS = {
+    "lock_in": "keep the site/link/parcel target_id", "lock_out": "never use target_id",
+    "exclude_near": "none within distance_m of the place", "count_min": "at least count (near a place if given)",
+    "count_max": "at most count (near a place if given)", "spacing_min": "selected sites at least distance_m apart",
+    "budget_share_max": "spend at most share of the budget", "emphasis": "favour a score term",
+    "inside_area": "only inside the named area", "outside_area": "nothing inside the named area",
+    "coverage": "every residential block within distance_m of target_category",
+}
 MODEL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -20,7 +28,7 @@ MODEL_SCHEMA: dict[str, Any] = {
             "items": {
                 "type": "object",
                 "properties": {
-                    "kind": {"enum": list(KINDS)},
+                    "kind": {"enum": list(MODEL_KINDS)},
                     "target_name": {"type": ["string", "null"]},
                     "target_category": {"type": ["string", "null"]},
                     "target_id": {"type": ["string", "null"]},
@@ -39,15 +47,13 @@ MODEL_SCHEMA: dict[str, Any] = {
     "required": ["constraints", "clarify"],
 }
 SYSTEM = (
-    "You turn one urban planner's instruction into constraints for a {task} planning task. Answer JSON only. "
-    "Kinds: " + "; ".join(f"{k}: {v[0]}" for k, v in KINDS.items()) + ". "
-    "target_name: a place name exactly as written; target_id: a number the planner gives for a site, "
-    "link, parcel or block; target_category: a feature category (school, clinic, charging, green, ...). "
-    "distance_m in metres; share of the budget as a fraction; type: {types}; term: {terms}. "
-    "If a place, distance or number is missing or unclear, set clarify to a short question and give no constraints."
+    "Turn the planner's instruction for a {task} plan into JSON constraints. Kinds: "
+    + "; ".join(f"{k} = {v}" for k, v in MODEL_KINDS.items()) + ". "
+    "target_name: the place as written; target_id: the number of a site, link, parcel or block. "
+    "type: {types}. term: {terms}. If no measurable target is given, set clarify to a question."
 )
 TASK_TYPES = {"land": "business, office, green_l, green_s, school, hospital_l, hospital_s, recreation",
-              "station": "parking, fuel, curb, face, business, charging", "road": "new, rebuild"}
+              "station": "parking, fuel, curb", "road": "none"}
 TASK_TERMS = {"station": "coverage, access, service_time", "road": "connectivity, travel_time",
               "land": "R, service, ecology"}
 

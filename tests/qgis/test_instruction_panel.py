@@ -1,0 +1,62 @@
+"""The Planner dock's instruction line: price an instruction, apply it, see both plans on the
+map, list and remove it — with real QGIS, a real instance and the real MILP."""
+from __future__ import annotations
+
+import pytest
+from qgis.core import QgsApplication, QgsProject
+
+from cityplanner.plugin.constraints import store
+from cityplanner.plugin.gui.instruction_panel import AFTER_LAYER, BEFORE_LAYER
+from cityplanner.plugin.gui.planner_dock import PlannerDock
+
+pytestmark = pytest.mark.qgis
+
+
+@pytest.fixture
+def dock(qgis_app, qtbot, tmp_path):
+    from cityplanner.plugin.city import load_city
+    from cityplanner.plugin.sandbox import write_workspace
+    from cityplanner.plugin.tasks import task_class
+
+    ws = write_workspace(task_class("station").build(load_city("helsinki"), "small", seed=0), tmp_path / "ws")
+    d = PlannerDock()
+    qtbot.addWidget(d)
+    d.workspace.setText(str(ws))
+    d.show()
+    yield d
+    QgsApplication.taskManager().cancelAll()
+    for layer in QgsProject.instance().mapLayers().values():
+        if layer.name().startswith("CityPlanner"):
+            QgsProject.instance().removeMapLayer(layer.id())
+
+
+def reply_of(panel, qtbot, apply: bool) -> dict:
+    panel.last = None
+    assert panel.run(apply=apply) is not None
+    qtbot.waitUntil(lambda: panel.last is not None, timeout=120000)
+    return panel.last
+
+
+def test_price_apply_show_and_remove(dock, qtbot):
+    panel = dock.instructions
+    panel.line.setText("no site 3")
+    priced = reply_of(panel, qtbot, apply=False)
+    assert not priced["applied"] and store.load(dock.workspace.text()) == []
+    assert "this instruction costs" in panel.price.text() and "%" in panel.price.text()
+    before, after = (QgsProject.instance().mapLayersByName(n) for n in (BEFORE_LAYER, AFTER_LAYER))
+    assert before[0].featureCount() == len(priced["plan"]["before_ids"])
+    assert after[0].featureCount() == len(priced["plan"]["candidate_ids"])
+    assert not any(i.startswith("s03") for i in priced["plan"]["candidate_ids"])
+    applied = reply_of(panel, qtbot, apply=True)
+    assert applied["applied"] and applied["price"] == pytest.approx(priced["price"], abs=1e-6)
+    assert panel.stored.count() == 1 and panel.stored.item(0).text().startswith("c1: no candidate at 3")
+    panel.stored.item(0).setSelected(True)
+    panel.remove_selected()
+    assert panel.stored.count() == 0 and store.load(dock.workspace.text()) == []
+
+
+def test_unclear_instruction_asks(dock, qtbot):
+    dock.instructions.line.setText("make it greener")
+    reply = reply_of(dock.instructions, qtbot, apply=True)
+    assert reply["clarification"] and "no measurable target" in dock.instructions.price.text()
+    assert dock.instructions.stored.count() == 0
