@@ -28,7 +28,6 @@ from ..qgis_io.legends import COLUMN_HELP, explain_score
 from ..qgis_io.report_map import qgs_crs
 from ..sandbox.best_plan import describe
 from .instruction_panel import InstructionPanel
-from .instruction_panel import InstructionPanel
 from .tasks import AskTask, PlannerTask
 from ..tasks import SIZES, TASKS
 
@@ -149,10 +148,6 @@ class PlannerDock(QgsDockWidget):
             b.clicked.connect(slot)
             buttons.addWidget(b)
         lay.addLayout(buttons)
-        # planner instructions → constraints with their price (plugin/gui/instruction_panel.py)
-        self.instructions = InstructionPanel(lambda: self.workspace.text().strip(), lambda: self.model.text().strip())
-        self.workspace.editingFinished.connect(self.instructions.refresh)
-        lay.addWidget(self.instructions)
         # planner instructions → constraints with their price (plugin/gui/instruction_panel.py)
         self.instructions = InstructionPanel(lambda: self.workspace.text().strip(), lambda: self.model.text().strip())
         self.workspace.editingFinished.connect(self.instructions.refresh)
