@@ -196,7 +196,7 @@ def city_map(region: str, pbf: Path, city: dict[str, Path], out: Path) -> Path:
 
     png = out / "maps" / f"{region}-city.png"
     t = time.perf_counter()
-    faces = styled(city["FACES"], "city_faces", "city blocks")
+    faces = styled(city["FACES"], "city_faces", "land units (blocks less road reserve)")
     render_png([styled(city["DEMAND"], "city_demand", "residents per block"),
                 styled(city["OUTPUT_ROADS"], "city_roads", "drivable roads"), faces], png,
                f"{region.title()}: city model", f"from {pbf.name}", extent=faces.extent())

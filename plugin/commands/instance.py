@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..tasks import SIZES, TASKS, Instance, task_class
+from ..tasks import TASKS, Instance, task_class
+from ..tasks.base import BUILD_SIZES
 
 from .layer_options import add_city_layer_arguments, add_parcel_arguments
 from . import seed
@@ -21,7 +22,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                         "instead of --region/--task/--size/--seed")
     parser.add_argument("--name", help="instance name within --suite (see --list)")
     parser.add_argument("--list", action="store_true", help="with --suite: list its instances and splits")
-    parser.add_argument("--size", default="small", choices=SIZES)
+    parser.add_argument("--size", default="small", choices=BUILD_SIZES,
+                        help="small / medium / large: the paper's candidate counts; all: every eligible candidate "
+                             "of the area (or of the --area polygon)")
+    parser.add_argument("--sites", metavar="PATH[:LAYER]",
+                        help="station: your candidate sites (points; optional fields configs = \"4/0/0;0/4/2\", "
+                             "cost k€, capacity = most chargers, kind, name) instead of generated ones")
+    parser.add_argument("--links", metavar="PATH[:LAYER]",
+                        help="road: your proposed links (lines; optional field cost k€) instead of generated ones")
     parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument("--budget", type=float, default=None, help="override the task's default budget")
     parser.add_argument("--goal", default="build", choices=("build", "improve"),
@@ -48,22 +56,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         items = {i.name: i for i in suite(args.suite)}
         if args.name not in items:
             raise InputError(f"no instance '{args.name}' in suite {args.suite} (see --list)")
-        inst, warnings = build_item(items[args.name]), []
+        inst, warnings, city = build_item(items[args.name]), [], None
     elif args.task and (args.region or args.roads or args.parcels):
-        inst, warnings = build_instance(args)
+        inst, warnings, city = build_instance(args)
     else:
         raise InputError("give --task with --region, --roads (own layers) or --parcels (land), "
                          "or --suite and --name")
     warnings = attach_warnings(inst, warnings)
     base = random_plan(inst, args.seed) if args.goal == "improve" else None
-    ws = write_workspace(inst, args.out, goal=args.goal, base_plan=base)
+    ws = write_workspace(inst, args.out, goal=args.goal, base_plan=base, city=city)
     return {"workspace": str(ws), "task": inst.task, "instance_id": inst.instance_id, "goal": args.goal,
             "candidates": inst.n, "budget": inst.budget, "step_limit": inst.max_select, "crs": inst.crs,
             "warnings": warnings, "seconds": round(time.perf_counter() - t0, 2)}
 
 
-def build_instance(args: argparse.Namespace) -> tuple[Instance, list[str]]:
-    """The instance of a region / own layers, or (land) of a parcel layer, and its warnings."""
+def build_instance(args: argparse.Namespace) -> tuple[Instance, list[str], Any]:
+    """The instance of a region / own layers, or (land) of a parcel layer, its warnings and
+    the City it was built from (None for parcels; saved in the workspace for ``audit``)."""
     from ..city.inputs import CityInputs, city_from_inputs
     from ..parcels.landuse_map import parse_need
     from ..parcels.layer import with_need
@@ -79,17 +88,27 @@ def build_instance(args: argparse.Namespace) -> tuple[Instance, list[str]]:
         warnings: list[str] = []
         parcels, name = read_parcels(args.parcels, args.landuse_field, args.landuse_map, args.id_field, args.crs,
                                      warnings)
-        return land_instance(parcels, need, args.budget, name), warnings
+        return land_instance(parcels, need, args.budget, name), warnings, None
     for flag in ("landuse_field", "landuse_map", "id_field"):
         if getattr(args, flag):
             raise InputError(f"--{flag.replace('_', '-')} needs --parcels")
     city = city_from_inputs(CityInputs.from_args(args))
+    own = {"station": args.sites, "road": args.links}
+    for task, spec in own.items():
+        if spec and args.task != task:
+            raise InputError(f"--{'sites' if task == 'station' else 'links'} is for --task {task}")
+    if own.get(args.task):
+        from ..tasks.own_candidates import instance_from_layer
+
+        warnings = list(city.warnings)
+        inst = instance_from_layer(args.task, city, own[args.task], args.seed, args.budget, warnings)
+        return inst, warnings, city
     inst = task_class(args.task).build(city, size=args.size, seed=args.seed, budget=args.budget)
     if need:
         if args.task != "land":
             raise InputError("--need is for --task land")
         inst = with_need(inst, need)
-    return inst, list(city.warnings)
+    return inst, list(city.warnings), city
 
 
 def random_plan(inst: Instance, seed: int) -> list[str]:
