@@ -34,15 +34,16 @@ class EvaluatePlan(TaskAlgorithm):
         return self.tr(
             "Scores a plan drawn on the map with the workspace's executable evaluator (the same one "
             "agents and solvers use).\n\n"
-            "Which features are the plan: those whose selection field is true. Left empty, the "
-            "selection field is the layer's 'selected' field when it has one (candidates layers of "
-            "'Build … instance', 'Solve' and 'Evaluate plan' outputs do); otherwise the features "
-            "selected on the map (or 'Selected features only'); with neither, the algorithm stops "
-            "and says so — it never scores every candidate by accident. Edit the 'selected' field "
-            "and re-run to see the new score.\n\n"
+            "Which features are the plan: those whose selection field is true; with 'Selected "
+            "features only' ticked, the features selected on the map. Left empty, the selection "
+            "field is the layer's 'selected' field when it has one (candidates layers of 'Build … "
+            "instance', 'Solve' and 'Evaluate plan' outputs do); otherwise the features selected "
+            "on the map; with neither, the algorithm stops and says so — it never scores every "
+            "candidate by accident. Edit the 'selected' field and re-run to see the new score.\n\n"
             "OUTPUT: the plan's features with contribution (score lost if the candidate is removed), "
             "flag (unknown id, duplicate, conflict: two candidates of one parcel or site) and "
-            "plan_valid. An invalid plan (over budget, too many, a conflict) is drawn hatched in red "
+            "plan_valid. An invalid plan (over budget, too many, a conflict) is marked in red (crosses, "
+            "hatching) "
             "and ERRORS lists the hard violations that make it invalid.")
 
     def initAlgorithm(self, config=None) -> None:
@@ -74,24 +75,23 @@ class EvaluatePlan(TaskAlgorithm):
         self.addOutput(QgsProcessingOutputString(self.FLAGS, self.tr("Audit flags (JSON): ") + self.tr(FLAGS_HELP)))
 
     def plan_source(self, parameters, context, source, sel_field: str):
-        """(source, selection field, words) of the plan: the named field, else the layer's
-        ``selected`` field, else the map selection; with none of them a one-line error."""
+        """(source, selection field, words) of the plan: the named field, else 'Selected features
+        only' when ticked, else the layer's ``selected`` field, else the map selection; words
+        None when there is none of them."""
         if sel_field:
             return source, sel_field, f"the features whose '{sel_field}' field is true"
-        if "selected" in source.fields().names():
-            return source, "selected", "the features whose 'selected' field is true"
         given = parameters.get(self.INPUT)
         if isinstance(given, QgsProcessingFeatureSourceDefinition) and given.selectedFeaturesOnly:
-            return source, "", f"the {source.featureCount()} features selected on the map"
+            return source, "", f"the {source.featureCount()} features selected on the map"  # asked for
+        if "selected" in source.fields().names():
+            return source, "selected", "the features whose 'selected' field is true"
         layer = self.parameterAsVectorLayer(parameters, self.INPUT, context)
         if layer is not None and layer.selectedFeatureCount():
             chosen = self.parameterAsSource({**parameters, self.INPUT: QgsProcessingFeatureSourceDefinition(
                 layer.id(), True)}, self.INPUT, context)
             if chosen is not None:
                 return chosen, "", f"the {layer.selectedFeatureCount()} features selected on the map"
-        raise QgsProcessingException(
-            "no plan to score: the layer has no 'selected' field and no features selected on the map — "
-            "name a selection field (true = in the plan) or select the plan's features")
+        return source, "", None
 
     def process(self, parameters, context, feedback):
         ws = self.parameterAsFile(parameters, self.WORKSPACE, context)
@@ -102,10 +102,14 @@ class EvaluatePlan(TaskAlgorithm):
         id_field = self.parameterAsString(parameters, self.ID_FIELD, context) or "id"
         sel_field = self.parameterAsString(parameters, self.SELECTION_FIELD, context) or ""
         source, sel_field, how = self.plan_source(parameters, context, source, sel_field)
-        feedback.pushInfo(f"The plan: {how}.")
         check_fields(source, "candidates layer", id_field, sel_field)
         gdf = source_to_gdf(source, "candidates layer", GEOMETRY[inst.task][1], [id_field, sel_field], feedback,
                             keep_invalid=True)
+        if how is None:  # checked after the layer itself, so a wrong layer is named first
+            raise QgsProcessingException(
+                "no plan to score: the layer has no 'selected' field and no features selected on the map — "
+                "name a selection field (true = in the plan) or select the plan's features")
+        feedback.pushInfo(f"The plan: {how}.")
         if feedback.isCanceled():
             raise QgsProcessingException("cancelled")
         if sel_field:
@@ -118,7 +122,7 @@ class EvaluatePlan(TaskAlgorithm):
         out["contribution"] = [ev.contributions.get(i) for i in ids]
         out["flag"] = flags(inst, ids)
         out["selected"] = True      # the output is a plan layer too: edit it and evaluate it again
-        out["plan_valid"] = ev.valid  # styled: an invalid plan is drawn hatched in red
+        out["plan_valid"] = ev.valid  # styled: every feature of an invalid plan is marked in red
         frame = out.assign(geometry=gdf.geometry.to_numpy()[:len(ids)])
         dest = self.write_frame(parameters, self.OUTPUT, context, frame, source.wkbType(), source.sourceCrs(), feedback,
                                 f"plan_{inst.task}")
