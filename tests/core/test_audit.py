@@ -103,3 +103,18 @@ def test_audit_cli_on_a_workspace(tmp_path, town):
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.strip().splitlines()[-1].startswith("error: ")  # one line, no traceback
     assert "Traceback" not in bad.stderr
+
+
+def test_evaluate_warns_with_the_audit(tmp_path, town):
+    from cityplanner.plugin.sandbox import write_workspace
+    from cityplanner.plugin.sandbox.evaluator import evaluate_plan_file
+
+    inst = task_class("land").build(town, size="small", seed=0)
+    planted = _planted(inst, {0: box(100, 40, 108, 140).wkt})
+    ws = write_workspace(planted, tmp_path / "ws", city=town)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"candidate_ids": planted.ids[:2]}))
+    res = evaluate_plan_file(ws, plan)
+    audit = [w for w in res["warnings"] if w.startswith("audit: ")]
+    assert any(w.startswith(f"audit: {planted.ids[0]} too_narrow") for w in audit)
+    assert not any(planted.ids[1] in w for w in audit)

@@ -104,11 +104,15 @@ def test_round_trip(built, task, tmp_path):
     ids = [f["id"] for f in plan.getFeatures()]
     core = load_instance(ws).evaluate(ids)
     assert r["VALID"] is True and r["SCORE"] == core.score
+    # the plan audited on the map against the city model Build saved in the workspace
+    assert (Path(ws) / "input" / "city_model.gpkg").is_file()
+    assert json.loads(r["FLAGS"]) == {"flags": [], "checked": len(ids)}
     assert {"contribution", "plan_score", "flag"} <= set(plan.fields().names())
     assert "<table>" in (tmp_path / "report.html").read_text()
     assert json.loads((Path(ws) / "outputs" / "final_plan.json").read_text())["candidate_ids"] == ids
     e = run("evaluateplan", {"INPUT": r["OUTPUT"], "WORKSPACE": ws, "OUTPUT": str(tmp_path / "e1.gpkg")})
     assert (e["VALID"], e["SCORE"], e["ERRORS"]) == (True, core.score, "")
+    assert json.loads(e["FLAGS"]) == {"flags": [], "checked": len(ids)}
     contrib = {f["id"]: f["contribution"] for f in layer(e["OUTPUT"]).getFeatures()}
     assert contrib == pytest.approx(core.contributions)
     cands = tmp_path / "cands.gpkg"
