@@ -411,6 +411,26 @@ class PlannerDock(QgsDockWidget):
         task = which["task"]
         return memory_layer(which["frame"], name, which["crs"], f"plan_{task}", GEOMETRY[task][0])
 
+    def refresh_best(self) -> dict[str, Any] | None:
+        """Re-judge the workspace's best plan under the constraints in force now (call it after
+        the planner's instructions change) and show it: layer and summary. Returns its row."""
+        from ..qgis_io.plans import plan_frame
+        from ..sandbox import best_plan
+
+        ws = self.workspace.text().strip()
+        if not (Path(ws) / "input" / "export.json").is_file():
+            return None
+        inst = best_plan.instance_in_force(ws)
+        best = best_plan.current_best(ws, inst)
+        if best is None:
+            return None
+        self.best_frame = {"frame": plan_frame(inst, best["candidate_ids"]), "task": inst.task, "crs": inst.crs}
+        self.show_plan()
+        row = {k: v for k, v in best.items() if k != "candidate_ids"}
+        self.summary.setText(self._summary_html({"best": row, "task": inst.task,
+                                                 "best_metrics": inst.evaluate(best["candidate_ids"]).metrics}))
+        return row
+
     def show_plan(self) -> None:
         """Show the best plan in the live best-plan layer (main thread only). The layer keeps its
         place, visibility and id: its features are swapped; only a plan of another task (another

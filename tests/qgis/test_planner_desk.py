@@ -173,6 +173,23 @@ def test_a_worse_run_never_replaces_the_best_plan(dock, qtbot, helsinki_ws):
     assert report.with_suffix(".png").stat().st_size > 20_000
 
 
+def test_the_best_plan_is_rejudged_under_new_constraints(dock, qtbot, helsinki_ws):
+    """An instruction "at most one station" makes the stored best invalid: the dock says so at
+    once, and the next valid run replaces it whatever its score."""
+    from cityplanner.plugin.constraints import store
+
+    run_method(dock, qtbot, "greedy", 5)
+    store.add(helsinki_ws, [{"kind": "count_max", "count": 1}])
+    try:
+        row = dock.refresh_best()
+        assert row is not None and not row["valid"] and "INVALID" in dock.summary.text()
+        res = run_method(dock, qtbot, "greedy", 5)
+        assert res["replaced"] and res["best"]["valid"] and res["run"]["selected"] == 1
+        assert res["best"]["upper_bound"] is None   # no bound proven for this constraint set yet
+    finally:
+        store.clear(helsinki_ws)
+
+
 def test_cancel_keeps_the_best_so_far_and_progress_is_real(dock, qtbot):
     dock.method.setCurrentText("alns")
     dock.time_limit.setValue(20)
