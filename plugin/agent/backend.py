@@ -254,5 +254,6 @@ def make_backend(model: str | None = None, endpoint: str | None = None, *, lora:
         return HttpBackend(endpoint, None if model in (None, "", "default") else model, seed=seed)
     if lora and not Path(lora).is_file():
         raise InputError(f"LoRA adapter not found: {lora}")
+    path = resolve_model(model)  # a wrong model path is the more specific message
     require("llm")  # without llama-cpp-python: one line naming the install and the endpoint route
-    return LocalBackend(resolve_model(model), lora=lora, threads=threads, n_ctx=n_ctx, seed=seed)
+    return LocalBackend(path, lora=lora, threads=threads, n_ctx=n_ctx, seed=seed)
