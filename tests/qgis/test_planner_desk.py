@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from qgis.core import QgsApplication, QgsProject, QgsVectorLayer
 
-from cityplanner.plugin.gui.planner_dock import PLAN_LAYER, SOURCES, PlannerDock
+from cityplanner.plugin.gui.planner_dock import PLAN_LAYER
+from tests.qgis.test_planner_dock import close_dock, open_dock
 
 pytestmark = pytest.mark.qgis
 
@@ -127,14 +128,9 @@ def test_processing_dialogs_offer_the_bundled_regions(provider, tmp_path):
 
 @pytest.fixture
 def dock(qgis_app, qtbot, helsinki_ws, project):
-    d = PlannerDock()
-    qtbot.addWidget(d)
-    d.source.setCurrentText(SOURCES[0])
-    d.workspace.setText(str(helsinki_ws))
-    d.show()
+    d = open_dock(qtbot, helsinki_ws)
     yield d
-    d.cancel()
-    QgsApplication.taskManager().cancelAll()
+    close_dock(d)
 
 
 def run_method(dock, qtbot, method: str, seconds: int) -> dict:

@@ -15,17 +15,27 @@ from tests.qgis.test_task_algorithms import PBF, provider  # noqa: F401 - the pr
 pytestmark = pytest.mark.qgis
 
 
-@pytest.fixture
-def dock(qgis_app, qtbot, tmp_path, monkeypatch):
-    _, ws = toy_workspace(tmp_path / "ws", monkeypatch)
+def open_dock(qtbot, ws) -> PlannerDock:
+    """A shown Planner dock on workspace ``ws``; ``close_dock`` stops what it started."""
     d = PlannerDock()
     qtbot.addWidget(d)
     d.source.setCurrentText(SOURCES[0])
     d.workspace.setText(str(ws))
     d.show()
-    yield d
+    return d
+
+
+def close_dock(d: PlannerDock) -> None:
     d.cancel()
     QgsApplication.taskManager().cancelAll()
+
+
+@pytest.fixture
+def dock(qgis_app, qtbot, tmp_path, monkeypatch):
+    _, ws = toy_workspace(tmp_path / "ws", monkeypatch)
+    d = open_dock(qtbot, ws)
+    yield d
+    close_dock(d)
     for layer in QgsProject.instance().mapLayers().values():
         if layer.name().startswith("CityPlanner"):
             QgsProject.instance().removeMapLayer(layer.id())
