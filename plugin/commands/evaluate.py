@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..errors import InputError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -19,7 +19,6 @@ from cityplanner.plugin.agent.protocol import workspace_state
 from cityplanner.plugin.bench.fuzz import prepare
 from cityplanner.plugin.cli import main
 from cityplanner.plugin.sandbox import VirtualTerminal
-from cityplanner.plugin.sandbox.budget import Limits
 
 from .sandbox_helpers import toy_workspace
 

@@ -40,9 +40,9 @@ def _descendants(parent: int) -> set[int]:
         if not entry.isdigit() or int(entry) == parent:
             continue
         pid = int(entry)
-        chain, st = pid, _stat(pid)
-        while st is not None and st[0] > 1 and st[0] != parent:
-            chain, st = st[0], _stat(st[0])
+        st = _stat(pid)
+        while st is not None and st[0] > 1 and st[0] != parent:  # walk up to init or to ``parent``
+            st = _stat(st[0])
         if st is not None and st[0] == parent:
             out.add(pid)
     return out
