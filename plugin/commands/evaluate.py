@@ -5,7 +5,6 @@ import argparse
 from pathlib import Path
 
 
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("workspace", help="workspace folder written by `python -m plugin instance`")
     parser.add_argument("plan", nargs="?", default=None, help="plan JSON (default WS/outputs/final_plan.json)")
