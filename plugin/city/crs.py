@@ -24,6 +24,8 @@ from ..errors import InputError
 MAX_SCALE_ERROR = 0.005
 GRID_M = 0.001  # coordinates of reprojected layers are rounded to this grid (metres)
 CRS_HINT = "give the CRS of layers without one with --crs EPSG:…"
+#: what GDAL calls the CRS of a GeoPackage layer stored without one (srs_id 0 / -1)
+UNDEFINED = ("Undefined geographic SRS", "Undefined Cartesian SRS")
 
 
 @dataclass
@@ -130,10 +132,10 @@ def gather(layers: dict[str, gpd.GeoDataFrame], assume: str | None = None,
         raise InputError("no input layers")
     fixed = {}
     for name, gdf in layers.items():
-        if gdf.crs is None:
+        if gdf.crs is None or CRS.from_user_input(gdf.crs).name in UNDEFINED:
             if not assume:
                 raise InputError(f"{name}: layer has no CRS; {CRS_HINT}")
-            gdf = gdf.set_crs(parse_crs(assume))
+            gdf = gdf.set_crs(parse_crs(assume), allow_override=True)
         fixed[name] = gdf
     ref = reference if reference in fixed else next(iter(fixed))
     boxes = {k: lonlat_bounds(v) for k, v in fixed.items() if len(v)}

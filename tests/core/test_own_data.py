@@ -190,7 +190,8 @@ BAD = [
     ("empty layer", ["city", "--roads", "{g}:empty"], "layer is empty"),
     ("wrong geometry", ["city", "--roads", "{g}:polygons"], "expected line geometries"),
     ("mixed CRS", ["city", "--roads", "{own}:katu", "--buildings", "{g}:elsewhere"], "does not overlap"),
-    ("no CRS", ["city", "--roads", "{g}:nocrs"], "--crs EPSG"),
+    ("no CRS", ["city", "--roads", "{g}:nocrs"], "layer has no CRS; give the CRS of layers without one with --crs"),
+    ("bad --crs", ["city", "--roads", "{g}:nocrs", "--crs", "EPSG:nope"], "is not a CRS"),
     ("invalid geometry", ["city", "--roads", "{own}:katu", "--buildings", "{g}:bowtie"], "invalid geometry"),
     ("unnamed layer", ["city", "--roads", "{own}"], "--roads mycity.gpkg:katu"),
     ("missing field", ["city", "--roads", "{own}:katu", "--highway-field", "luokka"], "no field 'luokka'"),
@@ -245,3 +246,8 @@ def test_region_geopackage_without_osm_fields(tmp_path):
     assert res["demand"] == pytest.approx((20 * 600 + 13 * 1225) * 3 * 0.5 / 40, abs=0.1)
     assert sum("no road class field" in w or "no building type field" in w or "no levels field" in w
                for w in res["warnings"]) == 3
+
+
+def test_crs_flag_names_a_missing_crs(bad, tmp_path):
+    res = ok("city", "--roads", f"{bad['g']}:nocrs", "--crs", "EPSG:32635", "--out", str(tmp_path / "o"))
+    assert res["crs"] == "EPSG:32635" and res["faces"] == 20
