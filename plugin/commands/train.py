@@ -19,6 +19,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
     parser.add_argument("--seed", type=seed, default=None, help="override run.seed")
     parser.add_argument("--threads", type=int, default=None, help="override model.threads")
+    parser.add_argument("--task", choices=("planner", "instructions"), default="planner",
+                        help="planner: BuildPlan/ImprovePlan (the config); instructions: instruction → constraint "
+                             "SFT (plugin.training.instructions)")
+    parser.add_argument("--steps", type=int, default=300, help="instructions: SFT steps of 4 pairs (default 300)")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -32,6 +36,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.threads < 1:
             raise InputError(f"--threads must be at least 1, got {args.threads}")
         overrides["model"] = {"threads": args.threads}
+    if args.task == "instructions":
+        if args.steps < 1:
+            raise InputError(f"--steps must be at least 1, got {args.steps}")
+        from ..training.instructions import train_instructions
+
+        return train_instructions(args.out, steps=args.steps, threads=args.threads or 2,
+                                  seed=0 if args.seed is None else args.seed)
     cfg = load_config(args.config, overrides)
     try:
         from ..training.trainer import train

@@ -1,0 +1,265 @@
+"""``train --task instructions``: teach the model to read planner instructions as constraints.
+
+Data: generated instruction → constraint pairs, templates × paraphrases × the regions' real
+names (POIs, areas, streets of the bundled OSM extracts), with misspellings, currency forms
+and vague texts that must be clarified. Two things are held out of training and used only
+for the run's own evaluation: every fifth paraphrase of each kind (held-out phrasings) and a
+seeded fifth of the place names plus every place named in the dev half of the independent
+held-out set (held-out places). The independent test half is never read here.
+
+Training: supervised fine-tuning of LoRA on the model's answer (the flat JSON of
+``plugin.constraints.llm.MODEL_SCHEMA`` after the same chat the interpreter sends), then the
+adapter is exported as GGUF for ``instruct --lora`` and ``bench --suite instructions``.
+GRPO with an execution reward is not part of this run (see the README's limits).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import RESOURCES
+from ..util.io import append_jsonl, atomic_write_json
+
+HOLDOUT_EVERY = 5   # paraphrase k of a kind is held out when k % 5 == 4
+REGIONS = ("helsinki", "kotka")
+TASK_UNITS = {"station": ("chargers", "stations", "charging stations", "EV chargers", "sites"),
+              "road": ("new links", "new roads", "links", "roads"),
+              "land": ("parcels", "plots", "blocks")}
+TYPE_WORDS = {"land": {"business": ("business", "shops"), "office": ("office", "offices"),
+                       "green_s": ("park", "green"), "green_l": ("large park",), "school": ("school", "schools"),
+                       "hospital_s": ("clinic", "clinics"), "hospital_l": ("hospital", "hospitals"),
+                       "recreation": ("recreation", "sports")},
+              "station": {"parking": ("parking sites", "car parks")}, "road": {}}
+TERM_WORDS = {"station": {"coverage": ("coverage", "covering demand"), "access": ("access", "short distances"),
+                          "service_time": ("service time", "short queues")},
+              "road": {"connectivity": ("connectivity", "connecting everything"),
+                       "travel_time": ("travel times", "shorter trips")},
+              "land": {"R": ("meeting the requirements", "the need quotas"), "service": ("service access", "amenities"),
+                       "ecology": ("ecology", "nature")}}
+ID_WORDS = {"station": "site", "road": "link", "land": "parcel"}
+NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+# kind -> paraphrases; slots: {u} unit noun, {p} place, {d} metres, {n} count, {t} type word, {s} share text,
+# {i} id, {w} term word, {c} category word
+TEMPLATES: dict[str, tuple[str, ...]] = {
+    "exclude_near": ("no {u} within {d} m of {p}", "Prohibit {u} within {d} m of {p}.",
+                     "keep {u} {d} m away from {p}", "{u} must stay at least {d} m from {p}",
+                     "Do not place {u} closer than {d} m to {p}.", "nothing within {d}m of {p} please",
+                     "avoid {p}: no {u} in a {d} m radius"),
+    "count_min": ("at least {n} {u} within {d} m of {p}", "we need {n} {u} within {d} m of {p}",
+                  "put {n} {u} no further than {d} m from {p}", "At least {n} {u} shall be within {d} m of {p}.",
+                  "make sure there are {n} {u} within {d}m of {p}", "min {n} {u} near {p}, within {d} m",
+                  "get {n} {u} within {d} metres of {p}"),
+    "count_max": ("no more than {n} {u} within {d} m of {p}", "at most {n} {u} within {d} m of {p}",
+                  "max {n} {u} within {d}m of {p}", "Limit {u} within {d} m of {p} to {n}.",
+                  "{n} {u} at most near {p} (within {d} m)"),
+    "count_min_type": ("at least {n} {t} parcels", "we need {n} {t} at least", "At least {n} parcels must be {t}.",
+                       "minimum {n} {t}", "include at least {n} {t}"),
+    "count_max_type": ("at most {n} {t}", "no more than {n} {t} parcels", "max {n} {t}", "Limit {t} to {n}.",
+                       "{t}: {n} at most"),
+    "count_max_total": ("no more than {n} {u} in total", "at most {n} {u}", "max {n} {u}", "Build at most {n} {u}.",
+                        "limit the plan to {n} {u}"),
+    "lock_in": ("{i} in", "keep {i}", "{i} must be selected", "Include {i}.", "lock in {i}", "we want {i}"),
+    "lock_out": ("{i} out", "no {i}", "drop {i}", "Exclude {i}.", "never select {i}", "{i} is off the table"),
+    "spacing_min": ("keep {d} m between {u}", "Selected {u} must be at least {d} m apart.", "min spacing {d}m",
+                    "{u} at least {d} m from each other", "spread the {u} out: {d} m minimum spacing",
+                    "no two {u} closer than {d} m"),
+    "budget_share_max": ("spend at most {s} of the budget", "Budget share cap: {s}.", "use no more than {s} of the money",
+                         "keep spending under {s} of the budget", "Spend at most {s}.", "cap the cost at {s} of the budget"),
+    "emphasis": ("prioritise {w}", "focus on {w}", "{w} first", "Increase the weight of {w}.",
+                 "what matters most is {w}", "favour {w}"),
+    "outside_area": ("no {u} inside {p}", "keep {u} out of {p}", "nothing in {p}", "Do not build inside {p}.",
+                     "{p} stays free of {u}"),
+    "inside_area": ("only inside {p}", "{u} only in {p}", "Build only within {p}.", "restrict {u} to {p}",
+                    "everything must be inside {p}"),
+    "coverage": ("every residential block within {d} m of a {c}", "Each residential block must lie within {d} m of a {c}.",
+                 "all homes within {d} m of a {c}", "every block should have a {c} within {d} m",
+                 "no residential block further than {d} m from a {c}"),
+    "clarify": ("make it better", "make it greener", "improve the plan", "do something about traffic",
+                "more stuff near the centre", "fix it", "be sensible"),
+}
+COVER_CATEGORY = {"station": (("charger", "charging"),), "land": (("school", "school"), ("clinic", "clinic"),
+                                                                  ("park", "green")), "road": ()}
+
+
+@dataclass
+class Pair:
+    text: str
+    task: str
+    region: str
+    expect: dict[str, Any]     # the model's flat answer (MODEL_SCHEMA)
+    template: str              # kind:index
+    held_out: bool
+
+
+def _names(region: str) -> list[str]:
+    from ..constraints.resolve import named_features
+
+    f = named_features(region)
+    names = sorted({n for n in f["name"] if 4 <= len(n) <= 40 and not any(ch.isdigit() for ch in n)})
+    return names
+
+
+def _dev_places() -> set[str]:
+    path = RESOURCES / "heldout" / "instructions_dev.json"
+    items = json.loads(path.read_text(encoding="utf-8"))["items"]
+    out = set()
+    for it in items:
+        for c in it["expect"] if isinstance(it["expect"], list) else []:
+            if (c.get("target") or {}).get("name"):
+                out.add(c["target"]["name"])
+    return out
+
+
+def _held_place(name: str, dev: set[str]) -> bool:
+    return name in dev or int(hashlib.sha256(name.encode()).hexdigest(), 16) % 5 == 0
+
+
+def _misspell(name: str, rng: random.Random) -> str:
+    k = rng.randrange(1, max(2, len(name) - 1))
+    op = rng.choice(("drop", "double", "swap"))
+    if op == "drop":
+        return name[:k] + name[k + 1:]
+    if op == "double":
+        return name[:k] + name[k] + name[k:]
+    return name[:k - 1] + name[k] + name[k - 1] + name[k + 1:]
+
+
+def _share_text(rng: random.Random) -> tuple[str, float]:
+    pct = rng.choice((50, 60, 70, 75, 80, 90))
+    form = rng.randrange(4)
+    if form == 0:
+        return f"{pct} %", pct / 100
+    if form == 1:
+        return f"{pct}%", pct / 100
+    if form == 2:
+        total = rng.choice((200, 250, 400, 500, 1000))
+        return f"€{int(total * pct / 100)}k of €{total}k", round(pct / 100, 4)
+    return {50: "half", 75: "three quarters"}.get(pct, f"{pct} percent"), pct / 100
+
+
+def _item(kind: str, **kw: Any) -> dict[str, Any]:
+    out = {"kind": kind, "target_name": None, "target_category": None, "target_id": None, "distance_m": None,
+           "count": None, "share": None, "type": None, "term": None}
+    out.update(kw)
+    return out
+
+
+def generate(seed: int = 0, per_template: int = 6) -> list[Pair]:
+    """Every (task, template, paraphrase) × ``per_template`` fillings with real names."""
+    rng = random.Random(seed)
+    dev = _dev_places()
+    names = {r: _names(r) for r in REGIONS}
+    pairs: list[Pair] = []
+    for task in ("station", "road", "land"):
+        for key, texts in TEMPLATES.items():
+            if key in ("count_min_type", "count_max_type") and task != "land":
+                continue
+            if key == "coverage" and not COVER_CATEGORY[task]:
+                continue
+            for k, template in enumerate(texts):
+                held = k % HOLDOUT_EVERY == HOLDOUT_EVERY - 1
+                for _ in range(per_template):
+                    region = rng.choice(REGIONS)
+                    place = rng.choice(names[region])
+                    written = _misspell(place, rng) if rng.random() < 0.15 else place
+                    u = rng.choice(TASK_UNITS[task])
+                    d = rng.choice((100, 150, 200, 250, 300, 400, 500, 600, 800))
+                    n = rng.choice((1, 2, 3, 4))
+                    nw = NUMBERS[n] if rng.random() < 0.4 else str(n)
+                    slots = {"u": u, "p": written, "d": d, "n": nw}
+                    kind = key.replace("_type", "").replace("_total", "")
+                    if key in ("exclude_near", "count_min", "count_max"):
+                        expect = _item(kind, target_name=written, distance_m=float(d),
+                                       count=None if kind == "exclude_near" else n)
+                    elif key in ("count_min_type", "count_max_type"):
+                        t, words = rng.choice(list(TYPE_WORDS["land"].items()))
+                        slots["t"] = rng.choice(words)
+                        expect = _item(kind, count=n, type=t)
+                    elif key == "count_max_total":
+                        expect = _item("count_max", count=n)
+                    elif key in ("lock_in", "lock_out"):
+                        i = rng.randrange(1, 40)
+                        slots["i"] = f"{ID_WORDS[task]} {i}"
+                        expect = _item(kind, target_id=str(i))
+                    elif key == "spacing_min":
+                        expect = _item(kind, distance_m=float(d))
+                    elif key == "budget_share_max":
+                        slots["s"], share = _share_text(rng)
+                        expect = _item(kind, share=share)
+                    elif key == "emphasis":
+                        term, words = rng.choice(list(TERM_WORDS[task].items()))
+                        slots["w"] = rng.choice(words)
+                        expect = _item(kind, term=term)
+                    elif key in ("outside_area", "inside_area"):
+                        expect = _item(kind, target_name=written)
+                    elif key == "coverage":
+                        word, cat = rng.choice(COVER_CATEGORY[task])
+                        slots["c"] = word
+                        expect = _item(kind, target_category=cat, distance_m=float(d))
+                    else:
+                        expect = None
+                    text = template.format(**slots)
+                    answer = ({"constraints": [], "clarify": "Which measurable target do you mean: where, how many "
+                               "or which score term?"} if expect is None else {"constraints": [expect], "clarify": None})
+                    pairs.append(Pair(text, task, region, answer, f"{key}:{k}",
+                                      held or ("{p}" in template and _held_place(place, dev))))
+    rng.shuffle(pairs)
+    return pairs
+
+
+def answer_text(answer: dict[str, Any]) -> str:
+    return json.dumps(answer, separators=(", ", ": "), ensure_ascii=False)
+
+
+def train_instructions(out: str | Path, steps: int = 300, batch: int = 4, lr: float = 2e-3, rank: int = 8,
+                       threads: int = 2, seed: int = 0, model: str | None = None) -> dict[str, Any]:
+    """SFT of a LoRA adapter on the generated pairs; writes OUT/adapter-instructions.gguf,
+    OUT/instructions_log.jsonl and OUT/instructions_data.json (which pairs were held out)."""
+    import torch
+
+    from ..agent.model_files import resolve_model
+    from ..constraints.llm import messages
+    from .export import export_adapter
+    from .grpo import sft_loss
+    from .model import load_gguf_model
+    from .policy import ChatTokenizer, completion_logprobs
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    pairs = generate(seed)
+    train = [p for p in pairs if not p.held_out]
+    atomic_write_json(out / "instructions_data.json", {
+        "train": len(train), "held_out": len(pairs) - len(train),
+        "held_out_templates": sorted({p.template for p in pairs if p.template.endswith(tuple(
+            f":{k}" for k in range(HOLDOUT_EVERY - 1, 40, HOLDOUT_EVERY)))}),
+        "examples": [{"text": p.text, "task": p.task, "answer": p.expect, "held_out": p.held_out} for p in pairs[:40]]})
+    path = resolve_model(model)
+    tok = ChatTokenizer(path)
+    net = load_gguf_model(path, rank=rank, seed=seed)
+    opt = torch.optim.AdamW(list(net.lora_state().values()), lr=lr, weight_decay=0.0)
+    log = out / "instructions_log.jsonl"
+    log.unlink(missing_ok=True)
+    t0 = time.perf_counter()
+    for step in range(steps):
+        opt.zero_grad()
+        total = 0.0
+        for j in range(batch):
+            p = train[(step * batch + j) % len(train)]
+            logp, mask = completion_logprobs(net, tok.chat_prompt(messages(p.text, p.task)),
+                                             [tok.completion(answer_text(p.expect))])
+            loss = sft_loss(logp, mask) / batch
+            loss.backward()
+            total += loss.item()
+        opt.step()
+        append_jsonl(log, {"step": step, "loss": round(total, 4), "seconds": round(time.perf_counter() - t0, 1)})
+    adapter = export_adapter(net, out / "adapter-instructions.gguf", name="cityplanner-instructions")
+    return {"adapter": str(adapter), "steps": steps, "batch": batch, "train_pairs": len(train),
+            "held_out_pairs": len(pairs) - len(train), "seconds": round(time.perf_counter() - t0, 1)}
