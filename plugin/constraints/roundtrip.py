@@ -51,7 +51,7 @@ def instruct(ws: str | os.PathLike, text: str, inst: Instance, backend=None, mod
     it = interpret(text, inst, backend, model_source)
     reply: dict[str, Any] = {"constraints": [], "source": {}, "clarification": it.clarification, "notes": it.notes,
                              "before": None, "after": None, "price": None, "price_pct": None, "plan": None,
-                             "applied": False}
+                             "applied": False, "certified": False}
     if it.clarification:
         reply["seconds"] = round(time.perf_counter() - t0, 3)
         return reply
@@ -82,6 +82,8 @@ def instruct(ws: str | os.PathLike, text: str, inst: Instance, backend=None, mod
     reply["before"] = {"valid": before["valid"], "score": before["score"]}
     reply["after"] = {k: after.get(k) for k in ("valid", "score", "upper_bound", "gap", "status", "objective", "errors")
                       if k in after}
+    # both plans proven optimal: the price is exact (else it is the difference of the best plans found)
+    reply["certified"] = before["status"] == "optimal" and after["status"] == "optimal"
     if before["score"] is not None and after["score"] is not None:
         price = round(before["score"] - after["score"], 6)
         reply["price"] = price
@@ -103,5 +105,6 @@ def price_text(reply: dict[str, Any]) -> str:
     if abs(p) < 5e-7:
         return "this instruction costs nothing: the best plan already meets it"
     word = "costs" if p > 0 else "gains"
-    return f"this instruction {word} {abs(p):.3f} score ({abs(pct):.1f} %)" if pct is not None else \
+    text = f"this instruction {word} {abs(p):.3f} score ({abs(pct):.1f} %)" if pct is not None else \
         f"this instruction {word} {abs(p):.3f} score"
+    return text if reply.get("certified", True) else text + " (not certified: a MILP hit its time limit)"
