@@ -118,3 +118,18 @@ def test_evaluate_warns_with_the_audit(tmp_path, town):
     audit = [w for w in res["warnings"] if w.startswith("audit: ")]
     assert any(w.startswith(f"audit: {planted.ids[0]} too_narrow") for w in audit)
     assert not any(planted.ids[1] in w for w in audit)
+
+
+def test_parcel_that_fits_no_type_is_no_candidate():
+    import geopandas as gpd
+
+    from cityplanner.plugin.tasks.land import LandAllocation
+
+    parcels = gpd.GeoDataFrame({"id": ["sliver", "plot", "homes"], "type": ["feasible", "feasible", "residential"]},
+                               geometry=[box(0, 0, 8, 200), box(100, 0, 150, 60), box(200, 0, 260, 60)],
+                               crs="EPSG:3067")
+    inst = LandAllocation.from_parcels(parcels, {"school": 1})
+    assert set(inst.candidates["face_id"]) == {"plot"}
+    # 50 × 60 m: 3,000 m², 50 m wide → every type but green_l (5,000 m²) and hospital_l
+    assert set(inst.candidates["type"]) == set(SITE_RULES) - {"green_l", "hospital_l"}
+    assert any("1 of 2 candidate parcels fit no land-use type" in w for w in inst.meta["warnings"])
