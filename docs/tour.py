@@ -217,7 +217,7 @@ def steps():
     dock.request.setText("in kotka with a budget of 300 k€")
     dock.ask()
     yield lambda: dock.ask_task is None, 400, "answer the question"
-    facts["follow_up"] = {"question": question, "sent": " ".join(dock.conversation),
+    facts["follow_up"] = {"question": question, "sent": dock.last_request,
                           "clarification": dock.last_answer.get("clarification"),
                           "answer": dock.last_answer.get("answer"), "shown": dock.answer.toPlainText()}
     shot("08b-ask-follow-up")

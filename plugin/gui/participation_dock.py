@@ -118,13 +118,15 @@ class ParticipationDock(QgsDockWidget):
         from ..qgis_io.maps import apply_style
 
         path = SAMPLES_DIR / SAMPLES[key][0]
-        name = f"Participation sample {key}"
+        name = f"Sample parcels {key}"
         found = QgsProject.instance().mapLayersByName(name)
         layer = found[0] if found else QgsVectorLayer(f"{path}|geometrytype=Polygon", name, "ogr")
         if not found:
             if not layer.isValid():
                 raise InputError(f"cannot open the sample region {path.name}")
             layer.setSubsetString('"existence" = 1')  # the DRL files keep removed features
+            # no CRS in the files (OGR labels GeoJSON WGS 84): local metres, drawn as they are
+            layer.setCrs(QgsCoordinateReferenceSystem())
             apply_style(layer, "participation_samples")
             QgsProject.instance().addMapLayer(layer)
         self.layer.setLayer(layer)
@@ -211,7 +213,8 @@ class ParticipationDock(QgsDockWidget):
         except Exception as e:  # QgsProcessingException: a one-line message about the layer
             self.log.appendPlainText(f"error: {e}")
             return
-        cfg, crs, path, table = self.config(), layer.crs(), self._parcels_path(layer), self.landuse_map()
+        cfg, path, table = self.config(), self._parcels_path(layer), self.landuse_map()
+        crs = layer.crs().toWkt() if layer.crs().isValid() else ""
         self.log.clear()
         from ..participation.engine import estimate_llm_seconds
 
@@ -262,8 +265,9 @@ class ParticipationDock(QgsDockWidget):
 
     def show_result(self, res, layers, crs) -> list[QgsVectorLayer]:
         """Transcript, metrics with what they mean, and two map layers: revised land use and
-        resident satisfaction."""
-        from ..qgis_io.maps import apply_style
+        resident satisfaction, in the CRS the revision worked in (e.g. UTM for a Web Mercator
+        layer), else the layer's (``crs``, WKT; "" = none: local metres)."""
+        from ..qgis_io.report_map import memory_layer
 
         for rec in res.events:
             if rec["event"] == "round":
@@ -287,11 +291,8 @@ class ParticipationDock(QgsDockWidget):
         self.log.appendPlainText(f"{res.metrics.get('changed_parcels', 0)} parcels changed.\n\n{MEASURES}")
         out = []
         for name, style in (("parcels", "participation_parcels"), ("residents", "participation_residents")):
-            lyr = QgsVectorLayer(layers[name].to_json(drop_id=True), f"Participation {name}", "ogr")
-            # the result is in the working CRS (e.g. UTM for a Web Mercator layer), not the layer's
-            frame_crs = layers[name].crs
-            lyr.setCrs(QgsCoordinateReferenceSystem.fromWkt(frame_crs.to_wkt()) if frame_crs is not None else crs)
-            apply_style(lyr, style)
+            frame = layers[name]
+            lyr = memory_layer(frame, f"Participation {name}", frame.crs.to_wkt() if frame.crs else crs, style)
             QgsProject.instance().addMapLayer(lyr)
             out.append(lyr)
         return out

@@ -82,6 +82,7 @@ class PlannerDock(QgsDockWidget):
         self.best_frame: dict[str, Any] | None = None   # {"frame", "task", "crs"} of the workspace's best plan
         self.run_frame: dict[str, Any] | None = None    # the same for the last run's own plan ("Keep plan")
         self.conversation: list[str] = []               # Ask: the request and the answers to its questions
+        self.last_request = ""                          # … as sent, in one line
         self.rows: list[dict[str, Any]] = []            # proposals, for the report
         self.last_result: dict[str, Any] | None = None
         self.last_answer: dict[str, Any] | None = None
@@ -511,7 +512,8 @@ class PlannerDock(QgsDockWidget):
         self.request.clear()
         self._show_conversation("thinking …")
         self.tool_calls.clear()
-        self.ask_task = AskTask(" ".join(self.conversation), {"region": region, "root": str(root),
+        self.last_request = joined(self.conversation)
+        self.ask_task = AskTask(self.last_request, {"region": region, "root": str(root),
                                                               "model": self.model.text(),
                                                               "threads": self.threads.value()})
         self.ask_task.ended.connect(self.on_answer)
@@ -559,6 +561,13 @@ class PlannerDock(QgsDockWidget):
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         self.save_settings()
         super().closeEvent(event)
+
+
+def joined(conversation: list[str]) -> str:
+    """The conversation as one request: each earlier line loses its closing punctuation, so
+    "Where should new charging stations go?" + "in kotka with a budget of 300 k€" reads as one
+    sentence (the request reader takes a plan's kind, region and budget from one sentence)."""
+    return " ".join([line.rstrip(" ?.!") for line in conversation[:-1]] + conversation[-1:])
 
 
 def geojson_layer(spec: dict[str, Any]) -> QgsVectorLayer | None:

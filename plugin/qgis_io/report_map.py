@@ -55,7 +55,7 @@ LAYER_TYPE = {"Point": QgsWkbTypes.Point, "MultiPoint": QgsWkbTypes.MultiPoint,
 def memory_layer(frame: gpd.GeoDataFrame, name: str, crs: str, style: str | None = None,
                  wkb_type: int | None = None) -> QgsVectorLayer:
     """A memory layer holding ``frame`` (main thread only), styled from resources/styles.
-    The layer type is ``wkb_type`` or follows the first geometry."""
+    The layer type is ``wkb_type`` or follows the first geometry; ``crs`` "" = no CRS."""
     import shapely
 
     if wkb_type is None:
@@ -66,7 +66,8 @@ def memory_layer(frame: gpd.GeoDataFrame, name: str, crs: str, style: str | None
         frame = frame.set_geometry(gpd.GeoSeries([multi[g.geom_type]([g]) if g.geom_type in multi else g
                                                   for g in frame.geometry], index=frame.index))
     q = qgs_crs(crs)
-    layer = QgsVectorLayer(f"{QgsWkbTypes.displayString(wkb_type)}?crs={q.authid() or q.toWkt()}", name, "memory")
+    uri = QgsWkbTypes.displayString(wkb_type) + (f"?crs={q.authid() or q.toWkt()}" if q.isValid() else "")
+    layer = QgsVectorLayer(uri, name, "memory")  # an invalid CRS: local coordinates, drawn untransformed
     fields = qgs_fields(frame)
     layer.dataProvider().addAttributes(list(fields))
     layer.updateFields()
