@@ -64,3 +64,26 @@ def test_dock_cancel_mid_run(qgis_app, qgis_new_project, qtbot):
     assert participation_layers() == []
     assert dock.run_btn.isEnabled() and not dock.cancel_btn.isEnabled()
     dock.deleteLater()
+
+
+def test_dock_runs_on_a_bundled_sample_and_explains_it(qgis_app, qgis_new_project, qtbot):
+    """The hlg sample is offered, mapped and chosen with its land-use field; the LLM estimate is
+    shown before a run; the result says what its measures mean."""
+    from cityplanner.plugin.gui.participation_dock import ParticipationDock
+    from cityplanner.plugin.participation.engine import LLM_CALL_SECONDS
+
+    dock = ParticipationDock()
+    dock.sample.setCurrentIndex(dock.sample.findData("hlg"))
+    assert dock.layer.currentLayer().name() == "Sample parcels hlg" and dock.field.currentField() == "type"
+    for key, v in dict(residents=200, rounds=1, speakers=8, communities=2).items():
+        dock.spins[key].setValue(v)
+    dock.persona.setCurrentText("llm")
+    calls = 2 * 1 * (8 + 1)  # communities × rounds × (speakers + the round summary)
+    assert f"{calls} calls × {LLM_CALL_SECONDS:g} s" in dock.estimate.text()
+    dock.persona.setCurrentText("rules")
+    dock.run_btn.click()
+    qtbot.waitUntil(lambda: dock.task is None, timeout=TASK_TIMEOUT_MS * 3)
+    text = dock.log.toPlainText()
+    assert "after:" in text and "What the measures mean" in text and "fresh population" in text, text[-2000:]
+    assert {lyr.name() for lyr in participation_layers()} == {"Participation parcels", "Participation residents"}
+    dock.deleteLater()
