@@ -33,7 +33,7 @@ class AuditContext:
     edges: gpd.GeoDataFrame       # u, v, highway, geometry (drivable network)
     masks: gpd.GeoDataFrame       # kind (water | non_buildable), geometry
     buildings: gpd.GeoDataFrame   # geometry
-    extent: Any                   # shapely (Multi)Polygon: the study area in effect
+    extent: Any                   # shapely (Multi)Polygon: the study area in effect (None: unknown)
 
     @classmethod
     def from_city(cls, city) -> "AuditContext":
@@ -46,6 +46,13 @@ class AuditContext:
         return cls(city.crs, city.edges[["u", "v", "highway", "geometry"]].reset_index(drop=True),
                    masks[["kind", "geometry"]].reset_index(drop=True),
                    city.buildings[["geometry"]].reset_index(drop=True), extent)
+
+    @classmethod
+    def without_city(cls, crs: str) -> "AuditContext":
+        """No roads, masks, buildings or study area: the geometry-free rules only."""
+        empty = gpd.GeoDataFrame({"kind": []}, geometry=[], crs=crs)
+        edges = gpd.GeoDataFrame({"u": [], "v": [], "highway": []}, geometry=[], crs=crs)
+        return cls(crs, edges, empty, empty[["geometry"]], None)
 
     @cached_property
     def reserve(self):
@@ -102,10 +109,13 @@ def _read(path: str, mtime_ns: int, size: int) -> AuditContext:
 
 
 def context_for_workspace(ws: str | Path, inst) -> AuditContext:
-    """The workspace's saved context, else the bundled region its instance names."""
+    """The workspace's saved context, else the bundled region its instance names; a land
+    instance of a parcel layer has no city: only its sites' own rules (area, width) are checked."""
     path = Path(ws) / CITY_MODEL_FILE
     if path.is_file():
         return AuditContext.read(path)
+    if inst.meta.get("source") == "parcels":
+        return AuditContext.without_city(inst.crs)
     return _region_context(str(inst.meta.get("region", "")))
 
 

@@ -61,7 +61,8 @@ def _land(cands, ctx: AuditContext) -> list[dict]:
     area = shapely.area(geoms)
     width = site_width(geoms)
     shares = {
-        "outside_study_area": 1.0 - _shares(geoms, area, ctx.extent),
+        "outside_study_area": (1.0 - _shares(geoms, area, ctx.extent)) if ctx.extent is not None
+        else np.zeros(len(geoms)),
         "on_road_reserve": _shares(geoms, area, ctx.reserve),
         "in_water": _shares(geoms, area, ctx.mask("water")),
         "on_non_buildable": _shares(geoms, area, ctx.mask("non_buildable")),
@@ -76,7 +77,7 @@ def _land(cands, ctx: AuditContext) -> list[dict]:
 
 def _station(cands, ctx: AuditContext) -> list[dict]:
     pts = shapely.from_wkt(cands["wkt"].to_numpy())
-    outside = shapely.distance(pts, ctx.extent)
+    outside = shapely.distance(pts, ctx.extent) if ctx.extent is not None else np.zeros(len(pts))
     water = ctx.mask("water")
     wet = shapely.within(pts, water) if water is not None else np.zeros(len(pts), dtype=bool)
     reach = _reach(pts, ctx)
@@ -119,7 +120,8 @@ def _road(cands, ctx: AuditContext) -> list[dict]:
         np.add.at(inside_b, li, shapely.length(shapely.intersection(lines[li], b[bi])))
     water = ctx.mask("water")
     wet = shapely.length(shapely.intersection(lines, water)) if water is not None else np.zeros(len(lines))
-    outside = shapely.length(shapely.difference(lines, ctx.extent))
+    outside = shapely.length(shapely.difference(lines, ctx.extent)) if ctx.extent is not None \
+        else np.zeros(len(lines))
     out = []
     for k, cid in enumerate(new["id"]):
         for reason, v in (("crosses_building", inside_b[k]), ("crosses_water", wet[k]),

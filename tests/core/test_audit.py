@@ -120,7 +120,7 @@ def test_evaluate_warns_with_the_audit(tmp_path, town):
     assert not any(planted.ids[1] in w for w in audit)
 
 
-def test_parcel_that_fits_no_type_is_no_candidate():
+def test_parcel_that_fits_no_type_is_no_candidate(tmp_path):
     import geopandas as gpd
 
     from cityplanner.plugin.tasks.land import LandAllocation
@@ -133,3 +133,11 @@ def test_parcel_that_fits_no_type_is_no_candidate():
     # 50 × 60 m: 3,000 m², 50 m wide → every type but green_l (5,000 m²) and hospital_l
     assert set(inst.candidates["type"]) == set(SITE_RULES) - {"green_l", "hospital_l"}
     assert any("1 of 2 candidate parcels fit no land-use type" in w for w in inst.meta["warnings"])
+    # a parcel workspace has no city model: the audit still checks each site's own rules
+    from cityplanner.plugin.audit import audit_workspace
+    from cityplanner.plugin.sandbox import write_workspace
+
+    planted = _planted(inst, {0: box(0, 0, 8, 200).wkt})
+    ws = write_workspace(planted, tmp_path / "ws")
+    res = audit_workspace(ws, planted, planted.ids[:2])
+    assert {(f["id"], f["reason"]) for f in res["flags"]} == {(planted.ids[0], "too_narrow")}
