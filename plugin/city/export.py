@@ -10,14 +10,19 @@ import geopandas as gpd
 
 from .model import City
 
-LAYERS = ("faces", "roads", "junctions", "buildings", "pois")
+LAYERS = ("faces", "roads", "junctions", "buildings", "pois", "masks", "study_area")
 
 
 def city_layers(city: City) -> dict[str, gpd.GeoDataFrame]:
     faces = city.faces.reset_index()
     faces["entry_nodes"] = faces["entry_nodes"].map(json.dumps)
-    return {"faces": faces, "roads": city.edges, "junctions": city.nodes.reset_index(),
-            "buildings": city.buildings, "pois": city.pois}
+    layers = {"faces": faces, "roads": city.edges, "junctions": city.nodes.reset_index(),
+              "buildings": city.buildings, "pois": city.pois}
+    if city.masks is not None:  # water and non-buildable land left out of the faces
+        layers["masks"] = city.masks
+    if city.extent is not None:
+        layers["study_area"] = gpd.GeoDataFrame({"name": ["study area"]}, geometry=[city.extent], crs=city.crs)
+    return layers
 
 
 def write_gpkg(city: City, path: str | Path, extra: dict[str, gpd.GeoDataFrame] | None = None) -> Path:

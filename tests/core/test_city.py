@@ -64,7 +64,7 @@ def test_gpkg_roundtrip(tmp_path):
     city = load_city("kotka")
     p = write_gpkg(city, tmp_path / "kotka.gpkg")
     layers = dict(pyogrio.list_layers(p))
-    assert {"faces", "roads", "junctions", "buildings", "pois"} <= set(layers)
+    assert {"faces", "roads", "junctions", "buildings", "pois", "masks", "study_area"} <= set(layers)
     faces = gpd.read_file(p, layer="faces")
     assert len(faces) == len(city.faces)
     assert json.loads(faces["entry_nodes"][0]) == list(city.faces["entry_nodes"].iloc[0])
