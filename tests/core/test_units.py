@@ -80,3 +80,11 @@ def test_sea_is_on_the_right_of_the_coastline():
     coast = gpd.GeoSeries([LineString([(0, 50), (100, 50)])], crs=CRS)  # heading east: sea to the south
     water = sea(coast, frame)
     assert len(water) == 1 and water[0].contains(Point(50, 25)) and not water[0].contains(Point(50, 75))
+
+
+def test_study_area_polygon_keeps_margin_blocks_clipped():
+    area = gpd.GeoDataFrame(geometry=[box(-10, -10, 410, 360)], crs=CRS)
+    city = build_city(_town(), "town", area=area)
+    top = city.faces[city.faces.intersects(MARGIN)]
+    assert len(top) and (top.geometry.bounds["maxy"] <= 360 + 1e-6).all()  # clipped to the polygon
+    assert city.extent.equals(area.geometry.iloc[0])
