@@ -63,14 +63,14 @@ def schema_errors(obj: Any) -> list[str]:
 def summary(c: dict[str, Any]) -> str:
     """One line in words (what lists and violation messages show)."""
     t = c.get("target") or {}
-    what = (f"{t['id']}" if t.get("id") else t.get("name") or (f"any {t['category']}" if t.get("category") else ""))
+    what = ((f"no. {t['id']}" if str(t["id"]).isdigit() else str(t["id"])) if t.get("id") else t.get("name") or (f"any {t['category']}" if t.get("category") else ""))
     typ = f" {c['type']}" if c.get("type") else ""
     d = f"{c['distance_m']:g} m" if c.get("distance_m") is not None else ""
     where = (f" within {d} of {what}" if d and what else f" in {what}" if what and c.get("area") else
              f" at {what}" if what else "")
     k = c["kind"]
     if k == "lock_in":
-        return f"keep{typ} {what}"
+        return f"keep{typ} on {what}"
     if k == "lock_out":
         return f"no{typ} candidate at {what}"
     if k == "exclude_near":
