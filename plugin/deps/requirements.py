@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
+import sys
 from dataclasses import dataclass
 
 _RELEASE = re.compile(r"\d+(?:\.\d+)*")
@@ -42,7 +43,12 @@ class Requirement:
         return self.dist + ",".join(bounds)
 
     def installed(self) -> str | None:
-        """The version the running Python would import first, or None."""
+        """The version in use: the loaded module's (another plugin may have imported an older
+        copy before ours put the profile's packages first), else the one Python would import
+        first, or None."""
+        loaded = getattr(sys.modules.get(self.import_name), "__version__", None)
+        if isinstance(loaded, str):
+            return loaded
         try:
             return importlib.metadata.version(self.dist)
         except importlib.metadata.PackageNotFoundError:

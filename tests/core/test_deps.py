@@ -145,3 +145,12 @@ def test_install_into_prefix_offline_then_restart_only_for_a_loaded_old_copy(tmp
     assert res.ok and res.restart_needed and "restart QGIS" in res.message, res.log[-800:]
     missing = run(plan(tmp_path / "other", [Requirement("cp-probe", "3.0")], find_links=wh))
     assert not missing.ok and missing.message.startswith("pip failed: ERROR") and "\n" not in missing.message
+
+
+def test_a_loaded_module_counts_with_its_own_version(monkeypatch):
+    """Another plugin imported an old copy first: that copy is what runs, whatever pip put on disk."""
+    import types
+
+    monkeypatch.setitem(sys.modules, "cp_loaded_probe", types.SimpleNamespace(__version__="1.8.5"))
+    r = Requirement("cp-loaded-probe", "2.1", "3")
+    assert r.installed() == "1.8.5" and r.problem() == "cp-loaded-probe 1.8.5 < 2.1"
