@@ -63,7 +63,10 @@ def schema_errors(obj: Any) -> list[str]:
 def summary(c: dict[str, Any]) -> str:
     """One line in words (what lists and violation messages show)."""
     t = c.get("target") or {}
-    what = ((f"no. {t['id']}" if str(t["id"]).isdigit() else str(t["id"])) if t.get("id") else t.get("name") or (f"any {t['category']}" if t.get("category") else ""))
+    if t.get("id"):
+        what = f"no. {t['id']}" if str(t["id"]).isdigit() else str(t["id"])
+    else:
+        what = t.get("name") or (f"any {t['category']}" if t.get("category") else "")
     typ = f" {c['type']}" if c.get("type") else ""
     d = f"{c['distance_m']:g} m" if c.get("distance_m") is not None else ""
     where = (f" within {d} of {what}" if d and what else f" in {what}" if what and c.get("area") else

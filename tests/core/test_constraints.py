@@ -214,3 +214,23 @@ def test_tools_add_list_remove(station, tmp_path):
     assert [c["key"] for c in listed.result["constraints"]] == ["c1"]
     assert reg.call("remove_constraint", {"workspace": "ws", "key": "c1"}).result["remaining"] == []
     assert not reg.call("remove_constraint", {"workspace": "ws", "key": "c1"}).ok
+
+
+@pytest.mark.model
+def test_the_real_model_reads_what_the_rules_cannot(station):
+    from cityplanner.plugin.agent.backend import make_backend
+    from cityplanner.plugin.constraints.resolve import named_features
+
+    backend = make_backend("default", threads=1, n_ctx=2048, seed=0)
+    try:
+        text = "Turn the Lapinlahti hospital grounds into a park."   # no rule reads this
+        it = interpret(text, station, backend)
+        again = interpret(text, station, backend)
+    finally:
+        backend.close()
+    assert (it.clarification, it.constraints) == (again.clarification, again.constraints)   # seeded
+    # whatever the model answered, nothing reaches the plan unchecked: a clarification, or
+    # constraints from the model whose places are names in the data
+    assert it.clarification or all(c["source"] == "model" for c in it.constraints)
+    names = set(named_features("helsinki")["name"])
+    assert all(c["target"].get("name") in names for c in it.constraints if c.get("target", {}).get("name"))
