@@ -2,8 +2,9 @@
 
 Items come from ``resources/heldout/instructions_<split>.json`` (written before tuning by an
 independent author; ``test`` by default, ``dev`` for development). Each item is read against
-the small instance (seed 0) of its region and task by four readers: the rules only, the raw
-model only, the trained adapter only, and the rules with the trained model for the rest.
+the small instance (seed 0) of its region and task by five readers: the rules only, the raw
+model only, the rules with the raw model for the rest (the shipped default), the trained
+adapter only, and the rules with the trained model for the rest.
 
 * **exact match**: the constraints equal the expected ones in canonical form (below), or both
   ask for clarification. Canonical form: ``exclude_near`` = ``count_max`` 0 within the
@@ -31,7 +32,7 @@ from .. import RESOURCES
 from ..errors import InputError
 from ..util.io import atomic_write_json, atomic_write_text
 
-READERS = ("rules", "raw model", "trained adapter", "rules + trained")
+READERS = ("rules", "raw model", "rules + raw model", "trained adapter", "rules + trained")
 TIME_LIMIT = 30.0
 
 
