@@ -28,6 +28,7 @@ from ..qgis_io.legends import COLUMN_HELP, explain_score
 from ..qgis_io.report_map import qgs_crs
 from ..sandbox.best_plan import describe
 from .instruction_panel import InstructionPanel
+from .place_lookup import PlaceLookup
 from .tasks import AskTask, PlannerTask
 from ..tasks import SIZES, TASKS
 
@@ -217,6 +218,9 @@ class PlannerDock(QgsDockWidget):
         self.examples.itemClicked.connect(lambda item: self.ask(item.text()))
         lay.addWidget(QLabel("Examples (click to ask):"))
         lay.addWidget(self.examples)
+        self.places = PlaceLookup()
+        self.places.picked.connect(self.request.insert)  # the data's own spelling, at the cursor
+        lay.addWidget(self.places)
         self.answer = QTextBrowser()
         self.answer.setPlaceholderText("the answer, or the question the planner needs answered first — "
                                        "answer it in the line above: the conversation is kept")

@@ -193,3 +193,22 @@ def test_ask_box_lists_tool_calls_and_adds_result_layers(dock, tmp_path):
     assert dock.tool_calls.count() == len(out["tool_calls"]) and "→ ok" in dock.tool_calls.item(0).text()
     added = [lyr for lyr in QgsProject.instance().mapLayers().values() if lyr.name().startswith("CityPlanner: ")]
     assert len(added) == len(out["layers"]) and all(lyr.featureCount() > 0 and lyr.crs().isValid() for lyr in added)
+
+
+def test_place_lookup_uses_the_resolver_and_fills_the_request(dock, qtbot):
+    """Names as the data spells them: 'kamppi' finds Kampin kappeli, a name not in the data
+    says so with the nearest names, and a click puts the name into the request line."""
+    look = dock.places
+    look.region.setCurrentText("helsinki")
+    look.text.setText("kamppi")
+    look.lookup()                                    # starts reading the helsinki names
+    qtbot.waitUntil(lambda: "helsinki" in look.indexes, timeout=120_000)
+    names = look.lookup()
+    assert "Kampin kappeli" in names, names            # Kamppi itself is not a name in this extract
+    look.text.setText("Olympiastadion Tower Bridge")
+    assert look.lookup() == [] and "is not in the helsinki data" in look.results.item(0).text()
+    look.text.setText("Stockmann")
+    look.lookup()
+    dock.request.setText("nearest school to ")
+    look.results.itemClicked.emit(look.results.item(0))
+    assert dock.request.text() == "nearest school to Stockmann"
