@@ -45,14 +45,20 @@ def guarded(fn):
     return run
 
 
+def only_ours(bar) -> None:
+    """Pop QGIS's own notices (3.40: a font download without network; "Task complete") that
+    would stack on top of CityPlanner's message in the screenshot."""
+    for item in bar.items():
+        if "CityPlanner" not in item.title():
+            bar.popWidget(item)
+
+
 @guarded
 def before_install() -> None:
     iface.mainWindow().setGeometry(0, 0, 1400, 900)  # Xvfb has no window manager to maximize it
     QApplication.processEvents()
     bar = iface.messageBar()
-    for item in bar.items():  # QGIS's own notices (3.40: a font download without network) hide ours
-        if "CityPlanner" not in item.title():
-            bar.popWidget(item)
+    only_ours(bar)
     state["bar"] = [w.text() for w in bar.findChildren(QPushButton)]
     state["bar_text"] = " ".join(lbl.text() for lbl in bar.findChildren(QLineEdit)) or ""
     from qgis.PyQt.QtWidgets import QLabel, QTextBrowser
@@ -98,6 +104,8 @@ def wait_for_install() -> None:
 
 @guarded
 def after_install() -> None:
+    only_ours(iface.messageBar())
+    state["bar_after"] = [item.text() for item in iface.messageBar().items()]
     shot("2-installed-provider.png")
     finish()
 

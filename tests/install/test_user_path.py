@@ -131,6 +131,8 @@ def test_desktop_window_offers_install_and_installs(profile, wheelhouse):
     assert "Install…" in session["bar"]
     assert "CityPlanner needs" in session["bar_text"], session["bar_text"]
     assert session["provider_after"] and session["solve"]["VALID"] is True, session
+    assert any(t.startswith("installed ") and t.endswith(" — ready") for t in session["bar_after"]), session
+    assert not any("restart" in t for t in session["bar_after"])  # nothing was loaded before: no restart
     assert 0 <= session["solve"]["GAP"] <= 1
     for png in ("1-message-bar.png", "2-installed-provider.png"):
         assert (out / png).stat().st_size > 10_000
