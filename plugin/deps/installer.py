@@ -82,6 +82,8 @@ def plan(prefix: Path, requirements: list[Requirement], find_links: Path | None 
                        installed_pins(("core", "llm")))
 
 
+BUILD_HINT = (" — compiling needs a C compiler and QGIS's library headers (Debian/Ubuntu: sudo apt install "
+              "python3-dev g++ libgeos-dev libgdal-dev), or install from a wheelhouse folder instead")
 _STEP = re.compile(r"^(Collecting|Processing|Building wheel|Installing collected)")
 
 
@@ -127,7 +129,8 @@ def run(p: InstallPlan, progress: Callable[[float, str], None] | None = None,
                     return InstallResult(False, "installation cancelled", "\n".join(log))
             if proc.wait() != 0:
                 last = next((ln for ln in reversed(log) if ln.strip().lower().startswith("error")), log[-1])
-                return InstallResult(False, f"pip failed: {last.strip()}", "\n".join(log))
+                hint = BUILD_HINT if any(ln.startswith(("Failed to build", "Failed building wheel")) for ln in log) else ""
+                return InstallResult(False, f"pip failed: {last.strip()}{hint}", "\n".join(log))
     activate(p.prefix)
     if progress:
         progress(1.0, "done")
