@@ -162,7 +162,7 @@ def roads_frame(gdf: gpd.GeoDataFrame, highway_field: str | None, label: str, wa
 
     hw = pick_field(gdf, highway_field, ("highway",), label, "--highway-field")
     if hw is None:
-        warnings.append(f"{label}: no road class field (--highway-field): every road is taken as a drivable "
+        warnings.append(f"{label}: no road class field (--highway-field / HIGHWAY_FIELD): every road is taken as a drivable "
                         "residential street")
     out = gpd.GeoDataFrame({"highway": _text(gdf, hw, "residential").str.lower(),
                             "service": _text(gdf, "service" if "service" in gdf else None, ""),
@@ -185,10 +185,10 @@ def buildings_frame(gdf: gpd.GeoDataFrame, building_field: str | None, levels_fi
     bf = pick_field(gdf, building_field, ("building",), label, "--building-field")
     lf = pick_field(gdf, levels_field, ("levels", "building:levels"), label, "--levels-field")
     if bf is None:
-        warnings.append(f"{label}: no building type field (--building-field): every building is taken as "
+        warnings.append(f"{label}: no building type field (--building-field / BUILDING_FIELD): every building is taken as "
                         "mixed use (residential share 0.5)")
     if lf is None:
-        warnings.append(f"{label}: no levels field (--levels-field): levels default by building type "
+        warnings.append(f"{label}: no levels field (--levels-field / LEVELS_FIELD): levels default by building type "
                         "(3 for untyped buildings)")
         levels = pd.Series(np.nan, index=gdf.index)
     else:
@@ -210,7 +210,8 @@ def pois_frame(gdf: gpd.GeoDataFrame, category_field: str | None, label: str, wa
         tags = [t for t in OSM_TAGS if t in gdf.columns]
         if not tags:
             cols = ", ".join(str(c) for c in gdf.columns if c != "geometry") or "none"
-            raise InputError(f"{label}: no category field; give --category-field (values: {', '.join(CATEGORIES)}; "
+            raise InputError(f"{label}: no category field; give --category-field / CATEGORY_FIELD "
+                             f"(values: {', '.join(CATEGORIES)}; "
                              f"fields: {cols})")
         f = pd.DataFrame({t: _text(gdf, t if t in gdf else None, "") for t in OSM_TAGS})
         cat = pd.Series(categorize(f), index=gdf.index)
@@ -231,7 +232,7 @@ def demand_frame(gdf: gpd.GeoDataFrame, demand_field: str | None, label: str, wa
     """Demand points (``residents``): a point per feature (a polygon's representative point)."""
     wf = pick_field(gdf, demand_field, ("weight",), label, "--demand-field")
     if wf is None:
-        warnings.append(f"{label}: no weight field (--demand-field): every feature counts as 1 resident")
+        warnings.append(f"{label}: no weight field (--demand-field / DEMAND_FIELD): every feature counts as 1 resident")
         w = pd.Series(1.0, index=gdf.index)
     else:
         w = pd.to_numeric(gdf[wf], errors="coerce")

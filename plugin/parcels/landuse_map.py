@@ -6,8 +6,9 @@ A mapping is ``"9100301=feasible,1=residential"`` or a CSV file of ``value,type`
 (a header row is allowed). Without an entry, a value that is a target name (any case) maps
 to itself; integer codes map as the participation data's codes (1 feasible, 4 residential,
 5–12 the types) only when every unmapped code of the layer is one of them (a warning says
-so) — a layer with other codes needs them all mapped. Empty cells are ignored (a warning). Any other value is unmapped: a one-line error naming the 20 most
-frequent with their counts, the syntax, and a CSV file with the full list.
+so) — a layer with other codes needs them all mapped. Empty cells are ignored (a warning).
+Any other value is unmapped: a one-line error naming the 20 most frequent with their counts,
+the syntax, and a CSV file with the full list.
 """
 from __future__ import annotations
 
@@ -24,8 +25,8 @@ from ..errors import InputError
 from ..tasks.land.constants import TYPE_CODES, TYPES
 
 TARGETS = ("residential", "feasible", *TYPES, "ignore")
-SYNTAX = ('--landuse-map "VALUE=TYPE,VALUE=TYPE" or a CSV of value,type rows; TYPE is one of '
-          + ", ".join(TARGETS))
+SYNTAX = ('--landuse-map "VALUE=TYPE,VALUE=TYPE" or a CSV of value,type rows (QGIS: the LANDUSE_MAP table); '
+          "TYPE is one of " + ", ".join(TARGETS))
 SHOWN = 20
 MANY = 10_000  # more distinct values than this: most likely an id field, not land use
 
