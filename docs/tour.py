@@ -28,7 +28,8 @@ from pathlib import Path
 import qgis.utils
 from qgis.core import QgsProject
 from qgis.PyQt.QtCore import QTimer
-from qgis.PyQt.QtWidgets import QApplication
+from qgis.PyQt.QtGui import QTextCursor
+from qgis.PyQt.QtWidgets import QApplication, QTextEdit
 
 # run by ``qgis --code`` (exec'd: no __file__): the default folder is docs/guide of the plugin
 OUT = Path(os.environ.get("CITYPLANNER_TOUR_OUT") or Path(qgis.utils.home_plugin_path) / "cityplanner/docs/guide")
@@ -155,9 +156,14 @@ def steps():
     # run as a planner does, in the algorithm's dialog: its log says the plan is INVALID and why
     ev_dialog = processing.createAlgorithmDialog("cityplanner:evaluateplan", {
         "INPUT": candidates, "WORKSPACE": str(ws), "OUTPUT": "TEMPORARY_OUTPUT"})
+    ev_dialog.setGeometry(0, 520, 760, 470)  # bottom left: the map above it stays in view
     ev_dialog.show()
     ev_dialog.runAlgorithm()
     yield ev_dialog.wasExecuted, 120, "evaluate in its dialog"
+    log = ev_dialog.findChild(QTextEdit, "txtLog")
+    if log is not None:
+        log.moveCursor(QTextCursor.Start)
+        log.find("INVALID")  # scrolls the log to the line that says why
     res = ev_dialog.results()
     out = QgsProject.instance().mapLayer(res["OUTPUT"])
     facts["over_budget"] = {"valid": res["VALID"], "score": res["SCORE"], "errors": res["ERRORS"],

@@ -67,7 +67,9 @@ def memory_layer(frame: gpd.GeoDataFrame, name: str, crs: str, style: str | None
                                                   for g in frame.geometry], index=frame.index))
     q = qgs_crs(crs)
     uri = QgsWkbTypes.displayString(wkb_type) + (f"?crs={q.authid() or q.toWkt()}" if q.isValid() else "")
-    layer = QgsVectorLayer(uri, name, "memory")  # an invalid CRS: local coordinates, drawn untransformed
+    layer = QgsVectorLayer(uri, name, "memory")
+    if not q.isValid():  # local coordinates, drawn untransformed (the provider would assume WGS 84)
+        layer.setCrs(QgsCoordinateReferenceSystem())
     fields = qgs_fields(frame)
     layer.dataProvider().addAttributes(list(fields))
     layer.updateFields()

@@ -86,4 +86,20 @@ def test_dock_runs_on_a_bundled_sample_and_explains_it(qgis_app, qgis_new_projec
     text = dock.log.toPlainText()
     assert "after:" in text and "What the measures mean" in text and "fresh population" in text, text[-2000:]
     assert {lyr.name() for lyr in participation_layers()} == {"Participation parcels", "Participation residents"}
+    # the sample has no CRS (local metres): the result must draw on a map in any project CRS
+    from qgis.core import QgsCoordinateReferenceSystem, QgsMapRendererSequentialJob, QgsMapSettings
+    from qgis.PyQt.QtCore import QSize
+
+    parcels = next(lyr for lyr in participation_layers() if lyr.name() == "Participation parcels")
+    settings = QgsMapSettings()
+    settings.setLayers([parcels])
+    settings.setDestinationCrs(QgsCoordinateReferenceSystem("EPSG:32635"))
+    settings.setExtent(parcels.extent())
+    settings.setOutputSize(QSize(100, 100))
+    job = QgsMapRendererSequentialJob(settings)
+    job.start()
+    job.waitForFinished()
+    image = job.renderedImage()
+    drawn = sum(image.pixelColor(x, y).name() != "#ffffff" for x in range(0, 100, 5) for y in range(0, 100, 5))
+    assert drawn > 100, drawn
     dock.deleteLater()
