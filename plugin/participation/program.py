@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
+from ..parcels.landuse_map import parse_need as read_need
 from ..tasks.land import TYPES
 from ..tasks.site_rules import SITE_RULES, site_width
 
@@ -65,16 +66,9 @@ class Program:
 
 
 def parse_need(text: str | None) -> dict[str, int] | None:
-    """``"school=2,green_s=1"`` → {"school": 2, "green_s": 1}; None for an empty text."""
-    if not text or not text.strip():
-        return None
-    out: dict[str, int] = {}
-    for part in text.split(","):
-        k, sep, v = part.partition("=")
-        if not sep or not v.strip().lstrip("-").isdigit():
-            raise InputError(f"need '{part.strip()}' is not TYPE=COUNT (e.g. --need school=2,green_s=1)")
-        out[k.strip()] = int(v)
-    return out
+    """``"school=2,green_s=1"`` → {"school": 2, "green_s": 1} (``parcels.landuse_map``'s
+    reading); None for an empty text (the quotas then come from the next source)."""
+    return read_need(text) or None
 
 
 def counts(plan: np.ndarray, mask: np.ndarray | None = None) -> dict[str, int]:

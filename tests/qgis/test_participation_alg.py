@@ -85,7 +85,7 @@ def test_bundled_sample_with_its_objectives_and_bounded_changes(cityplanner_prov
     after = sorted(f["landuse"] for f in layer.getFeatures())
     assert before == after   # the type counts hold
     del layer
-    with pytest.raises(Exception, match="not TYPE=COUNT"):
+    with pytest.raises(Exception, match="is not TYPE=COUNT"):
         processing.run(ALG, {"INPUT": path, "FIELD": "type", "NEED": "school:2", "RESIDENTS": 50, "SPEAKERS": 5,
                              "OUTPUT": "memory:", "METRICS": str(tmp_path / "m2.json"),
                              "TRANSCRIPT": str(tmp_path / "t2.jsonl")})
