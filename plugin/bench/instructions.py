@@ -2,8 +2,8 @@
 
 Items come from ``resources/heldout/instructions_<split>.json`` (written before tuning by an
 independent author; ``test`` by default, ``dev`` for development). Each item is read against
-the small instance (seed 0) of its region and task by five readers: the rules only, the raw
-model only, the rules with the raw model for the rest (the shipped default), the trained
+the small instance (seed 0) of its region and task by five readers: the rules only, the rules
+with the raw model for the rest (the shipped default), the raw model only, the trained
 adapter only, and the rules with the trained model for the rest.
 
 * **exact match**: the constraints equal the expected ones in canonical form (below), or both
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from .. import RESOURCES
 from ..errors import InputError
 from ..util.io import atomic_write_json, atomic_write_text
 
-READERS = ("rules", "raw model", "rules + raw model", "trained adapter", "rules + trained")
+READERS = ("rules", "rules + raw model", "raw model", "trained adapter", "rules + trained")
 TIME_LIMIT = 30.0
 
 
@@ -157,12 +158,14 @@ def run_instructions_bench(out: str | Path, split: str = "test", model: str | No
             backends[kind] = make_backend(model, endpoint, lora=lora if kind == "trained" else None)
         return backends[kind]
 
+    caches: dict[str, dict] = {}
+    result: dict[str, Any] = {}
     try:
         for reader in readers:
             if "trained" in reader and not lora:
                 notes.append(f"{reader}: not run (no adapter: pass --lora ADAPTER.gguf from train --task instructions)")
                 continue
-            for it in items:
+            for k, it in enumerate(items):
                 key = (it["region"], it["task"])
                 if key not in insts:
                     insts[key] = task_class(it["task"]).build(load_city(it["region"]), "small", seed=0)
@@ -173,19 +176,21 @@ def run_instructions_bench(out: str | Path, split: str = "test", model: str | No
                 secs = time.perf_counter() - t0
                 pred = None if got.clarification else got.constraints
                 rows.append({"reader": reader, "id": it["id"], "task": it["task"], "family": it.get("family"),
-                             "text": it["text"], "exact": exact(pred, it["expect"]), "_pred": pred, "_inst": key,
+                             "text": it["text"], "exact": exact(pred, it["expect"]),
+                             "execution": executes(pred, it["expect"], inst, it["text"], caches.setdefault(it["id"], {})),
                              "clarification": got.clarification, "sources": got.sources, "seconds": round(secs, 3),
-                             "constraints": [{k: v for k, v in c.items() if k not in ("geometry", "text")}
+                             "constraints": [{k2: v for k2, v in c.items() if k2 not in ("geometry", "text")}
                                              for c in pred or []]})
+                print(f"{reader} {k + 1}/{len(items)} {it['id']} exact={rows[-1]['exact']} "
+                      f"execution={rows[-1]['execution']} {secs:.1f}s", file=sys.stderr, flush=True)
+            result = _write(out, split, items, rows, readers, notes)   # after each reader: partial results survive
     finally:
         for b in backends.values():
             b.close()
-    caches: dict[str, dict] = {}
-    by_id = {it["id"]: it for it in items}
-    for r in rows:
-        it = by_id[r["id"]]
-        r["execution"] = executes(r.pop("_pred"), it["expect"], insts[r.pop("_inst")], it["text"],
-                                  caches.setdefault(r["id"], {}))
+    return result or _write(out, split, items, rows, readers, notes)
+
+
+def _write(out: Path, split: str, items: list, rows: list, readers: tuple[str, ...], notes: list[str]) -> dict[str, Any]:
     table = summary(rows, readers, split, notes)
     atomic_write_json(out / "instructions.json", {"split": split, "items": len(items), "rows": rows, "notes": notes,
                                                  "summary": table["rows"]})
