@@ -13,18 +13,20 @@ from typing import ClassVar
 
 from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessingContext, QgsProcessingException,
                        QgsProcessingFeedback, QgsProcessingParameterDefinition, QgsProcessingParameterEnum,
-                       QgsProcessingParameterFeatureSink, QgsProcessingParameterNumber,
-                       QgsProcessingParameterString)
+                       QgsProcessingParameterFeatureSink, QgsProcessingParameterFeatureSource,
+                       QgsProcessingParameterNumber, QgsProcessingParameterString)
 
 from ..plugin.city import City
 from ..plugin.errors import InputError
 from ..plugin.parcels.landuse_map import parse_need as core_parse_need
 from ..plugin.parcels.layer import with_need
 from ..plugin.qgis_io.city_source import add_city_parameters, assumed_crs, city_from_parameters, has_city_input
-from ..plugin.qgis_io.layers import qgs_fields, write_gdf
+from ..plugin.qgis_io.layers import qgs_fields, source_to_gdf, write_gdf
 from ..plugin.qgis_io.parcel_source import add_parcel_parameters, has_parcels, land_from_parcels
 from ..plugin.sandbox.notices import attach_warnings
-from ..plugin.tasks import SIZES, Instance, task_class
+from ..plugin.tasks.own_candidates import instance_from_frame
+from ..plugin.tasks import Instance, task_class
+from ..plugin.tasks.base import BUILD_SIZES
 from ..plugin.tasks.land import TYPES
 
 from .base import CityPlannerAlgorithm
@@ -36,6 +38,20 @@ CANDIDATE_HELP = {
     "land": "one feature per (parcel, land-use type) assignment; at most one type per parcel",
     "road": "one feature per road segment that could be built (rebuilt links and new links)",
     "station": "one feature per (site, charger configuration); at most one configuration per site",
+}
+
+
+SIZE_LABELS = {"all": "Whole area"}
+#: task -> (title, layer type, help, optional fields read) of the planner's own candidate layer
+OWN_CANDIDATES = {
+    "station": ("Candidate sites (your own, optional)", QgsProcessing.TypeVectorPoint,
+                "Points where a station could go, instead of generated sites. Optional fields: configs "
+                "(allowed charger configurations, e.g. 4/0/0;0/4/2 as slow/medium/fast), cost (site cost in "
+                "k€), capacity (most chargers), kind (charging, fuel, parking, face, business, curb), name.",
+                ("configs", "cost", "capacity", "kind", "name")),
+    "road": ("Proposed links (your own, optional)", QgsProcessing.TypeVectorLine,
+             "Lines that could be built, instead of generated links; each must end within 30 m of the "
+             "road network at both ends. Optional field: cost (k€).", ("cost",)),
 }
 
 
@@ -90,6 +106,7 @@ class TaskAlgorithm(CityPlannerAlgorithm):
     TASK: ClassVar[str]
 
     SIZE = "SIZE"
+    OWN_CANDIDATES = "OWN_CANDIDATES"
     SEED = "SEED"
     BUDGET = "BUDGET"
     NEED = "NEED"
@@ -113,9 +130,15 @@ class TaskAlgorithm(CityPlannerAlgorithm):
         if self.TASK == "land":
             add_parcel_parameters(self)
         self.addParameter(_set_help(QgsProcessingParameterEnum(
-            self.SIZE, self.tr("Instance size"), options=list(SIZES), defaultValue=0),
+            self.SIZE, self.tr("Instance size"), options=[self.tr(SIZE_LABELS.get(s, s)) for s in BUILD_SIZES],
+            defaultValue=0),
             self.tr("small / medium / large: the paper's candidate counts (land 85/119/199, "
-                    "road 63/102/143, station 80/80/180).")))
+                    "road 63/102/143, station 80/80/180). Whole area: every eligible candidate of the "
+                    "area (or of the study-area polygon).")))
+        if self.TASK in OWN_CANDIDATES:
+            title, kind, help_text, _ = OWN_CANDIDATES[self.TASK]
+            self.addParameter(_set_help(QgsProcessingParameterFeatureSource(
+                self.OWN_CANDIDATES, self.tr(title), [kind], optional=True), self.tr(help_text)))
         self.addParameter(_set_help(QgsProcessingParameterNumber(
             self.SEED, self.tr("Random seed"), QgsProcessingParameterNumber.Integer, defaultValue=42, minValue=0),
             self.tr("Seeds the instance sampling and the solver: the same seed gives the same result.")))
@@ -154,14 +177,19 @@ class TaskAlgorithm(CityPlannerAlgorithm):
             if feedback.isCanceled():
                 raise QgsProcessingException("cancelled")
             feedback.setProgress(40)
-            size = SIZES[self.parameterAsEnum(parameters, self.SIZE, context)]
+            size = BUILD_SIZES[self.parameterAsEnum(parameters, self.SIZE, context)]
             seed = self.parameterAsInt(parameters, self.SEED, context)
             params = {}
             for k in TASK_PARAMETERS[self.TASK]:
                 v = (self.parameterAsInt if k.integer else self.parameterAsDouble)(parameters, k.name, context)
                 if v:
                     params[k.key] = v
-            inst = self.core(task_class(self.TASK).build, city, size=size, seed=seed, budget=budget, **params)
+            own = self.own_candidates(parameters, context, feedback)
+            if own is not None:
+                inst = self.core(instance_from_frame, self.TASK, city, own, seed, budget,
+                                 OWN_CANDIDATES[self.TASK][0].lower())
+            else:
+                inst = self.core(task_class(self.TASK).build, city, size=size, seed=seed, budget=budget, **params)
             inst = with_need(inst, need) if need else inst
         for w in attach_warnings(inst, city.warnings if city is not None else warnings):
             if city is None or w not in city.warnings:
@@ -169,6 +197,18 @@ class TaskAlgorithm(CityPlannerAlgorithm):
         feedback.pushInfo(f"{inst.instance_id}: {inst.n} candidates, budget {inst.budget:.1f}, "
                           f"step limit {inst.max_select}")
         return inst, city
+
+    def own_candidates(self, parameters: dict, context: QgsProcessingContext,
+                       feedback: QgsProcessingFeedback):
+        """The planner's own candidate layer as a frame (its optional fields), or None."""
+        if self.TASK not in OWN_CANDIDATES or parameters.get(self.OWN_CANDIDATES) in (None, ""):
+            return None
+        title, _, _, fields = OWN_CANDIDATES[self.TASK]
+        src = self.parameterAsSource(parameters, self.OWN_CANDIDATES, context)
+        present = {f.name() for f in src.fields()} if src is not None else set()
+        return source_to_gdf(src, title.lower(), "point" if self.TASK == "station" else "line",
+                             [f for f in fields if f in present], feedback, require_metric=False,
+                             require_crs=False)
 
     def add_layer_sink(self, name: str, title: str, help_text: str, optional: bool = False) -> None:
         self.addParameter(_set_help(QgsProcessingParameterFeatureSink(

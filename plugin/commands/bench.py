@@ -4,6 +4,9 @@ Writes DIR/results.json (rows: task, size, instance, method, seed, valid, score,
 upper_bound, gap, seconds, …), DIR/table.md and PNG plots; prints the summary as JSON.
 ``--suite ask`` runs the UrbanEval-style request set through the ask agent
 (plugin.agent.ask.bench: TSR, MIR, TIC, IOA, tokens) with ``--model`` / ``--endpoint``.
+``--suite scale`` grows n from 100 to 4,000 candidates per task on the synthetic city
+(plugin.bench.scale): time to a 1 % gap, gaps at 60 s and 120 s, peak memory, DIR/scale.md,
+scale.json, scale.png and the fitted exponent of time ∝ n^k; runs one at a time.
 ``--suite speed`` measures the evaluators instead (plugin.bench.speed): DIR/speed.json and
 DIR/speed.md with full-evaluation ms and add / remove / swap µs per task on medium instances.
 ``--suite fuzz`` runs ``--turns`` generated hostile turns through the virtual terminal of a small
@@ -27,7 +30,7 @@ from . import seconds, seed
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     src = parser.add_mutually_exclusive_group(required=True)
-    src.add_argument("--suite", help="quick | full | tiny | speed (evaluator timings, no solving) | ask | "
+    src.add_argument("--suite", help="quick | full | tiny | scale (certificate vs n) | speed (evaluator timings, no solving) | ask | "
                                      "fuzz (hostile terminal turns) | instructions")
     src.add_argument("--instances", help="comma-separated workspace folders")
     parser.add_argument("--methods", default="greedy,grasp,sa,alns,default",
@@ -58,6 +61,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     if args.suite == "speed":
         return _speed(Path(args.out))
+    if args.suite == "scale":
+        from ..bench.scale import run_scale
+
+        return run_scale(args.out)
     if args.suite == "fuzz":
         return _fuzz(Path(args.out), args.turns, args.seed)
     if args.suite == "participation":

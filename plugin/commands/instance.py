@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..tasks import SIZES, TASKS, Instance, task_class
+from ..tasks import TASKS, Instance, task_class
+from ..tasks.base import BUILD_SIZES
 
 from .layer_options import add_city_layer_arguments, add_parcel_arguments
 from . import seed
@@ -21,7 +22,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                         "instead of --region/--task/--size/--seed")
     parser.add_argument("--name", help="instance name within --suite (see --list)")
     parser.add_argument("--list", action="store_true", help="with --suite: list its instances and splits")
-    parser.add_argument("--size", default="small", choices=SIZES)
+    parser.add_argument("--size", default="small", choices=BUILD_SIZES,
+                        help="small / medium / large: the paper's candidate counts; all: every eligible candidate "
+                             "of the area (or of the --area polygon)")
+    parser.add_argument("--sites", metavar="PATH[:LAYER]",
+                        help="station: your candidate sites (points; optional fields configs = \"4/0/0;0/4/2\", "
+                             "cost k€, capacity = most chargers, kind, name) instead of generated ones")
+    parser.add_argument("--links", metavar="PATH[:LAYER]",
+                        help="road: your proposed links (lines; optional field cost k€) instead of generated ones")
     parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument("--budget", type=float, default=None, help="override the task's default budget")
     parser.add_argument("--goal", default="build", choices=("build", "improve"),
@@ -85,6 +93,16 @@ def build_instance(args: argparse.Namespace) -> tuple[Instance, list[str], Any]:
         if getattr(args, flag):
             raise InputError(f"--{flag.replace('_', '-')} needs --parcels")
     city = city_from_inputs(CityInputs.from_args(args))
+    own = {"station": args.sites, "road": args.links}
+    for task, spec in own.items():
+        if spec and args.task != task:
+            raise InputError(f"--{'sites' if task == 'station' else 'links'} is for --task {task}")
+    if own.get(args.task):
+        from ..tasks.own_candidates import instance_from_layer
+
+        warnings = list(city.warnings)
+        inst = instance_from_layer(args.task, city, own[args.task], args.seed, args.budget, warnings)
+        return inst, warnings, city
     inst = task_class(args.task).build(city, size=args.size, seed=args.seed, budget=args.budget)
     if need:
         if args.task != "land":

@@ -35,7 +35,7 @@ class Settings:
     sa_t_end: float = 1e-4
     destroy_fraction: tuple[float, float] = (0.2, 0.6)  # (0.1, 0.4) left station plans of 2–5 sites stuck
     repair_noise: float = 0.2           # noisy greedy multiplies gains by 1 ± noise
-    milp_max_n: int = 2000              # beyond this the default skips the MILP
+    milp_max_n: int = 20000             # beyond this the default skips the MILP
     default_alns_share: float = 0.25    # share of the time the default gives ALNS before the MILP
     # road: ALNS reaches its best plan in ~2 s while the pair MILP needs every second it gets to
     # finish its root LP on large instances (else its bound is only the trivial Q ≤ 1)

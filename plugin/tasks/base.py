@@ -28,6 +28,8 @@ import pandas as pd
 
 MAX_IDS = 100_000  # a plan longer than this is rejected unread (a million-id plan is an attack or a bug)
 SIZES = ("small", "medium", "large")
+#: the sizes an instance can be built at: the paper's three, and every eligible candidate of the area
+BUILD_SIZES = SIZES + ("all",)
 
 
 @dataclass

@@ -384,3 +384,27 @@ def test_qgis_process_help_of_every_algorithm(provider):
     for block in p.stdout.split("=== ")[1:]:
         alg_id, _, text = block.partition("\n")
         assert f"({alg_id})" in text and "Arguments" in text and "Outputs" in text, block[:500]
+
+
+def test_solve_station_whole_area_with_own_sites(provider, tmp_path):
+    """Whole area (SIZE = the last option) with the planner's own sites: the plan holds only
+    configurations those sites allow (the capacity field drops the larger ones), is valid,
+    and comes with a bound at or above its score."""
+    import geopandas as gpd
+    import shapely
+
+    from cityplanner.plugin.city import load_city
+    from cityplanner.plugin.tasks.base import BUILD_SIZES
+
+    city = load_city("kotka")
+    x0, y0, x1, y1 = city.bounds
+    pts = shapely.points([[x0 + (x1 - x0) * f, y0 + (y1 - y0) * g] for f, g in ((0.3, 0.3), (0.5, 0.6), (0.7, 0.4))])
+    sites = gpd.GeoDataFrame({"configs": ["4/0/0;0/4/2", "", "2/2/0"], "capacity": [None, 4, None],
+                              "cost": [5.0, None, 8.0]}, geometry=pts, crs=city.crs)
+    sites.to_file(tmp_path / "sites.gpkg", layer="sites")
+    r = run("solvestation", {"INPUT": str(PBF), "SIZE": len(BUILD_SIZES) - 1, "OWN_CANDIDATES": str(tmp_path / "sites.gpkg"),
+                             "METHOD": 0, "TIME_LIMIT": 10, "OUTPUT": str(tmp_path / "p.gpkg")})
+    allowed = {"s00c0", "s00c1", "s01c0", "s01c1", "s01c2", "s02c0"}   # s01: 4/0/0, 2/2/0, 0/4/0 fit 4 chargers
+    ids = {f["id"] for f in layer(r["OUTPUT"]).getFeatures()}
+    assert r["VALID"] is True and ids and ids <= allowed
+    assert r["UPPER_BOUND"] >= r["SCORE"] - 1e-9 and 0 <= r["GAP"] <= 1

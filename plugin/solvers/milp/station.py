@@ -1,19 +1,33 @@
 """Exact MILP for station placement (EXACT for the evaluator's score S).
 
-Variables: y_i ∈ {0,1} (candidate i selected); x_ij ∈ [0,1] for every pair where i covers
-region j (j uses i); o_i ≥ 0 (overload of i); t_i free (service value c_i·φ̂(u_i) of i).
+Variables: y_i ∈ {0,1} (candidate i selected); for every region j, its covering candidates
+in j's preference order p_1, p_2, … (the evaluator's rank) get cumulative assignment
+variables z_jr = Σ_{s ≤ r} x_{p_s j} ∈ [0, 1] (j uses one of its first r candidates), so
+x_{p_r j} = z_jr − z_j(r−1); L_i ≥ 0 (load of i); o_i ≥ 0 (overload); t_i free (service
+value c_i·φ̂(u_i)).
   Ψ:           Σ cost_i·y_i ≤ budget,  Σ y_i ≤ max_select,  Σ_{i∈site} y_i ≤ 1
-  assignment:  x_ij ≤ y_i,  Σ_i x_ij ≤ 1,  and the closest-assignment constraints
-               Σ_{i' : rank_j(i') ≤ rank_j(k)} x_i'j ≥ y_k  for every k covering j,
-               which, with binary y, force x_·j to be exactly the indicator of the
-               selected candidate j prefers (the evaluator's assignment), so x is integral
-  overload:    o_i ≥ Σ_j w_j·x_ij − c_i·y_i          (minimised: o_i = max(0, L_i − c_i))
-  service:     t_i ≤ a_k·c_i·y_i + b_k·Σ_j w_j·x_ij  for every line k of φ̂
+  assignment:  0 ≤ x_{p_r j} ≤ y_{p_r},  z_jr ≤ 1, and closest assignment
+               z_jr ≥ Σ_{s ≤ r, site(p_s) = site(p_r)} y_{p_s}
+               (if a configuration of that site ranked at or before r is selected, j uses
+               one of its first r candidates; with at most one configuration per site the
+               sum is ≤ 1, and it is ≥ y_{p_r}: tighter than the plain z_jr ≥ y_{p_r})
+               which, with binary y, force x_·j to be exactly the indicator of the selected
+               candidate j prefers (the evaluator's assignment), so x is integral
+  load:        L_i = Σ_j w_j·x_ij
+  overload:    o_i ≥ L_i − c_i·y_i                    (minimised: o_i = max(0, L_i − c_i))
+  service:     t_i ≤ a_k·c_i·y_i + b_k·L_i  for every line k of φ̂
                (maximised: t_i = min_k(...) = the evaluator's c_i·φ̂(u_i); 0 when y_i = 0)
   maximise     0.50·A + 0.25·D + 0.15·T − 0.20·ρ − lambda_over·O − lambda_unserved·(1 − A)
 with A, D, T, O linear in x, t, o as in the task docstring. The duplicate-site and
 step-limit terms of V are 0 under Ψ. Every term equals the evaluator's at integral y, so the
 model is exact; ``bound`` is −(HiGHS dual bound) + the constant −lambda_unserved.
+
+Size: the cumulative variables make the closest-assignment rows O(pairs) non-zeros (the
+direct form Σ_{rank ≤ r} x ≥ y needs O(Σ_j k_j²): 10⁸ at 2,000 candidates), and the load
+variable keeps the 21 service rows of a candidate at 3 non-zeros each.
+
+Early bound: on large models the LP relaxation is solved first (``relaxation.lp_bound``), so
+a bound exists even when the MIP's root node outlasts the time limit.
 
 Warm start: scipy's milp takes none, so the warm start is only a fallback — it is returned
 when HiGHS finds nothing better (a cutoff row S ≥ S(warm) made the LP harder in practice).
@@ -30,10 +44,13 @@ from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix
 
 from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
+from .relaxation import LP_SHARE, lp_bound, round_lp
 from ...tasks.station import W_A, W_D, W_RHO, W_T, WAIT_A, WAIT_B, StationPlacement
 
 #: a trivially valid bound: A, D, T ≤ 1 and every other term is ≤ 0
 TRIVIAL_BOUND = W_A + W_D + W_T
+#: the φ̂ lines the early LP bound keeps (u from 0 to 1 in steps of 0.25, and the overload line)
+LP_LINES = np.array([0, 5, 10, 15, 19, 20])
 
 
 class _Rows:
@@ -63,23 +80,31 @@ class _Rows:
         return LinearConstraint(a, np.concatenate(self.lo), np.concatenate(self.hi))
 
 
-def solve(inst: StationPlacement, time_limit: float, warm_start: np.ndarray | None = None,
-          cancel: Callable[[], bool] | None = None) -> MilpResult:
-    """Solve exactly (within ``time_limit`` seconds); see the module docstring."""
-    check_cancel(cancel, "station-placement")
-    t0 = time.perf_counter()
-    n = inst.n
+def station_model(inst: StationPlacement, lines: np.ndarray | None = None):
+    """(objective to minimise, constant, constraints, integrality, bounds) of the module docstring.
 
-    p, W = inst.params, inst.W
+    ``lines``: indices of the φ̂ lines to keep (default all: exact). A subset is a relaxation
+    (the minimum over fewer lines is larger), used for the early LP bound: the service rows
+    are most of the model's rows."""
+    n, p, W = inst.n, inst.params, inst.W
     pi, pj = np.nonzero(inst.rank[:n] < inst.BIG)         # covering pairs (i, j)
+    order = np.lexsort((inst.rank[pi, pj], pj))            # by region, then preference
+    pi, pj = pi[order], pj[order]
     nx = len(pi)
-    # variable layout: y (n) | x (nx) | o (n) | t (n)
-    X, O, T = n, n + nx, n + nx + n
+    first = np.r_[True, pj[1:] != pj[:-1]] if nx else np.zeros(0, dtype=bool)
+    k = np.arange(nx)
+    prev = np.where(first, -1, k - 1)                      # the previous pair of the same region
+    # variable layout: y (n) | z (nx) | L (n) | o (n) | t (n)
+    Z, LD, O, T = n, n + nx, n + nx + n, n + nx + 2 * n
     nv = T + n
-    wx = inst.w[pj]
+    cx = inst.w[pj] * (W_A + p["lambda_unserved"] + W_D * inst.access[pi, pj]) / W   # per x_{p_r j}
     c = np.zeros(nv)
     c[:n] = -W_RHO * inst.cost / inst.budget
-    c[X:O] = wx * (W_A + p["lambda_unserved"] + W_D * inst.access[pi, pj]) / W
+    # x_r = z_r − z_(r−1): z_r takes x_r's coefficient minus that of the next pair of its region
+    cz = cx.copy()
+    has_next = np.r_[~first[1:], False] if nx else np.zeros(0, dtype=bool)
+    cz[has_next] -= cx[np.flatnonzero(has_next) + 1]
+    c[Z:LD] = cz
     c[O:T] = -p["lambda_over"] / W
     c[T:] = W_T / W
     const = -p["lambda_unserved"]
@@ -90,34 +115,57 @@ def solve(inst: StationPlacement, time_limit: float, warm_start: np.ndarray | No
     grp = np.flatnonzero(inst.group >= 0)
     if len(grp):
         rows.add(inst.group[grp], grp, np.ones(len(grp)), inst.n_groups, -np.inf, 1.0)
-    k = np.arange(nx)
-    rows.add(np.repeat(k, 2), np.column_stack([X + k, pi]).ravel(), np.tile([1.0, -1.0], nx), nx, -np.inf, 0.0)
-    rows.add(pj, X + k, np.ones(nx), inst.m, -np.inf, 1.0)
-    # closest assignment: for pair (k_i, j) the row holds every pair (i', j) ranked at or before k_i
-    rank = inst.rank[pi, pj]
-    rr, cc = [k], [pi]
-    for j in np.unique(pj):
-        idx = np.flatnonzero(pj == j)
-        a_, b_ = np.nonzero(rank[idx][None, :] <= rank[idx][:, None])   # pair b at or before pair a
-        rr.append(idx[a_])
-        cc.append(X + idx[b_])
-    rr, cc = np.concatenate(rr), np.concatenate(cc)
-    vals = np.ones(len(rr))
-    vals[:nx] = -1.0
-    rows.add(rr, cc, vals, nx, 0.0, np.inf)
-    # load L_i = Σ_j w_j x_ij appears in the overload and service rows
+    hp = np.flatnonzero(prev >= 0)
+    # 0 ≤ x_r ≤ y_i:  z_r − z_(r−1) − y_i ≤ 0  and  z_r − z_(r−1) ≥ 0
+    rows.add(np.r_[k, k, hp], np.r_[Z + k, pi, Z + prev[hp]], np.r_[np.ones(nx), -np.ones(nx), -np.ones(len(hp))],
+             nx, -np.inf, 0.0)
+    if len(hp):
+        rows.add(np.r_[np.arange(len(hp)), np.arange(len(hp))], np.r_[Z + hp, Z + prev[hp]],
+                 np.r_[np.ones(len(hp)), -np.ones(len(hp))], len(hp), 0.0, np.inf)
+    # closest assignment: z_r ≥ Σ y over the configurations of p_r's site ranked at or before r
+    site = np.where(inst.group[pi] >= 0, inst.group[pi], inst.n_groups + pi)   # no group: its own site
+    key = np.lexsort((k, site, pj))                        # pairs of one (region, site) in rank order
+    rr, cc = [k], [Z + k]
+    start = np.r_[True, (pj[key][1:] != pj[key][:-1]) | (site[key][1:] != site[key][:-1])] if nx else first
+    run_id = np.cumsum(start) - 1
+    pos_in_run = k - np.flatnonzero(start)[run_id]
+    for d in range(int(pos_in_run.max()) + 1 if nx else 0):   # the d-th earlier configuration of the site
+        sel = np.flatnonzero(pos_in_run >= d)
+        rr.append(key[sel])
+        cc.append(pi[key[sel - d]])
+    vals = np.r_[np.ones(nx), -np.ones(sum(len(r) for r in rr[1:]))]
+    rows.add(np.concatenate(rr), np.concatenate(cc), vals, nx, 0.0, np.inf)
+    # load L_i = Σ_j w_j x_ij = Σ_r w_j (z_r − z_(r−1))
     ii = np.arange(n)
-    rows.add(np.concatenate([ii, pi, ii]), np.concatenate([O + ii, X + k, ii]),
-             np.concatenate([np.ones(n), -wx, inst.cap]), n, 0.0, np.inf)
-    for a, b in zip(WAIT_A, WAIT_B):
-        rows.add(np.concatenate([ii, pi, ii]), np.concatenate([T + ii, X + k, ii]),
-                 np.concatenate([np.ones(n), -b * wx, -a * inst.cap]), n, -np.inf, 0.0)
+    wx = inst.w[pj]
+    rows.add(np.r_[ii, pi, pi[hp]], np.r_[LD + ii, Z + k, Z + prev[hp]], np.r_[np.ones(n), -wx, wx[hp]], n, 0.0, 0.0)
+    rows.add(np.r_[ii, ii, ii], np.r_[O + ii, LD + ii, ii], np.r_[np.ones(n), -np.ones(n), inst.cap], n, 0.0, np.inf)
+    keep = np.arange(len(WAIT_A)) if lines is None else np.asarray(lines)
+    for a, b in zip(WAIT_A[keep], WAIT_B[keep]):
+        rows.add(np.r_[ii, ii, ii], np.r_[T + ii, LD + ii, ii], np.r_[np.ones(n), -b * np.ones(n), -a * inst.cap],
+                 n, -np.inf, 0.0)
 
     lb = np.zeros(nv)
     ub = np.ones(nv)
-    ub[O:T] = np.inf
+    ub[LD:T] = np.inf
     lb[T:], ub[T:] = -np.inf, np.inf
     integrality = np.zeros(nv)
     integrality[:n] = 1
-    res = run_highs(-c, rows.constraint(nv), integrality, Bounds(lb, ub), time_limit, t0, cancel=cancel)
-    return result_from_highs(inst, res, const, TRIVIAL_BOUND, valid_warm_start(inst, warm_start), t0)
+    return -c, const, rows.constraint(nv), integrality, Bounds(lb, ub)
+
+
+def solve(inst: StationPlacement, time_limit: float, warm_start: np.ndarray | None = None,
+          cancel: Callable[[], bool] | None = None) -> MilpResult:
+    """Solve exactly (within ``time_limit`` seconds); see the module docstring."""
+    check_cancel(cancel, "station-placement")
+    t0 = time.perf_counter()
+    fallback = valid_warm_start(inst, warm_start)
+    c, const, cons, _, bounds = station_model(inst, LP_LINES)
+    lp, x = lp_bound(c, const, cons, bounds, LP_SHARE * time_limit, t0, cancel)
+    if x is not None:
+        rounded = round_lp(inst, x)
+        if inst.score_mask(rounded)[0] > inst.score_mask(fallback)[0]:
+            fallback = rounded
+    c, const, cons, integrality, bounds = station_model(inst)
+    res = run_highs(c, cons, integrality, bounds, time_limit, t0, cancel=cancel)
+    return result_from_highs(inst, res, const, min(TRIVIAL_BOUND, lp), fallback, t0)

@@ -21,20 +21,22 @@ def sample_city(cls: "type[LandAllocation]", city, size: str, seed: int, budget:
                 **params: Any) -> "LandAllocation":
     """Candidates on vacant/redevelopable faces, demand on residential faces.
 
-    params: n_candidates (override the size's target count), budget_factor."""
+    ``size="all"`` (the whole area): every eligible (face, type) pair, no sampling and no
+    extension. params: n_candidates (override the size's target count), budget_factor."""
     rng = np.random.default_rng(seed)
     faces = city.faces
     faces = faces[faces["area"] > 0]
     if not len(faces):
         raise InputError(f"{city.name}: no faces with area, nothing to allocate")
-    target = int(params.get("n_candidates") or TARGET[size])
+    whole = size == "all"
+    target = 0 if whole else int(params.get("n_candidates") or TARGET[size])
     cen = faces.geometry.centroid
     fxy = np.c_[cen.x.to_numpy(), cen.y.to_numpy()]
     pool, reasons = _candidate_pool(faces, target)
     if not len(pool):
         raise InputError(f"{city.name}: no vacant or redevelopable face fits a land-use type "
                          "(site rules: each type's minimum area and width)")
-    take = np.sort(rng.choice(len(pool), size=min(target, len(pool)), replace=False))
+    take = np.arange(len(pool)) if whole else np.sort(rng.choice(len(pool), size=min(target, len(pool)), replace=False))
     pool = pool.iloc[take].reset_index(drop=True)
     pos = faces.index.get_indexer(pool["face_id"])
     sub = faces.iloc[pos]

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import InputError
-from ..base import SIZES, Instance
+from ..base import BUILD_SIZES, Instance
 from .constants import ECOLOGY, GREEN_TYPES, KINDS, SERVICE_KIND, W_A, W_R, W_RHO, W_V
 from .coverage import within
 from .layers import from_parcels
@@ -146,8 +146,8 @@ class LandAllocation(Instance):
               **params: Any) -> "LandAllocation":
         """From a City: candidates on vacant/redevelopable faces, demand on residential faces
         (``sampler.sample_city``)."""
-        if size not in SIZES:
-            raise InputError(f"unknown size '{size}' (choose {', '.join(SIZES)})")
+        if size not in BUILD_SIZES:
+            raise InputError(f"unknown size '{size}' (choose {', '.join(BUILD_SIZES)})")
         return sample_city(cls, city, size, seed, budget, **params)
 
     from_parcels = classmethod(from_parcels)

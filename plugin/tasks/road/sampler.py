@@ -22,20 +22,29 @@ if TYPE_CHECKING:
 
 def sample_city(cls: "type[RoadConstruction]", city, size: str, seed: int, budget: float | None,
                 **params: Any) -> "RoadConstruction":
-    """params: n_candidates (override the size's target), n_groups, budget_factor, link_radius."""
+    """params: n_candidates (override the size's target), n_groups, budget_factor, link_radius.
+
+    ``size="all"`` (the whole area): the large size's demand faces and removed links, and
+    every new link within ``link_radius`` (no sampling)."""
     rng = np.random.default_rng(seed)
-    target = int(params.get("n_candidates") or TARGET[size])
+    whole = size == "all"
+    plan = "large" if whole else size
+    target = int(params.get("n_candidates") or TARGET[plan])
     net = _Network(city)
-    groups = net.sample_groups(rng, int(params.get("n_groups") or N_GROUPS[size]))
-    removed = net.remove_links(rng, groups, N_CUT[size], N_DETOUR[size])
+    groups = net.sample_groups(rng, int(params.get("n_groups") or N_GROUPS[plan]))
+    removed = net.remove_links(rng, groups, N_CUT[plan], N_DETOUR[plan])
     n_new = max(0, target - len(removed))
     radius = float(params.get("link_radius") or LINK_RADIUS)
-    for radius in radius * np.array([1.0, 1.5, 2.0]):  # sparse networks need longer links
+    if whole:
         links = net.new_links(radius)
-        if len(links) >= n_new:
-            break
-    if len(links) > n_new:
-        links = links.iloc[np.sort(rng.choice(len(links), n_new, replace=False))]
+        target = len(removed) + len(links)
+    else:
+        for radius in radius * np.array([1.0, 1.5, 2.0]):  # sparse networks need longer links
+            links = net.new_links(radius)
+            if len(links) >= n_new:
+                break
+        if len(links) > n_new:
+            links = links.iloc[np.sort(rng.choice(len(links), n_new, replace=False))]
     cands = _candidate_table(net, removed, links, city)
     if not len(cands):
         raise InputError(f"{city.name}: no road segment to build (network has no gaps to close)")

@@ -14,7 +14,8 @@ follows from "the first (or last) selected segment on the path", e.g.
 G(a, b) = min(G0(a, b), min_{(u,v) ∈ P} Dg(a, u) + w + Dg0(b, v)), in one numpy reduction.
 
 Building an instance lives next to this module, one way per module: ``sampler`` (the paper's
-sized samples of a City); ``assemble`` is the shared tail.
+sized samples of a City, or with every link of the area), ``layers`` (the planner's own
+proposed links); ``assemble`` is their shared tail.
 """
 from __future__ import annotations
 
@@ -24,9 +25,10 @@ import numpy as np
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 from ...errors import InputError
-from ..base import SIZES, Instance
+from ..base import BUILD_SIZES, Instance
 from .constants import W_CROSS, W_RHO
 from .graph import _csr
+from .layers import from_links
 from .sampler import sample_city
 from .search import RoadState
 
@@ -196,9 +198,11 @@ class RoadConstruction(Instance):
               **params: Any) -> "RoadConstruction":
         """From a City: cut some demand faces off, remove some through links, offer those links
         and new straight links as candidates (``sampler.sample_city``)."""
-        if size not in SIZES:
-            raise InputError(f"unknown size '{size}' (choose {', '.join(SIZES)})")
+        if size not in BUILD_SIZES:
+            raise InputError(f"unknown size '{size}' (choose {', '.join(BUILD_SIZES)})")
         return sample_city(cls, city, size, seed, budget, **params)
+
+    from_links = classmethod(from_links)
 
     def cheap_connecting_plan(self) -> np.ndarray:
         """A plan with Γ = 1: all candidates, then drop the most expensive ones while Γ stays 1

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .constants import DEFAULT_PARAMS, DEMAND_RATIO, DETOUR, MU, RADIUS_SHAPE
+from .constants import (AREA_DEMAND_CELLS, AREA_SITES_PER_STATION, DEFAULT_PARAMS, DEMAND_RATIO, DETOUR, MU,
+                        RADIUS_SHAPE)
 
 if TYPE_CHECKING:
     from .task import StationPlacement
@@ -53,3 +54,17 @@ def assemble(cls: "type[StationPlacement]", inst_id: str, sites: pd.DataFrame, d
     inst.candidates["demand_in_radius"] = np.round(inst.cover @ inst.w, 2)
     inst.meta["total_demand"] = round(inst.W, 2)
     return inst
+
+
+def area_cell(city, cells: int = AREA_DEMAND_CELLS) -> float:
+    """The demand grid cell (m) of a whole-area instance: the sampler's finest (120 m), or
+    coarser so that the bounding box holds about ``cells`` cells (the MILP's size grows with
+    regions × covering candidates)."""
+    minx, miny, maxx, maxy = city.bounds
+    return max(120.0, round(float(np.sqrt((maxx - minx) * (maxy - miny) / cells)), -1))
+
+
+def area_max_select(n_sites: int) -> int:
+    """Step limit of a whole-area instance: one station per AREA_SITES_PER_STATION sites (at
+    least the large size's 10), so coverage radii stay local as the area grows."""
+    return max(10, -(-n_sites // AREA_SITES_PER_STATION))

@@ -34,7 +34,11 @@ DETOUR = 1.4                # distance factor where the road network does not co
 FACE_SITE_MIN_AREA = 5000.0  # a block this large (m²) or with parking area can host a site
 SITE_ROAD_M = 100.0         # a site farther than this from the main road network is unreachable
 PARAMS = ("n_sites", "n_configs", "cell_m", "max_select", "budget_factor")
+AREA_SITES_PER_STATION = 10  # whole area: step limit = sites / this (at least 10)
+AREA_DEMAND_CELLS = 400    # whole area: demand cell so that the bounding box holds about this many
+AREA_CONFIGS = 5           # whole area: configurations per site (one per slice of CONFIGS by q)
 
 __all__ = ["W_A", "W_D", "W_T", "W_RHO", "SUPPLY", "CHARGER_COST", "CONFIGS", "SITE_KINDS", "SIZE_PARAMS",
            "DEFAULT_PARAMS", "MU", "DEMAND_RATIO", "RADIUS_SHAPE", "SITE_REACH_M", "MIN_SPACING_M", "DETOUR",
-           "FACE_SITE_MIN_AREA", "SITE_ROAD_M", "PARAMS"]
+           "FACE_SITE_MIN_AREA", "SITE_ROAD_M", "PARAMS",
+           "AREA_SITES_PER_STATION", "AREA_DEMAND_CELLS", "AREA_CONFIGS"]

@@ -8,7 +8,8 @@ waiting time ρτ/(2(1−ρ)), chargers of 7 / 22 / 50 kW. The exact formula is 
 ``StationPlacement``; it is built so that an exact MILP exists (plugin/solvers/milp/station.py).
 
 Building an instance lives next to this module, one way per module: ``sampler`` (the paper's
-sized samples of a City); ``assemble`` is the shared tail.
+sized samples of a City), ``area`` (every place of the area), ``layers`` (the planner's own
+sites); ``assemble`` is their shared tail.
 """
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from typing import Any
 import numpy as np
 
 from ...errors import InputError
-from ..base import SIZES, Instance
+from ..base import BUILD_SIZES, Instance
+from .area import whole_area
 from .constants import DEFAULT_PARAMS, SIZE_PARAMS, W_A, W_D, W_RHO, W_T
+from .layers import from_sites
 from .sampler import sample_city
 from .search import StationState, _best_among
 from .service import service_value
@@ -152,8 +155,13 @@ class StationPlacement(Instance):
     @classmethod
     def build(cls, city, size: str = "small", seed: int = 0, budget: float | None = None,
               **params: Any) -> "StationPlacement":
-        """From a City: sampled sites and configurations, demand regions from residential
-        buildings (``sampler.sample_city``)."""
+        """From a City: sampled sites and configurations (``sampler.sample_city``), or with
+        ``size="all"`` every place of the area (``area.whole_area``); demand regions from the
+        City's residents."""
+        if size == "all":
+            return whole_area(cls, city, seed, budget, **params)
         if size not in SIZE_PARAMS:
-            raise InputError(f"unknown size '{size}' (choose {', '.join(SIZES)})")
+            raise InputError(f"unknown size '{size}' (choose {', '.join(BUILD_SIZES)})")
         return sample_city(cls, city, size, seed, budget, **params)
+
+    from_sites = classmethod(from_sites)

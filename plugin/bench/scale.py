@@ -1,0 +1,164 @@
+"""``bench --suite scale``: how the certificate grows with the number of candidates.
+
+Instances: the synthetic city (``plugin.city.synthetic``; a grid large enough for n), each
+task built with the large size's rules and n candidates (station: n/5 sites × 5
+configurations, the whole-area step limit and demand cell; land and road: ``n_candidates``).
+A cell gets up to two ``default`` runs, one at a time, each in its own spawned process (so its
+peak memory is its own): 60 s, and 120 s unless the 60 s run already reached a 1 % gap.
+Per cell: the instance's n, the time to a gap ≤ 1 % (the run's seconds when it ended at or
+under 1 %, else none), the gap at 60 s and at 120 s, the score and bound, and the peak
+memory (resident set of the run and its HiGHS worker). Then a table (scale.md), scale.json,
+a PNG of seconds to 1 % (or the time limit) against n on log-log axes, and per task the
+fitted exponent k of time ∝ n^k (least squares on the cells that reached 1 %).
+"""
+from __future__ import annotations
+
+import math
+import resource
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..util.io import atomic_write_json, atomic_write_text
+from ..util.spawned import bounded_call
+
+SCALE_N: dict[str, tuple[int, ...]] = {
+    "station": (100, 250, 500, 1000, 2000, 4000),
+    "land": (100, 250, 500, 1000, 2000, 4000),
+    "road": (100, 250, 500, 1000, 2000, 4000),
+}
+TIMES = (60.0, 120.0)
+TARGET_GAP = 0.01
+#: smallest synthetic grid (rows = cols) per task whose whole area offers n candidates
+GRID_PER_N = {"station": 700, "land": 250, "road": 600}   # candidates one tile row/column adds, about
+
+
+def grid_for(task: str, n: int) -> int:
+    return max(2, min(12, math.ceil(n / GRID_PER_N[task]) + 1))
+
+
+def scale_instance(task: str, n: int, seed: int = 0):
+    """The ``task`` instance with about ``n`` candidates on the synthetic city."""
+    from ..city.synthetic import synthetic_city
+    from ..tasks import task_class
+    from ..tasks.station.assemble import area_cell, area_max_select
+
+    g = grid_for(task, n)
+    city = synthetic_city(g, g)
+    if task == "station":
+        sites = max(1, n // 5)
+        return task_class(task).build(city, "large", seed, n_sites=sites, n_configs=5,
+                                      max_select=area_max_select(sites), cell_m=area_cell(city))
+    return task_class(task).build(city, "large", seed, n_candidates=n)
+
+
+def run_cell(task: str, n: int, time_limit: float, seed: int = 0) -> dict[str, Any]:
+    """One timed ``default`` run (in the calling process) with its peak memory."""
+    from ..solvers import solve
+
+    t0 = time.perf_counter()
+    inst = scale_instance(task, n, seed)
+    build_s = time.perf_counter() - t0
+    res = solve(inst, "default", time_limit=time_limit)
+    peak_kb = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                  resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    return {"task": task, "n_target": n, "n": inst.n, "instance": inst.instance_id, "time_limit": time_limit,
+            "build_s": round(build_s, 1), "seconds": round(res.seconds, 1), "valid": res.valid, "score": res.score,
+            "upper_bound": res.upper_bound, "gap": res.gap, "status": res.status, "notes": res.notes,
+            "peak_mb": round(peak_kb / 1024.0, 1)}
+
+
+def _spawned_run(task: str, n: int, time_limit: float) -> dict[str, Any]:
+    # generous wall limit: building a 4,000-candidate instance on a loaded machine takes minutes
+    state, out = bounded_call(run_cell, (task, n, time_limit), 4 * time_limit + 600)
+    if state != "ok":
+        return {"task": task, "n_target": n, "time_limit": time_limit, "error": f"{state}: {out}"}
+    return out
+
+
+def run_scale(out: str | Path, tasks: tuple[str, ...] = tuple(SCALE_N), sizes: dict[str, tuple[int, ...]] | None = None,
+              progress=print) -> dict[str, Any]:
+    """Every cell of the scale suite, one run at a time; writes scale.json, scale.md, scale.png."""
+    out = Path(out)
+    runs, cells = [], []
+    for task in tasks:
+        for n in (sizes or SCALE_N)[task]:
+            first = _spawned_run(task, n, TIMES[0])
+            runs.append(first)
+            reached = first.get("gap") is not None and first["gap"] <= TARGET_GAP
+            second = first if reached else _spawned_run(task, n, TIMES[1])
+            if second is not first:
+                runs.append(second)
+            cells.append(_cell(task, n, first, second))
+            progress(_row_text(cells[-1]))
+            atomic_write_json(out / "scale.json", {"cells": cells, "runs": runs})
+    fits = {t: fit_exponent([c for c in cells if c["task"] == t]) for t in tasks}
+    atomic_write_json(out / "scale.json", {"cells": cells, "runs": runs, "exponents": fits})
+    atomic_write_text(out / "scale.md", scale_markdown(cells, fits))
+    plot_scale(cells, fits, out / "scale.png")
+    return {"cells": cells, "exponents": fits,
+            "files": [str(out / "scale.json"), str(out / "scale.md"), str(out / "scale.png")]}
+
+
+def _cell(task: str, n: int, first: dict, second: dict) -> dict[str, Any]:
+    done = [r for r in (first, second) if r.get("gap") is not None and r["gap"] <= TARGET_GAP]
+    return {"task": task, "n_target": n, "n": first.get("n"), "time_to_1pct": done[0]["seconds"] if done else None,
+            "gap_60": first.get("gap"), "gap_120": second.get("gap"), "score": second.get("score"),
+            "upper_bound": second.get("upper_bound"), "valid": second.get("valid"),
+            "peak_mb": max(r.get("peak_mb") or 0.0 for r in (first, second)),
+            "error": first.get("error") or second.get("error")}
+
+
+def fit_exponent(cells: list[dict]) -> float | None:
+    """k of time ∝ n^k over the cells that reached 1 % (at least two distinct n)."""
+    pts = [(c["n"], c["time_to_1pct"]) for c in cells if c.get("time_to_1pct") and c.get("n")]
+    if len({p[0] for p in pts}) < 2:
+        return None
+    x, y = np.log([p[0] for p in pts]), np.log([max(p[1], 0.1) for p in pts])
+    return round(float(np.polyfit(x, y, 1)[0]), 2)
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:.2f} %"
+
+
+def _row_text(c: dict) -> str:
+    t = "—" if c["time_to_1pct"] is None else f"{c['time_to_1pct']:.1f} s"
+    return (f"| {c['task']} | {c['n']} | {t} | {_pct(c['gap_60'])} | {_pct(c['gap_120'])} | "
+            f"{c['peak_mb']:.0f} | {c['error'] or ''} |")
+
+
+def scale_markdown(cells: list[dict], fits: dict[str, float | None]) -> str:
+    lines = ["| task | n | time to 1 % gap | gap at 60 s | gap at 120 s | peak MB | error |",
+             "|---|---:|---:|---:|---:|---:|---|", *map(_row_text, cells), ""]
+    lines += [f"- {t}: time ∝ n^{k}" if k is not None else f"- {t}: fewer than two sizes reached 1 %, no fit"
+              for t, k in fits.items()]
+    return "\n".join(lines) + "\n"
+
+
+def plot_scale(cells: list[dict], fits: dict[str, float | None], path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for task in fits:
+        cs = [c for c in cells if c["task"] == task and c.get("n")]
+        if not cs:
+            continue
+        n = [c["n"] for c in cs]
+        t = [c["time_to_1pct"] if c["time_to_1pct"] is not None else TIMES[-1] for c in cs]
+        line, = ax.plot(n, t, marker="o", label=f"{task} (k = {fits[task]})")
+        miss = [(a, b) for a, b, c in zip(n, t, cs) if c["time_to_1pct"] is None]
+        if miss:
+            ax.scatter(*zip(*miss), marker="x", s=60, color=line.get_color())
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("candidates n")
+    ax.set_ylabel("seconds to a 1 % gap (× = not within 120 s)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
