@@ -7,6 +7,7 @@ clarification for the planner, never a guessed constraint.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,10 +15,12 @@ from ..errors import InputError
 from ..tasks.base import Instance
 
 from .compile import compile_constraints
-from .resolve import Clarify, resolve_target
+from .resolve import Clarify, Resolved, resolve_target
 from .rules import Ambiguous, NoRule, parse
 from .schema import DEFAULT_NEAR_M, schema_errors
 
+SELECTION = re.compile(r"^(?:the\s+)?(?:current\s+)?(?:selection|selected(?:\s+(?:features?|area|parcels?|blocks?))?)$",
+                       re.I)
 NEAR_KINDS = ("exclude_near", "require_near", "count_min", "count_max")
 NEEDS_PLACE = ("lock_in", "lock_out", "exclude_near", "require_near", "inside_area", "outside_area")
 HELP = ("I could not read that as a constraint. Forms I know: 'no station within 300 m of <place>', "
@@ -56,8 +59,10 @@ def read(text: str, inst: Instance, backend=None, model_source: str = "model",
     return items, model_source, (clar if not items else None)
 
 
-def interpret(text: str, inst: Instance, backend=None, model_source: str = "model", rules: bool = True) -> Interpretation:
-    """Read, resolve and validate one instruction against ``inst``."""
+def interpret(text: str, inst: Instance, backend=None, model_source: str = "model", rules: bool = True,
+              selection: str | None = None) -> Interpretation:
+    """Read, resolve and validate one instruction against ``inst``; ``selection`` is the WKT
+    (instance CRS) of the features selected on the map, the place "the selection" names."""
     text = str(text or "").strip()
     if not text:
         return Interpretation(clarification="the instruction is empty")
@@ -65,13 +70,13 @@ def interpret(text: str, inst: Instance, backend=None, model_source: str = "mode
     if clar or not items:
         return Interpretation(clarification=clar or HELP)
     try:
-        out = [finish(c, inst, text, source) for c in items]
+        out = [finish(c, inst, text, source, selection) for c in items]
     except Clarify as e:
         return Interpretation(clarification=str(e))
     return Interpretation(out, None, [c["note"] for c in out if c.get("note")])
 
 
-def finish(c: dict[str, Any], inst: Instance, text: str, source: str) -> dict[str, Any]:
+def finish(c: dict[str, Any], inst: Instance, text: str, source: str, selection: str | None = None) -> dict[str, Any]:
     """Resolve the target, check the schema and that it compiles; Clarify when it cannot."""
     c = {k: v for k, v in c.items() if v is not None and k != "spelled_as"}
     t = {k: v for k, v in (c.get("target") or {}).items() if v}
@@ -84,7 +89,12 @@ def finish(c: dict[str, Any], inst: Instance, text: str, source: str) -> dict[st
         if c.get("kind") in NEAR_KINDS and t.get("name") and c.get("distance_m") is None and not c.get("area"):
             c["distance_m"] = DEFAULT_NEAR_M
             c["note"] = f"no distance given: read as within {DEFAULT_NEAR_M:g} m (give a distance to change it)"
-        r = resolve_target(inst, t, float(c.get("distance_m") or 0.0))
+        if SELECTION.match(str(t.get("name") or "")):
+            if not selection:
+                raise Clarify("select the features that make the area on the map first (or name a place)")
+            r = Resolved("the selected features", selection)
+        else:
+            r = resolve_target(inst, t, float(c.get("distance_m") or 0.0))
         if t.get("name"):
             t["name"] = r.label
         c["target"] = {k: v for k, v in t.items() if v}

@@ -45,10 +45,11 @@ def before_plan(ws: str | os.PathLike, inst: Instance, stored: list[dict[str, An
 
 
 def instruct(ws: str | os.PathLike, text: str, inst: Instance, backend=None, model_source: str = "model",
-             apply: bool = False, time_limit: float = 30.0) -> dict[str, Any]:
-    """The ``instruct`` reply (README: the JSON of ``python -m plugin instruct``)."""
+             apply: bool = False, time_limit: float = 30.0, selection: str | None = None) -> dict[str, Any]:
+    """The ``instruct`` reply (README: the JSON of ``python -m plugin instruct``); ``selection``:
+    the WKT of the features selected on the map (instance CRS), for "inside the selection"."""
     t0 = time.perf_counter()
-    it = interpret(text, inst, backend, model_source)
+    it = interpret(text, inst, backend, model_source, selection=selection)
     reply: dict[str, Any] = {"constraints": [], "source": {}, "clarification": it.clarification, "notes": it.notes,
                              "before": None, "after": None, "price": None, "price_pct": None, "plan": None,
                              "applied": False, "certified": False}

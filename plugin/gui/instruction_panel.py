@@ -6,13 +6,16 @@ costs ("this instruction costs 0.012 score (3.2 %)") or asks what is unclear, an
 before and after go on the map side by side. The stored instructions are listed; *Remove*
 and *Clear* edit the list (to change one, remove it and type it again). The work runs in a
 QgsTask; the rules read common forms, the dock's model the rest (in its worker process).
+"Only inside the selection" / "nothing in the selected area" use the features selected in the
+active layer as the area.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Callable
 
-from qgis.core import QgsApplication, QgsProject, QgsTask
+from qgis.core import QgsApplication, QgsCoordinateTransform, QgsGeometry, QgsProject, QgsTask, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton,
                                  QVBoxLayout, QWidget)
@@ -21,14 +24,35 @@ BEFORE_LAYER = "CityPlanner: plan before the instruction"
 AFTER_LAYER = "CityPlanner: plan after the instruction"
 
 
+def selection_wkt(workspace: str) -> str | None:
+    """The union of the active layer's selected features in the workspace's CRS (main thread),
+    or None when nothing is selected: the area "the selection" names in an instruction."""
+    from qgis.utils import iface
+
+    from ..qgis_io.report_map import qgs_crs
+
+    layer = iface.activeLayer() if iface is not None else None
+    if not isinstance(layer, QgsVectorLayer) or not layer.selectedFeatureCount():
+        return None
+    crs = json.loads((Path(workspace) / "input" / "city_state.json").read_text(encoding="utf-8"))["crs"]
+    xf = QgsCoordinateTransform(layer.crs(), qgs_crs(crs), QgsProject.instance())
+    geoms = []
+    for f in layer.selectedFeatures():
+        g = QgsGeometry(f.geometry())
+        g.transform(xf)
+        geoms.append(g)
+    return QgsGeometry.unaryUnion(geoms).asWkt()
+
+
 class InstructTask(QgsTask):
     """``instruct`` off the main thread; the plan frames are made here too."""
 
     ended = pyqtSignal(object)   # the reply with "frames", or {"error": …}
 
-    def __init__(self, workspace: str, text: str, apply: bool, model: str | None):
+    def __init__(self, workspace: str, text: str, apply: bool, model: str | None, selection: str | None = None):
         super().__init__(f"CityPlanner: instruction on {Path(workspace).name}", QgsTask.CanCancel)
         self.workspace, self.text, self.apply, self.model = workspace, text, apply, model
+        self.selection = selection
         self.reply: dict[str, Any] | None = None
         self.error: str | None = None
 
@@ -42,7 +66,7 @@ class InstructTask(QgsTask):
         backend = LazyBackend(lambda: make_backend(self.model or None))
         try:
             inst = load_instance(self.workspace)
-            reply = instruct(self.workspace, self.text, inst, backend, apply=self.apply)
+            reply = instruct(self.workspace, self.text, inst, backend, apply=self.apply, selection=self.selection)
             if reply["plan"]:
                 reply["frames"] = {"task": inst.task, "crs": inst.crs,
                                    "before": plan_frame(inst, reply["plan"]["before_ids"]),
@@ -65,6 +89,7 @@ class InstructionPanel(QWidget):
     def __init__(self, workspace: Callable[[], str], model: Callable[[], str], parent: QWidget | None = None):
         super().__init__(parent)
         self.workspace, self.model = workspace, model
+        self.selection: Callable[[str], str | None] = selection_wkt   # "inside the selection"
         self.task: InstructTask | None = None
         self.last: dict[str, Any] | None = None
         lay = QVBoxLayout(self)
@@ -138,7 +163,7 @@ class InstructionPanel(QWidget):
             return None
         if self.task is not None:
             return None
-        self.task = InstructTask(ws, text, apply, self.model())
+        self.task = InstructTask(ws, text, apply, self.model(), self.selection(ws))
         self.task.ended.connect(self.on_reply)
         self.price_button.setEnabled(False)
         self.apply_button.setEnabled(False)

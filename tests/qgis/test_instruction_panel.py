@@ -60,3 +60,22 @@ def test_unclear_instruction_asks(dock, qtbot):
     reply = reply_of(dock.instructions, qtbot, apply=True)
     assert reply["clarification"] and "no measurable target" in dock.instructions.price.text()
     assert dock.instructions.stored.count() == 0
+
+
+def test_selected_features_are_the_area(dock, qtbot):
+    import shapely
+
+    from cityplanner.plugin.constraints.compile import candidate_geometries
+    from cityplanner.plugin.sandbox.workspace import load_instance
+
+    inst = load_instance(dock.workspace.text())
+    g = candidate_geometries(inst)
+    box = shapely.box(*shapely.bounds(shapely.union_all(g[:20]))).buffer(1.0)   # around the first sites
+    dock.instructions.selection = lambda ws: box.wkt
+    dock.instructions.line.setText("only inside the selection")
+    reply = reply_of(dock.instructions, qtbot, apply=False)
+    assert reply["after"]["valid"] and reply["constraints"][0]["kind"] == "inside_area"
+    inside = shapely.within(g, box)
+    assert all(inside[inst.index[i]] for i in reply["plan"]["candidate_ids"])
+    dock.instructions.selection = lambda ws: None
+    assert "select the features" in reply_of(dock.instructions, qtbot, apply=False)["clarification"]
