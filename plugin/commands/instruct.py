@@ -24,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--endpoint", default=None, help="OpenAI-compatible base URL instead of the local model")
     parser.add_argument("--lora", default=None, help="GGUF LoRA adapter for the local model")
     parser.add_argument("--rules-only", action="store_true", help="never call a model")
+    parser.add_argument("--area", default=None,
+                        help="a polygon layer file (GPKG, GeoJSON, SHP): the area \"inside the area\" means")
     parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per MILP solve (default 30)")
 
 
@@ -56,8 +58,25 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         backend = LazyBackend(lambda: make_backend(args.model, args.endpoint, lora=args.lora))
         source = "endpoint" if args.endpoint else "model"
     try:
-        return instruct(args.workspace, args.text, inst, backend, source, apply=args.apply, time_limit=args.time_limit)
+        return instruct(args.workspace, args.text, inst, backend, source, apply=args.apply, time_limit=args.time_limit,
+                        selection=area_wkt(args.area, inst.crs) if args.area else None)
     finally:
         if backend is not None:
             backend.close()
 
+
+def area_wkt(path: str, crs: str) -> str:
+    """The union of a polygon layer's features in the instance CRS (WKT)."""
+    import geopandas as gpd
+    import shapely
+
+    try:
+        frame = gpd.read_file(path)
+    except Exception as e:  # noqa: BLE001 - any unreadable file is one line for the user
+        raise InputError(f"cannot read --area {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    if frame.crs is None or not len(frame):
+        raise InputError(f"--area {path}: {'no features' if not len(frame) else 'the layer has no CRS'}")
+    geom = shapely.union_all(frame.to_crs(crs).geometry.values)
+    if geom.geom_type not in ("Polygon", "MultiPolygon"):
+        raise InputError(f"--area {path}: the features are not polygons ({geom.geom_type})")
+    return geom.wkt

@@ -19,8 +19,8 @@ from .resolve import Clarify, Resolved, resolve_target
 from .rules import Ambiguous, NoRule, parse
 from .schema import DEFAULT_NEAR_M, schema_errors
 
-SELECTION = re.compile(r"^(?:the\s+)?(?:current\s+)?(?:selection|selected(?:\s+(?:features?|area|parcels?|blocks?))?)$",
-                       re.I)
+SELECTION = re.compile(r"^(?:the\s+)?(?:current\s+|given\s+)?(?:selection|selected(?:\s+(?:features?|area|parcels?|blocks?))?|"
+                       r"area|polygons?|layer)$", re.I)
 NEAR_KINDS = ("exclude_near", "require_near", "count_min", "count_max")
 NEEDS_PLACE = ("lock_in", "lock_out", "exclude_near", "require_near", "inside_area", "outside_area")
 HELP = ("I could not read that as a constraint. Forms I know: 'no station within 300 m of <place>', "
@@ -91,8 +91,8 @@ def finish(c: dict[str, Any], inst: Instance, text: str, source: str, selection:
             c["note"] = f"no distance given: read as within {DEFAULT_NEAR_M:g} m (give a distance to change it)"
         if SELECTION.match(str(t.get("name") or "")):
             if not selection:
-                raise Clarify("select the features that make the area on the map first (or name a place)")
-            r = Resolved("the selected features", selection)
+                raise Clarify("select the features that make the area on the map first, or give --area (or name a place)")
+            r = Resolved("the selected area", selection)
         else:
             r = resolve_target(inst, t, float(c.get("distance_m") or 0.0))
         if t.get("name"):
