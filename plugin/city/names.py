@@ -189,7 +189,9 @@ class NameIndex:
                     # a region's own name is the region, not a feature called so ("Helsinki" the place node)
                     f = min((f for _, f in hit), key=lambda f: (f.kind != "region", KIND_ORDER.get(f.kind, 9), f.id))
                     spans.append((len(n), 100.0, s, s + len(phrase), Match(f, 100.0, "exact", hit[0][0])))
-                elif fuzzy and re.search(r"(?:^|\s)[A-ZÅÄÖ]", phrase) and not n.split()[-1].isdigit() and len(n) >= 5:
+                elif fuzzy and re.search(r"(?:^|\s)[A-ZÅÄÖ]", phrase) and not n.split()[-1].isdigit() and len(n) >= 5 \
+                        and any(len(w) > 2 and w not in GENERIC for w in n.split()) \
+                        and not any(w in CONNECTORS for w in n.split()):
                     cands = self.lookup(phrase, limit=2, fuzzy_min=0.86)
                     if cands and cands[0].how != "contains" and cands[0].feature.kind != "region" and \
                             (len(cands) == 1 or cands[0].score > cands[1].score or cands[0].how != "fuzzy"):
@@ -239,6 +241,10 @@ finland""".split())
 GENERIC = _ENGLISH | set("""school schools koulu park station stop hall building centre center church museum square
 mall shop store parking garage hospital clinic campus house tower kindergarten daycare market on at stadium
 central main old new big public nice anything something quickest shortest fastest car foot best good""".split())
+
+
+#: words that join two names in a request; a misspelt or partial name never spans them
+CONNECTORS = {"and", "then", "from", "to", "or", "vs", "with", "near", "of", "in", "on", "at", "by", "is", "than"}
 
 
 def _namelike(phrase: str) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 #: matter only for overlap, which ``category_terms`` resolves by taking the longest match.
 TERMS: tuple[tuple[str, str, dict[str, tuple[str, ...] | None] | None], ...] = (
     (r"(?:ev |electric (?:car |vehicle )?)?charg(?:ing|er)s?(?: stations?| points?| spots?| posts?)?|\bevs?\b|"
+     r"charge (?:my|an?|the|our) (?:car|ev|vehicle)s?|"
      r"latauspisteet|latauspiste", "charging", None),
     (r"petrol(?: stations?)?|gas stations?|filling stations?|service stations?|fuel(?: stations?)?|"
      r"huoltoasemat?", "fuel", None),
@@ -70,13 +71,38 @@ class CategoryTerm:
         return f"{self.category} ({narrow})" if narrow else self.category
 
 
+#: words misspelt often enough to be worth a fuzzy look ("cinma", "pharmcy", "resturant")
+FUZZY_WORDS = ("cinema", "pharmacy", "library", "hospital", "school", "parking", "restaurant", "theatre", "playground",
+               "dentist", "kindergarten", "supermarket", "charger", "chargers", "petrol", "clinic", "office", "offices",
+               "schools", "restaurants", "pharmacies", "cinemas", "libraries", "hospitals", "theatres", "cafe")
+
+
+def _fuzzy_word(word: str) -> str | None:
+    import difflib
+
+    hit = difflib.get_close_matches(word.casefold(), FUZZY_WORDS, n=1, cutoff=0.84)
+    return hit[0] if hit else None
+
+
 def category_terms(text: str) -> list[CategoryTerm]:
-    """Facility words in ``text``, longest match first at each place, in text order."""
+    """Facility words in ``text``, longest match first at each place, in text order; a
+    lower-case word within two letters of a common facility word counts as that word."""
     hits = [(m.start(), m.end(), c, t) for rx, c, t in _COMPILED for m in rx.finditer(text)]
+    for m in re.finditer(r"(?<![\w-])[a-zåäö]{5,}(?![\w-])", text):
+        if any(s <= m.start() < e for s, e, _, _ in hits):
+            continue
+        word = _fuzzy_word(m.group(0))
+        if word:
+            hits += [(m.start(), m.end(), c, t) for rx, c, t in _COMPILED if rx.fullmatch(word)]
     out: list[CategoryTerm] = []
     for s, e, c, t in sorted(hits, key=lambda h: (-(h[1] - h[0]), h[0])):
         if all(e <= o.start or s >= o.end for o in out):
-            out.append(CategoryTerm(s, e, text[s:e], c, tuple(sorted((t or {}).items()))))
+            word = text[s:e]
+            if re.match(r"charge ", word, re.I):
+                word = "charging points"
+            elif not any(rx.fullmatch(word) for rx, _, _ in _COMPILED):
+                word = _fuzzy_word(word) or word   # the word as it is spelt
+            out.append(CategoryTerm(s, e, word, c, tuple(sorted((t or {}).items()))))
     return sorted(out, key=lambda o: o.start)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cityplanner.plugin.agent.ask import ask
-from cityplanner.plugin.agent.ask.agent import DRAFT_CALLS, Run
+from cityplanner.plugin.agent.ask.agent import DRAFT_CALLS, Run, answer_request
 from cityplanner.plugin.agent.ask.bench import load_items, run_ask_bench
 from cityplanner.plugin.agent.ask.synthesis import verify
 from cityplanner.plugin.agent.tools import default_registry
@@ -44,7 +44,8 @@ def test_cli_clarifies_without_tool_calls():
 def test_model_proposal_outside_schema_falls_back_to_policy(tmp_path):
     model = Scripted(['{"intent": "nearest", "preferences": []}', '{"tool": "route", "args": {"x": 1}}',
                       "The nearest school to Stockmann is Ressun lukio, 999 m away. It is 218.8 m by road."])
-    out = ask("What is the nearest school to Stockmann?", backend=model, root=tmp_path)
+    out = answer_request("What is the nearest school to Stockmann?", default_registry(tmp_path), model,
+                         model_steps=True)
     assert [c["tool"] for c in out["tool_calls"]] == ["nearest_facility"]
     assert any(t.get("note") == "proposal not usable" for t in out["trace"])
     assert "999" not in out["answer"] and "218.8" in out["answer"]
@@ -104,3 +105,34 @@ def test_real_default_model_end_to_end(tmp_path):
     assert out["model_calls"] >= 1 and out["tokens"]["total"] > 0
     assert [c["tool"] for c in out["tool_calls"] if c["status"] == "ok"] == ["nearest_facility"]
     assert "Ressun lukio" in out["answer"]
+
+
+def test_everyday_wording_compound_request_answers_every_part(tmp_path):
+    """A misspelt name, a synonym narrowed by its OSM tag, a back-reference and a 'none' answer."""
+    out = answer_request("nearst pharmacy to Stokman, then how far is it from there to Kiasma? any hospitals?",
+                         default_registry(tmp_path), None, "helsinki")
+    near = next(c for c in out["tool_calls"] if c["tool"] == "nearest_facility")
+    assert near["params"]["tag"] == "amenity=pharmacy" and near["result"]["origin"]["name"] == "Stockmann"
+    route = next(c for c in out["tool_calls"] if c["tool"] == "route")
+    assert route["params"]["origin"] == "poi:73" and route["result"]["destination"]["name"] == "Kiasma"
+    answer = out["answer"]
+    assert near["result"]["nearest"]["name"] in answer and str(route["result"]["network_distance_m"]) in answer
+    assert "there are no hospitals in the helsinki data" in answer.casefold()
+
+
+def test_names_not_in_the_data_and_budgets_are_read_back(tmp_path):
+    reg = default_registry(tmp_path)
+    out = answer_request("Plan chargers near Tamminiemi with €1.2 million.", reg, None, "helsinki")
+    assert out["tool_calls"] == [] and "'Tamminiemi' is not in the helsinki data" in out["clarification"]
+    assert "1200 k€" in out["clarification"]
+    out = answer_request("budget 500k for kotka", reg, None)
+    assert "kind of plan" in out["clarification"] and "500 k€" in out["clarification"]
+
+
+def test_plan_answer_says_where_with_a_map_layer(tmp_path):
+    out = answer_request("Plan road upgrades for Kotka; we can spend 250 000 euros.", default_registry(tmp_path), None)
+    solved = next(c["result"] for c in out["tool_calls"] if c["tool"] == "solve_plan")
+    assert solved["sites"] and all(s["id"] in out["answer"] for s in solved["sites"])
+    assert "250 k€" in out["answer"]
+    layer = next(x for x in out["layers"] if x["name"].startswith("plan sites"))
+    assert len(layer["geojson"]["features"]) == len(solved["sites"])

@@ -1,7 +1,8 @@
 """The ask agent: cognition → clarify, or ReAct over the tool registry → evidence-aligned synthesis.
 
-ReAct core: each step the model sees the structured task, the tools, the observations so far
-and the policy's suggested next call (the call prerequisites of the task's goals, filled with
+ReAct core: each step (with ``model_steps``; by default the policy alone steps, see ``react``)
+the model sees the structured task, the tools, the observations so far and the policy's
+suggested next call (the call prerequisites of the task's goals, filled with
 upstream values), and answers ``{"tool", "args"}``. A valid proposal is executed (an extra
 call beyond the suggestion is an augmentation, at most ``MAX_EXTRA``); an invalid one, or a
 commit while required calls are pending, falls back to the suggestion, recorded as such —
@@ -49,8 +50,9 @@ class Run:
     """One request's trace, budget, cache and failure counters."""
 
     def __init__(self, registry: Registry, backend: Any, *, max_calls: int = MAX_CALLS,
-                 max_seconds: float = MAX_SECONDS, max_tokens: int = 160, seed: int = 0):
+                 max_seconds: float = MAX_SECONDS, max_tokens: int = 160, seed: int = 0, model_steps: bool = False):
         self.reg, self.backend = registry, backend
+        self.model_steps = model_steps
         self.max_calls, self.max_seconds, self.max_tokens, self.seed = max_calls, max_seconds, max_tokens, seed
         self.t0 = time.perf_counter()
         self.trace: list[dict[str, Any]] = []
@@ -187,7 +189,12 @@ def _calls(goal: Goal, region: str | None, run: Run, task: Task, i: int) -> tupl
         place, why = _ref(run, task, s["place"])
         if why:
             return [], f"the nearest {s.get('word') or s.get('category')}: {why}"
-        return [("nearest_facility", {"region": region, "place": place, **_slot_args(s, "category", "tag")})], None
+        narrow = ("nearest_facility", {"region": region, "place": place, **_slot_args(s, "category", "tag")})
+        done = _done(run, *narrow)
+        if s.get("tag") and done is not None and done.ok and done.result.get("nearest") is None:
+            # none of the narrow kind ("park"): the broad category (green) answers what is near
+            return [narrow, ("nearest_facility", {"region": region, "place": place, "category": s["category"]})], None
+        return [narrow], None
     if goal.intent == "within":
         place, why = _ref(run, task, s["place"])
         if why:
@@ -291,7 +298,10 @@ def react(run: Run, task: Task) -> list[str]:
         if run.tools_disabled():
             run.trace.append({"step": "budget", "note": "tools disabled: drafting from the observations"})
             return limits + ["the call budget ran out before every step was done"]
-        prop = run.model("step", _step_messages(run, task, suggestion), schema)
+        # The policy's suggestion is fully determined by the checked reading, so by default the
+        # model is not asked to repeat it (each step would cost a model call: seconds on a
+        # small CPU); with ``model_steps`` a stronger model may steer or augment each step.
+        prop = run.model("step", _step_messages(run, task, suggestion), schema) if run.model_steps else None
         tool, args = (prop.get("tool"), prop.get("args")) if isinstance(prop, dict) else (None, None)
         valid = (tool in run.reg.tools and isinstance(args, dict)
                  and signature(tool, args) not in run.cache and _schema_ok(run, tool, args))
@@ -300,6 +310,8 @@ def react(run: Run, task: Task) -> list[str]:
         elif valid and extra < MAX_EXTRA:
             extra += 1
             run.call(tool, args, "model (augmentation)")
+        elif not run.model_steps:
+            run.call(*suggestion, "policy")
         else:
             why = "commit refused: required calls pending" if tool == "commit" else "proposal not usable"
             run.trace.append({"step": "fallback", "note": why, "proposal": prop})

@@ -1,4 +1,10 @@
-"""``bench --suite ask``: the UrbanEval-style request set (resources/ask/requests.json).
+"""``bench --suite ask``: the held-out planner requests (resources/heldout/ask_test.json,
+written apart from the parser and judged by ``judge``: success per category and family, answers
+that contradict a tool result, seconds per request) and, as a regression set, the
+UrbanEval-style request set (resources/ask/requests.json).
+
+Held-out items carry the region the planner works in (the Planner dock's region) or null;
+the agent gets it as its session region.
 
 Each item has a category (FR factual retrieval, CR retrieval across independent tools, SD
 sequential dependency, CC conditional / combinatorial decision, AI ambiguous or incomplete
@@ -30,6 +36,7 @@ from . import synthesis
 from .agent import answer_request
 
 REQUESTS = RESOURCES / "ask" / "requests.json"
+HELDOUT = RESOURCES / "heldout"
 CATEGORIES = ("FR", "CR", "SD", "CC", "AI")
 
 
@@ -122,23 +129,83 @@ def table(summary: dict[str, Any], label: str) -> str:
     return "\n".join([head, sep, row]) + "\n"
 
 
+def load_heldout(split: str = "test") -> list[dict[str, Any]]:
+    return json.loads((HELDOUT / f"ask_{split}.json").read_text(encoding="utf-8"))["items"]
+
+
+def heldout_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    import statistics
+
+    def rate(rs: list[dict[str, Any]]) -> float | None:
+        return round(sum(r["success"] for r in rs) / len(rs), 3) if rs else None
+
+    fams = sorted({r["family"] for r in rows})
+    return {"n": len(rows), "success": rate(rows),
+            "by_category": {c: {"n": sum(r["category"] == c for r in rows),
+                                "success": rate([r for r in rows if r["category"] == c])} for c in CATEGORIES},
+            "by_family": {f: {"n": sum(r["family"] == f for r in rows),
+                              "success": rate([r for r in rows if r["family"] == f])} for f in fams},
+            "answers_contradicting_tools": sum(bool(r["contradictions"]) for r in rows),
+            "median_seconds": round(statistics.median(r["seconds"] for r in rows), 2) if rows else None,
+            "max_seconds": round(max(r["seconds"] for r in rows), 2) if rows else None}
+
+
+def heldout_table(summary: dict[str, Any], label: str, split: str) -> str:
+    lines = [f"Held-out ask_{split}.json, {label}: success {summary['success']} over {summary['n']} requests; "
+             f"answers contradicting a tool result: {summary['answers_contradicting_tools']}; "
+             f"median {summary['median_seconds']} s per request (max {summary['max_seconds']} s)", "",
+             "| category | n | success |", "|---|---|---|"]
+    lines += [f"| {c} | {v['n']} | {v['success']} |" for c, v in summary["by_category"].items()]
+    lines += ["", "| family | n | success |", "|---|---|---|"]
+    lines += [f"| {f} | {v['n']} | {v['success']} |" for f, v in summary["by_family"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def run_heldout(reg: Registry, backend: Any, items: list[dict[str, Any]], out_dir: Path,
+                max_tokens: int = 160) -> list[dict[str, Any]]:
+    """Answer and judge every held-out item; traces (request, reply, judgement) to traces_heldout.jsonl."""
+    from .judge import judge
+
+    rows = []
+    for item in items:
+        t0 = time.perf_counter()
+        out = answer_request(item["request"], reg, backend, item.get("region"), max_tokens=max_tokens)
+        seconds = time.perf_counter() - t0
+        out["workspace_root"] = str(reg.ctx.root)
+        verdict = judge(item, out)
+        row = {"id": item["id"], "category": item["category"], "family": item["family"],
+               "seconds": round(seconds, 2), "model_calls": out["model_calls"], **verdict}
+        rows.append(row)
+        append_jsonl(out_dir / "traces_heldout.jsonl", {"item": item, "row": row,
+                                                         "reply": out.get("answer") or out.get("clarification"),
+                                                         **{k: out[k] for k in ("task", "tool_calls", "trace")}})
+    return rows
+
+
 def run_ask_bench(out_dir: str | Path, model: str | None = None, endpoint: str | None = None, *,
                   backend: Any = None, items: list[dict[str, Any]] | None = None, threads: int | None = None,
-                  max_tokens: int = 160) -> dict[str, Any]:
-    """Run every request, write results.json, traces.jsonl and table.md to ``out_dir``; return the summary."""
+                  max_tokens: int = 160, split: str | None = "test") -> dict[str, Any]:
+    """Write results.json, traces and table.md to ``out_dir``; return the summary.
+
+    With ``items`` (request-set items) only those run, scored by their checklists. Without,
+    the held-out ``split`` (test by default; None skips it) runs under the judge, then the
+    whole request set as the regression set."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    items = load_items() if items is None else items
+    regression = load_items() if items is None else items
     own = None
     if backend is None:
         from ..backend import make_backend
 
         backend = own = make_backend(model, endpoint, threads=threads)
-    rows = []
+    rows: list[dict[str, Any]] = []
+    held: list[dict[str, Any]] = []
     try:
         with tempfile.TemporaryDirectory(prefix="cityplanner-askbench-") as tmp:
             reg = default_registry(tmp)
-            for item in items:
+            if items is None and split:
+                held = run_heldout(reg, backend, load_heldout(split), out_dir, max_tokens)
+            for item in regression:
                 expected = [fact_value(reg, f) for f in item["facts"]]
                 t0 = time.perf_counter()
                 out = answer_request(item["request"], reg, backend, max_tokens=max_tokens)
@@ -151,6 +218,10 @@ def run_ask_bench(out_dir: str | Path, model: str | None = None, endpoint: str |
             own.close()
     label = endpoint or (Path(model).name if model not in (None, "", "default") else "SmolLM2-135M (default)")
     summary = {"model": label, **summarize(rows)}
-    atomic_write_json(out_dir / "results.json", {"summary": summary, "rows": rows})
-    atomic_write_text(out_dir / "table.md", table(summary, label))
+    text = table(summary, label)
+    if held:
+        summary = {"model": label, "heldout": {"split": split, **heldout_summary(held)}, "regression": summary}
+        text = heldout_table(summary["heldout"], label, split) + "\nRegression (resources/ask/requests.json):\n\n" + text
+    atomic_write_json(out_dir / "results.json", {"summary": summary, "rows": rows, "heldout_rows": held})
+    atomic_write_text(out_dir / "table.md", text)
     return summary

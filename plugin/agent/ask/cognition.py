@@ -34,6 +34,7 @@ TASK_WORDS = (("station", r"charg\w*|\bev\b|\bevs\b|chargers?|charging stations?
               ("road", r"roads?(?! (?:distance|route))|street upgrades?|road building|road construction"))
 COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|usa|united states|america|" \
             r"england|britain|uk|canada|japan|china|poland|latvia|lithuania"
+NEAR_M = 500.0   # what "near" means when the planner gives no distance (said in the answer)
 DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:re|er)s?|m|met(?:re|er)s?)(?!\w)", re.I)
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10, "a": 1, "an": 1, "any": 1}
@@ -57,7 +58,7 @@ CUES = {
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
     "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much",
     "exists": r"\bany\b|are there|is there|got any|do (?:we|you) have|\byet\b|\bexist\w*",
-    "list": r"\blist\b|\bshow\b|pull up|where are|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b|\bgive me\b|\bget me\b",
+    "list": r"\blist\b|\bshow\b|pull up|where are|where can|where do|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b|\bgive me\b|\bget me\b",
 }
 BACKREF = re.compile(r"\b(?:(from|to|of)\s+)?(it|there|that (?:one|place|car park|parking|\w+)|this (?:one|\w+)|"
                      r"the result|the same (?:place|one))\b", re.I)
@@ -168,8 +169,11 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
         if any(a < e and s < b for a, b in taken):
             continue
         covered = [p for p in places if p.start < e and s < p.end]
-        if covered and not all(p.kind == "region" and (p.end - p.start) < (e - s) for p in covered):
-            continue
+        extra = normalise(re.sub("|".join(re.escape(p.written) for p in covered) or "^$", " ", request[s:e])).split()
+        inside = all(p.start >= s and p.end <= e for p in covered)
+        if covered and not (inside and (any(w not in GENERIC for w in extra)
+                                        or all(p.kind == "region" and p.end - p.start < e - s for p in covered))):
+            continue   # the name found is the whole phrase (or the phrase adds only generic words)
         written = request[s:e]
         if all(w.casefold() in SENTENCE_WORDS or w.casefold() in GENERIC for w in re.findall(r"[\w'’-]+", written)):
             continue
@@ -286,19 +290,25 @@ def _read_goals(request: str, places: list[_Place], terms: list[CategoryTerm], m
                 g.branch = branch
                 goals.append(g)
         cond = request[m.start("cond"):m.end("cond")]
-        return goals, _test(cond)
+        first = next((g for g in goals if g.branch == "if"), None)
+        return goals, _test(cond, first is not None and first.intent in ("within", "count", "exists", "find"))
     goals = []
     for s, e in _clauses(request):
         goals.extend(_clause_goals(request, s, e, places, terms, money, dists, goals))
     return goals, None
 
 
-def _test(cond: str) -> dict[str, Any]:
-    """The comparison a condition makes: {"op", "value"} (distances in m, counts, scores)."""
+def _test(cond: str, counting: bool) -> dict[str, Any]:
+    """The comparison a condition makes: {"op", "value"}: a count (``counting``: "at least
+    two schools within 800 m" tests the count, the 800 m is the radius), else a distance in
+    m or a score."""
     low = cond.casefold()
-    m = re.search(r"(at least|no fewer than|more than|over|above|greater than|farther than|further than|longer than|"
-                  r"under|below|less than|fewer than|at most|closer than|shorter than|within)\s+"
-                  r"(\d+(?:[.,]\d+)?|" + "|".join(NUMBER_WORDS) + r")\s*(km|m\b|metres|meters)?", low)
+    found = [m for m in re.finditer(r"(at least|no fewer than|more than|over|above|greater than|farther than|"
+                                    r"further than|longer than|under|below|less than|fewer than|at most|closer than|"
+                                    r"shorter than|within)\s+(\d+(?:[.,]\d+)?|" + "|".join(NUMBER_WORDS)
+                                    + r")\b\s*(km|m\b|metres|meters)?", low)
+             if bool(m.group(3)) != counting and not (counting and m.group(1) == "within")]
+    m = found[0] if found else None
     if not m:
         return {"op": ">=", "value": 1.0}   # "if there are any …", "if X has …"
     op = {"at least": ">=", "no fewer than": ">=", "at most": "<=", "within": "<="}.get(m.group(1))
@@ -373,6 +383,11 @@ def _clause_goals(request: str, s: int, e: int, places: list[_Place], terms: lis
         options = [p for p in cp if p is not target]
         return [goal("compare", candidates=[p.id or p.written for p in options], names=[p.name or p.written for p in options],
                      target=target.id or target.written, target_name=target.name or target.written)]
+    last_plan = before[-1] if before and before[-1].intent == "plan" else None
+    if last_plan is not None and cm and not task_kinds and not cp and not ct:
+        # "Plan road upgrades for Kotka; we can spend 250 000 euros": the money is that plan's
+        last_plan.slots["budget"] = cm[0].keur
+        return []
     plan_cue = cue("plan") or (cm and task_kinds)
     if plan_cue and (task_kinds or cm or re.search(r"where should|sort out|what'?s best", low)) \
             and not (cue("nearest") and not cm) and not (cue("route") and cp and not cm):
@@ -398,12 +413,16 @@ def _clause_goals(request: str, s: int, e: int, places: list[_Place], terms: lis
         if cue("route") and re.search(r"how (?:many|far)|distance|route|by road|metres|meters", low):
             out.append(goal("route", origin=origin, destination=f"$goal:{len(before)}"))
         return out
+    near = re.search(r"\bnear(?:by)?\b|\baround\b|\bclose to\b|\bnext to\b", low)
+    default_radius = bool(near and term is not None and cp and not cd and not cue("count") and not cue("route"))
+    if default_radius:
+        cd = [NEAR_M]   # "cafés near Stockmann": within a default radius, stated in the answer
     if cd and (term or re.search(r"what lies|what is|anything|what'?s", low)) and not (cue("route") and len(cp) >= 2):
         center = next((p for p in cp if re.search(r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
                                                    request[max(s, p.start - 10):p.start], re.I)), None) \
             or (cp[-1] if cp else None)
         place = (center.id or center.written) if center else (refs.get("any") or None)
-        return [goal("within", place=place, radius_m=cd[0], **term_slots(term))]
+        return [goal("within", place=place, radius_m=cd[0], default_radius=default_radius, **term_slots(term))]
     if cue("route") and term is not None and not cp and not refs:   # "the distance to the pharmacy": from where?
         return [goal("nearest", place=None, **term_slots(term))]
     if cue("route") and (len(cp) + len(refs) >= 1):
@@ -414,14 +433,17 @@ def _clause_goals(request: str, s: int, e: int, places: list[_Place], terms: lis
                                                 request[max(s, p.start - 10):p.start], re.I)), None)
         intent = "count" if cue("count") else "exists" if cue("exists") or conditional else "find"
         slots = term_slots(term)
-        if area is not None:
-            slots["area"] = area.id or area.written
+        if area is not None:   # by name: the tool resolves it among areas (a district, not a shop so named)
+            slots["area"] = area.name or area.written
             slots["area_name"] = area.name or area.written
         elif area_places:
             slots["area"] = None
         return [goal(intent, **slots)]
     if re.search(r"\bnear\b|\baround\b|\bclose to\b", low):
         return [goal("nearest", place=origin, category=None)]
+    if len(cp) >= 2 and re.search(r"\bfrom\b", low) and re.search(r"\bto\b", low):   # "then from Kiasma to Forum"
+        o, d = _route_ends(request, s, cp, refs, before)
+        return [goal("route", origin=o, destination=d)]
     if cue("route"):
         o, d = _route_ends(request, s, cp, refs, before)
         return [goal("route", origin=o, destination=d)]

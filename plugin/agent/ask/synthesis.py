@@ -148,14 +148,28 @@ def _km(m: float) -> str:
     return f"{m:g} m" if m < 1000 else f"{m:g} m ({m / 1000:.2f} km)"
 
 
-def _what(g: Any) -> str:
-    """The planner's word with the data category it was read as: 'pharmacy (clinic, amenity=pharmacy)'."""
+def _what(g: Any, n: int = 2) -> str:
+    """The planner's word with the data category it was read as: 'pharmacy (clinic, amenity=pharmacy)';
+    plural unless ``n`` is 1."""
     s = g.slots
     cat = s.get("category") or "feature"
-    word = s.get("word") or cat
+    word = _number(s.get("word") or cat, n)
     if normalise_word(word) != cat or s.get("tag"):
         return f"{word} ({cat}{', ' + s['tag'] if s.get('tag') else ''})"
     return word
+
+
+def _number(word: str, n: int) -> str:
+    """'pharmacy' / 'pharmacies' by ``n`` (last word only; words the planner wrote stay theirs otherwise)."""
+    head, _, last = word.rpartition(" ")
+    low = last.casefold()
+    if n == 1 and low.endswith("ies"):
+        last = last[:-3] + "y"
+    elif n == 1 and low.endswith("s") and not low.endswith("ss"):
+        last = last[:-1]
+    elif n != 1 and not low.endswith("s") and low not in ("parking", "fuel", "green", "recreation", "charging"):
+        last = last[:-1] + "ies" if low.endswith("y") and low[-2:-1] not in "aeiou" else last + "s"
+    return f"{head} {last}".strip()
 
 
 def normalise_word(w: str) -> str:
@@ -171,8 +185,7 @@ def _names_list(feats: list[dict[str, Any]], total: int, with_street: bool = Tru
         elif f.get("straight_distance_m") is not None:
             label += f" ({f['straight_distance_m']} m)"
         shown.append(label)
-    more = f" and {total - len(shown)} more" if total > len(shown) else ""
-    return ", ".join(shown) + more
+    return ", ".join(shown) + (" and others" if total > len(shown) else "")
 
 
 def _site_line(site: dict[str, Any], street: str) -> str:
@@ -206,12 +219,13 @@ def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, sho
     r = ev.result
     state = "valid" if r["valid"] else "invalid (" + "; ".join(r["errors"][:2]) + ")"
     out.append(f"The plan selects {r['selected']} candidates and is {state}, evaluator score {r['score']}"
-               + (f", cost ratio {r['cost_ratio']}" if r.get("cost_ratio") is not None else "") + ".")
+               + (f", cost ratio {r['cost_ratio']}" if r.get("cost_ratio") is not None else "") + "."
+               + (" No candidate fits within the budget or improves the score." if not r["selected"] else ""))
     sites = (by.get("solve_plan").result if by.get("solve_plan") else r).get("sites") or r.get("sites") or []
     if show_sites and sites:
         lines = [_site_line(st, idx.street_near(st["x"], st["y"]) if idx is not None and "x" in st else "")
                  for st in sites[:10]]
-        more = f" (and {len(sites) - 10} more)" if len(sites) > 10 else ""
+        more = " (and others)" if len(sites) > 10 else ""
         out.append("Sites: " + "; ".join(lines) + more + ". They are on the map as the layer "
                    f"'plan sites {b['workspace']}'.")
     return out
@@ -236,30 +250,37 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
         if g.intent == "summary":
             out.extend(fact_lines(good[-1]))
         elif g.intent in ("find", "count", "exists"):
-            what = _what(g)
             where = f" in {s['area_name']}" if s.get("area_name") else f" in the {region} data"
             approx = " (area approximated from the place's location)" if (r.get("area") or {}).get("approximate") else ""
+            what = _what(g, r["count"])
             if r["count"] == 0:
                 out.append(f"{'No: t' if g.intent == 'exists' else 'T'}here are no {what}{where}{approx}.")
             elif g.intent == "count":
                 named = [f for f in r["features"] if f.get("name")]
-                unnamed = r["count"] - r.get("named", len(named))
                 out.append(f"There are {r['count']} {what}{where}{approx}"
-                           + (f" ({unnamed} without a name)" if unnamed else "")
-                           + (f", e.g. {_names_list(named, len(named), n=5)}." if named else "."))
+                           + (f", e.g. {_names_list(named, r['count'], n=5)}." if named else "."))
             else:
                 yes = "Yes: t" if g.intent == "exists" else "T"
                 out.append(f"{yes}here are {r['count']} {what}{where}{approx}: {_names_list(r['features'], r['count'])}.")
         elif g.intent == "nearest":
             n = r.get("nearest")
             if n is None:
-                out.append(f"There is no {_what(g)} in the {region} data, so none is near {_label(r['origin'])}.")
+                out.append(f"There is no {_what(g, 1)} in the {region} data, so none is near {_label(r['origin'])}.")
+                broad = next((o.result for o in good if o.tool == "nearest_facility" and not o.params.get("tag")
+                              and o.result.get("nearest")), None)
+                if broad is not None and s.get("tag"):
+                    b = broad["nearest"]
+                    on = f" on {b['street']}" if b.get("street") else ""
+                    out.append(f"Taking any {s['category']} instead: the nearest to {_label(broad['origin'])} is "
+                               f"{_label(b)}{on}: {b['network_distance_m']} m by road ({b['straight_distance_m']} m straight).")
             else:
                 on = f" on {n['street']}" if n.get("street") else ""
-                out.append(f"The nearest {_what(g)} to {_label(r['origin'])} is {_label(n)}{on}: "
+                out.append(f"The nearest {_what(g, 1)} to {_label(r['origin'])} is {_label(n)}{on}: "
                            f"{n['network_distance_m']} m by road ({n['straight_distance_m']} m straight).")
         elif g.intent == "within":
-            what = _what(g) if s.get("category") else "points of interest"
+            what = _what(g, r["count"]) if s.get("category") else "points of interest"
+            if s.get("default_radius"):
+                out.append(f"'Near' read as within {r['radius_m']:g} m (straight line); give a distance to change it.")
             if r["count"] == 0:
                 out.append(f"There are no {what} within {r['radius_m']:g} m of {_label(r['center'])}.")
             else:
