@@ -1,0 +1,108 @@
+"""Study-area scale: early LP bounds are true bounds, the whole area holds every eligible
+candidate, own candidate layers round-trip through the CLI, the synthetic city is connected."""
+from __future__ import annotations
+
+import json
+
+import geopandas as gpd
+import numpy as np
+import pytest
+import shapely
+
+from cityplanner.plugin.cli import main
+from cityplanner.plugin.city import load_city
+from cityplanner.plugin.solvers.milp import station as milp_station
+from cityplanner.plugin.solvers.milp.relaxation import round_lp
+from cityplanner.plugin.tasks import task_class
+from cityplanner.plugin.tasks.road.constants import LINK_RADIUS
+from cityplanner.plugin.tasks.station.constants import AREA_CONFIGS
+from tests.core.test_solvers import brute_force
+from tests.core.test_task_station import random_station
+
+
+def _lp(inst, lines=None):
+    """The LP relaxation of the station model (any size: the size gate of lp_bound is skipped)."""
+    from scipy.optimize import milp
+
+    c, const, cons, integ, bounds = milp_station.station_model(inst, lines)
+    r = milp(c, constraints=cons, integrality=np.zeros_like(integ), bounds=bounds)
+    assert r.status == 0
+    return const - r.fun, r.x
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_station_lp_bounds_hold_over_the_exact_optimum(seed):
+    """Both LP relaxations (all φ̂ lines, and the early bound's subset) are ≥ the brute-force
+    optimum, the subset's ≥ the full one's; rounding the LP gives a valid plan."""
+    inst = random_station(100 + seed, n_sites=2 + seed % 3, n_cfg=1 + seed % 3, m=2 + seed % 7)
+    opt = brute_force(inst)
+    full, x = _lp(inst)
+    early, _ = _lp(inst, milp_station.LP_LINES)
+    assert full >= opt - 1e-7 and early >= full - 1e-7
+    plan = round_lp(inst, x)
+    assert inst.hard_errors(plan) == [] and inst.score_mask(plan)[0] <= opt + 1e-9
+
+
+@pytest.fixture(scope="module")
+def helsinki():
+    return load_city("helsinki")
+
+
+def test_whole_area_holds_every_eligible_candidate(helsinki):
+    """Land and road: the whole area ⊇ the sampled large instance's (non-extension) candidates;
+    station: every site of the area with AREA_CONFIGS configurations, more sites than large."""
+    land_all, land_l = (task_class("land").build(helsinki, s, 0) for s in ("all", "large"))
+    core = land_l.candidates[land_l.candidates["reason"] != "extension"]
+    assert set(core["face_id"].astype(str) + core["type"]) <= set(land_all.candidates["face_id"].astype(str)
+                                                               + land_all.candidates["type"])
+    road_all, road_l = (task_class("road").build(helsinki, s, 0) for s in ("all", "large"))
+    key = lambda c: set(zip(c["u"], c["v"]))  # noqa: E731
+    # the sampler widens the link radius when short of its target; the whole area keeps LINK_RADIUS
+    short = road_l.candidates[road_l.candidates["length_m"] <= LINK_RADIUS]
+    assert key(short) <= key(road_all.candidates)
+    st_all, st_l = (task_class("station").build(helsinki, s, 0) for s in ("all", "large"))
+    per_site = st_all.candidates.groupby("site").size()
+    assert (per_site == AREA_CONFIGS).all() and len(per_site) > st_l.candidates["site"].nunique()
+    assert st_all.meta["size"] == "all"
+
+
+def _cli_instance(tmp_path, capsys, *argv) -> dict:
+    assert main(["instance", "--region", "helsinki", *argv, "--out", str(tmp_path / "ws")]) == 0
+    capsys.readouterr()
+    return json.loads((tmp_path / "ws" / "input" / "export.json").read_text())
+
+
+def test_own_sites_round_trip(tmp_path, capsys, helsinki):
+    """Sites written in WGS 84 come back as the instance's sites in the working CRS, with only
+    the allowed configurations, the given cost and the capacity limit."""
+    x0, y0 = helsinki.bounds[:2]
+    pts = gpd.GeoSeries(shapely.points([[x0 + 300, y0 + 400], [x0 + 700, y0 + 900]]), crs=helsinki.crs)
+    gpd.GeoDataFrame({"configs": ["4/0/0;0/4/2", None], "cost": [5.0, None], "capacity": [None, 4]},
+                     geometry=pts.to_crs("EPSG:4326")).to_file(tmp_path / "sites.gpkg", layer="mine")
+    d = _cli_instance(tmp_path, capsys, "--task", "station", "--sites", f"{tmp_path / 'sites.gpkg'}:mine")
+    cands = d["candidates"]
+    ids = [c["id"] for c in cands]
+    assert ids == ["s00c0", "s00c1", "s01c0", "s01c1", "s01c2"]
+    assert [c["cost"] for c in cands[:2]] == [5.0 + 24.0, 5.0 + 60.0 + 90.0]   # 4 slow; 4 medium + 2 fast
+    back = shapely.from_wkt([cands[0]["wkt"], cands[2]["wkt"]])
+    assert shapely.get_coordinates(back) == pytest.approx(shapely.get_coordinates(pts.values), abs=0.05)
+
+
+def test_own_links_round_trip(tmp_path, capsys, helsinki):
+    """Proposed lines become candidates between the nodes nearest their ends; the cost field
+    wins where given; a line that does not reach the network is left out."""
+    n = helsinki.nodes[["x", "y"]].to_numpy()
+    lines = [shapely.LineString([n[0], n[40]]), shapely.LineString([n[5], n[60]]),
+             shapely.LineString([[0.0, 0.0], [10.0, 10.0]])]
+    gpd.GeoDataFrame({"cost": [77.0, None, 1.0]}, geometry=lines, crs=helsinki.crs).to_file(tmp_path / "links.gpkg")
+    d = _cli_instance(tmp_path, capsys, "--task", "road", "--links", str(tmp_path / "links.gpkg"))
+    cands = d["candidates"]
+    ids = helsinki.nodes.index.to_numpy()
+    assert [(c["u"], c["v"]) for c in cands] == [(ids[0], ids[40]), (ids[5], ids[60])]
+    assert cands[0]["cost"] == 77.0 and cands[1]["cost"] > 0 and d["meta"]["dropped_links"] == 1
+
+
+def test_own_layer_for_the_wrong_task_is_one_line(tmp_path, capsys):
+    assert main(["instance", "--region", "helsinki", "--task", "land", "--sites", "x.gpkg",
+                 "--out", str(tmp_path / "ws")]) == 2
+    assert "--sites is for --task station" in capsys.readouterr().err
