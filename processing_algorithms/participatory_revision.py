@@ -165,6 +165,7 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
                    else QgsCoordinateReferenceSystem())
         sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, wkb, out_crs)
         write_gdf(layer, sink, fields, feedback)
+        self.style_on_load(context, dest, "participation_parcels")
         metrics = self.parameterAsFileOutput(parameters, self.METRICS, context)
         transcript = self.parameterAsFileOutput(parameters, self.TRANSCRIPT, context)
         atomic_write_json(metrics, res.metrics)
