@@ -310,6 +310,8 @@ def _test(cond: str, counting: bool) -> dict[str, Any]:
              if bool(m.group(3)) != counting and not (counting and m.group(1) == "within")]
     m = found[0] if found else None
     if not m:
+        if counting and re.search(r"\bno\b|\bnone\b|n't\b|\bnot any\b|\bwithout\b", low):
+            return {"op": "<", "value": 1.0}   # "if there are no chargers …"
         return {"op": ">=", "value": 1.0}   # "if there are any …", "if X has …"
     op = {"at least": ">=", "no fewer than": ">=", "at most": "<=", "within": "<="}.get(m.group(1))
     if op is None:
@@ -414,7 +416,7 @@ def _clause_goals(request: str, s: int, e: int, places: list[_Place], terms: lis
             out.append(goal("route", origin=origin, destination=f"$goal:{len(before)}"))
         return out
     near = re.search(r"\bnear(?:by)?\b|\baround\b|\bclose to\b|\bnext to\b", low)
-    default_radius = bool(near and term is not None and cp and not cd and not cue("count") and not cue("route"))
+    default_radius = bool(near and term is not None and cp and not cd and not cue("route"))
     if default_radius:
         cd = [NEAR_M]   # "cafés near Stockmann": within a default radius, stated in the answer
     if cd and (term or re.search(r"what lies|what is|anything|what'?s", low)) and not (cue("route") and len(cp) >= 2):
@@ -441,6 +443,11 @@ def _clause_goals(request: str, s: int, e: int, places: list[_Place], terms: lis
         return [goal(intent, **slots)]
     if re.search(r"\bnear\b|\baround\b|\bclose to\b", low):
         return [goal("nearest", place=origin, category=None)]
+    if term is not None and len(cp) == 1 and not before:   # terse: "pharmacies Bulevardi", "pharmacy Stockmann"
+        p = cp[0]
+        if p.kind in ("street", "place", "area"):
+            return [goal("find", area=p.name or p.written, area_name=p.name or p.written, **term_slots(term))]
+        return [goal("nearest", place=p.id or p.written, **term_slots(term))]
     if len(cp) >= 2 and re.search(r"\bfrom\b", low) and re.search(r"\bto\b", low):   # "then from Kiasma to Forum"
         o, d = _route_ends(request, s, cp, refs, before)
         return [goal("route", origin=o, destination=d)]
