@@ -178,7 +178,7 @@ def test_not_a_workspace_is_one_clear_line(dock):
 def test_ask_box_clarifies_without_tool_calls(dock, qtbot):
     dock.request.setText("Where should new charging stations go?")
     assert dock.ask() is not None
-    qtbot.waitUntil(lambda: dock.last_answer is not None, timeout=30000)
+    qtbot.waitUntil(lambda: dock.last_answer is not None, timeout=180_000)  # reads both regions' names first
     assert dock.last_answer["clarification"] and dock.tool_calls.count() == 0
     assert "Question:" in dock.answer.toPlainText() and dock.ask_button.isEnabled()
 
