@@ -221,6 +221,10 @@ class Judge:
                                                          weight="length")
             scored = sorted(((dist.get(_node(self.region, p[2], p[3]), np.inf), p) for p in pool), key=lambda t: t[0])
             best_d = scored[0][0]
+            if best_d == float("inf"):   # no facility of the kind is reachable by road from this one
+                if re.search(r"reachable|no road", self.reply):
+                    return True
+                continue
             ties = [p for d, p in scored if d - best_d <= 1.0]
             self.found.setdefault(k, ties[0])
             if any(has_name(self.reply, p[1]) or p[0] in self.reply for p in ties) and has_number(self.reply, best_d):
