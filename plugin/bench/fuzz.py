@@ -208,8 +208,11 @@ def run_fuzz(ws: str | os.PathLike, turns: int, seed: int = 0, limits: Limits = 
         if str(ws) in res["observation"]:
             failures.append(f"turn {k}: a host path in the observation")
         if (k + 1) % check_every == 0 or k + 1 == turns:
-            if {**tree(secret), "cwd": sorted(os.listdir(os.getcwd()))} != outside:
-                failures.append(f"turn {k}: something outside the workspace changed")
+            now = {**tree(secret), "cwd": sorted(os.listdir(os.getcwd()))}
+            if now != outside:
+                changed = sorted(key for key in {*now, *outside} if now.get(key) != outside.get(key))
+                failures.append(f"turn {k}: changed outside the workspace: {', '.join(changed[:3])}")
+                outside = now  # report each change once
             if tree(ws / "input") != inputs:
                 failures.append(f"turn {k}: input/ changed")
             if set(os.listdir(ws)) != {"input", "work", "outputs", "logs"}:

@@ -113,6 +113,7 @@ def _speed(out: Path) -> dict[str, Any]:
 
 
 def _fuzz(out: Path, turns: int, seed_: int) -> int:
+    import contextlib
     import json
 
     from ..bench.fuzz import run_fuzz
@@ -124,7 +125,10 @@ def _fuzz(out: Path, turns: int, seed_: int) -> int:
     if turns < 1:
         raise InputError(f"--turns must be at least 1, got {turns}")
     ws = write_workspace(build_item(suite("tiny")[0]), out / "fuzz-workspace")
-    res = run_fuzz(ws, turns, seed_, check_every=10)
+    cwd = out / "fuzz-cwd"  # the run's current folder, which nothing but an escape may change
+    cwd.mkdir(exist_ok=True)
+    with contextlib.chdir(cwd):
+        res = run_fuzz(ws.resolve(), turns, seed_, check_every=10)
     atomic_write_json(out / "fuzz.json", res)
     print(json.dumps(res, indent=2))
     return 1 if res["failure_count"] else 0

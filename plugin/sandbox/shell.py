@@ -16,7 +16,9 @@ REDIRECTS = (">", ">>", "<", "<<", "<<-", "2>", "2>>", "2>&1")
 CONNECTORS = (";", "&&", "||")
 UNSUPPORTED = {"&": "background jobs (&) are not supported",
                "(": "subshells ( … ) are not supported", ")": "subshells ( … ) are not supported"}
-_OP_START = set("".join(OPERATORS))  # a character that may begin an operator (most do not: skip the scan)
+# a character at which an operator may be recognised (most are not: the scan is skipped); the
+# "2" of 2> 2>> 2>&1 is already in the word buffer when the ">" comes
+_OP_START = set("".join(OPERATORS)) - {"2"}
 _VAR_START = set("({_?#@*!$-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 

@@ -99,7 +99,8 @@ def _plan_add(jail: Jail, ids: list[str]) -> str:
     if not ids:
         raise VerbError("usage: plan add ID...")
     cur = _current(jail)
-    return _save(jail, cur + [i for i in _known(jail, ids) if i not in cur])
+    held = set(cur)
+    return _save(jail, cur + [i for i in _known(jail, ids) if i not in held])
 
 
 def _plan_remove(jail: Jail, ids: list[str]) -> str:

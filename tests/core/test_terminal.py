@@ -218,9 +218,11 @@ def _outside(base, ws):
 def fuzz_term(tmp_path_factory):
     """One terminal for all examples, with a secret folder beside it and a link to it inside."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(os, "fsync", lambda fd: None)  # durability is not under test; 10,000 turns of fsync are slow
+        mp.setattr(os, "fsync", lambda fd: None)  # durability is not under test; hundreds of turns of fsync are slow
         base = tmp_path_factory.mktemp("fuzz")
         _, ws = toy_workspace(base / "ws", mp)
+        (base / "cwd").mkdir()
+        mp.chdir(base / "cwd")  # a current folder no other process changes
         (base / "secret").mkdir()
         (base / "secret" / "key.txt").write_text("top secret")
         os.symlink(base / "secret", ws / "work" / "link")
@@ -250,6 +252,8 @@ def test_fuzz_resource_attacks(tmp_path, monkeypatch):
     bounded peak memory."""
     monkeypatch.setattr(os, "fsync", lambda fd: None)  # durability is not under test here
     _, ws = toy_workspace(tmp_path / "ws", monkeypatch)
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")  # a current folder no other process changes
     limits = replace(FUZZ_LIMITS, command_seconds=0.3, turn_seconds=0.6, command_bytes=4_000_000,
                      turn_bytes=12_000_000)
     res = run_fuzz(ws, 250, seed=7, limits=limits, check_every=5)
