@@ -215,6 +215,11 @@ def steps():
         yield lambda: dock.ask_task is None, 400, f"ask {example}"
         facts["ask"].append({"request": example, **{k: dock.last_answer.get(k) for k in
                                                     ("clarification", "answer", "error")}})
+    dock.places.region.setCurrentText("helsinki")      # look up a place as the data spells it
+    dock.places.text.setText("kamppi")
+    dock.places.lookup()
+    yield lambda: "helsinki" in dock.places.indexes, 300, "the helsinki names"
+    facts["lookup"] = dock.places.lookup()
     shot("08-ask")
     dock.new_conversation()
     dock.ask("Where should new charging stations go?")

@@ -89,6 +89,10 @@ def test_every_ask_example_answers(tour):
         assert not re.search(r"nearest \w+ to (.+?) is \1\b", a["answer"]), a["answer"]
 
 
+def test_a_place_is_looked_up_as_the_data_spells_it(tour):
+    assert "Kampin kappeli" in tour[0]["lookup"]
+
+
 def test_a_clarification_is_answered_in_a_follow_up_line(tour):
     f = tour[0]["follow_up"]
     assert f["question"] and f["clarification"] is None and f["answer"]
