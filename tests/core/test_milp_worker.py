@@ -78,3 +78,23 @@ def test_mcp_milp_solve_reaches_the_certified_optimum(tmp_path):
     assert out["gap"] == pytest.approx(0.0, abs=1e-5)
     inst = load_instance(tmp_path / "w")
     assert out["score"] == pytest.approx(inst.score_mask(ref.mask)[0], abs=1e-6)
+
+
+def _in_daemon(queue):
+    from cityplanner.plugin.solvers.milp import bounded_call
+
+    queue.put(bounded_call(divmod, (7, 2), 30.0))
+
+
+def test_a_daemonic_process_gets_a_bounded_call():
+    """Dask workers are daemonic: multiprocessing may not start children there, a spawned worker may."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_in_daemon, args=(queue,), daemon=True)
+    proc.start()
+    try:
+        assert queue.get(timeout=60) == ("ok", (3, 1))
+    finally:
+        proc.join(10)

@@ -217,6 +217,8 @@ def run_ask_bench(out_dir: str | Path, model: str | None = None, endpoint: str |
         if own is not None:
             own.close()
     label = endpoint or (Path(model).name if model not in (None, "", "default") else "SmolLM2-135M (default)")
+    if own is None:   # the caller's backend: say which
+        label = getattr(backend, "label", type(backend).__name__)
     summary = {"model": label, **summarize(rows)}
     text = table(summary, label)
     if held:
