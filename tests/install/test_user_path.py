@@ -34,7 +34,7 @@ ALGORITHMS = {"buildcitymodel", "buildlandinstance", "buildroadinstance", "build
 
 def clean_env(config: Path, **extra: str) -> dict[str, str]:
     """What a planner's session has: no venv, no PYTHONPATH, this profile."""
-    venv_bin = str(Path(sys.prefix) / "bin")
+    venv_bin = str(Path(sys.prefix) / "bin") if sys.prefix != sys.base_prefix else None
     keep = {k: v for k, v in os.environ.items() if k in ("HOME", "LANG", "LC_ALL", "TMPDIR", "DISPLAY", "XAUTHORITY")}
     path = os.pathsep.join(p for p in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep) if p != venv_bin)
     runtime = config / "runtime"
