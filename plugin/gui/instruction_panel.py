@@ -86,6 +86,8 @@ class InstructTask(QgsTask):
 class InstructionPanel(QWidget):
     """The instruction line, the price, and the editable list of stored instructions."""
 
+    changed = pyqtSignal()   # the stored instructions changed: the dock re-judges the workspace's best plan
+
     def __init__(self, workspace: Callable[[], str], model: Callable[[], str], parent: QWidget | None = None):
         super().__init__(parent)
         self.workspace, self.model = workspace, model
@@ -147,6 +149,7 @@ class InstructionPanel(QWidget):
         for item in self.stored.selectedItems():
             store.remove(self.workspace(), item.data(Qt.UserRole))
         self.refresh()
+        self.changed.emit()
 
     def clear(self) -> None:
         from ..constraints import store
@@ -154,6 +157,7 @@ class InstructionPanel(QWidget):
         if self.workspace():
             store.clear(self.workspace())
         self.refresh()
+        self.changed.emit()
 
     # ---------------------------------------------------------------- run
     def run(self, apply: bool) -> InstructTask | None:
@@ -193,6 +197,8 @@ class InstructionPanel(QWidget):
         if frames:
             self.show_plans(frames)
         self.refresh()
+        if reply.get("applied"):
+            self.changed.emit()
 
     def show_plans(self, frames: dict[str, Any]) -> None:
         """The plans before and after the instruction as two layers, side by side in the legend."""

@@ -153,6 +153,7 @@ class PlannerDock(QgsDockWidget):
         # planner instructions → constraints with their price (plugin/gui/instruction_panel.py)
         self.instructions = InstructionPanel(lambda: self.workspace.text().strip(), lambda: self.model.text().strip())
         self.workspace.editingFinished.connect(self.instructions.refresh)
+        self.instructions.changed.connect(self.refresh_best)
         lay.addWidget(self.instructions)
         self.keep_button.setToolTip("add the last run's own plan as a layer that later runs leave alone")
         self.report_button.setToolTip("an HTML report of the last run: map over roads and blocks, the score in words")

@@ -182,6 +182,9 @@ def test_the_best_plan_is_rejudged_under_new_constraints(dock, qtbot, helsinki_w
         res = run_method(dock, qtbot, "greedy", 5)
         assert res["replaced"] and res["best"]["valid"] and res["run"]["selected"] == 1
         assert res["best"]["upper_bound"] is None   # no bound proven for this constraint set yet
+        dock.summary.setText("")
+        dock.instructions.clear_button.click()      # the instruction line's Clear re-judges at once
+        assert "Workspace best" in dock.summary.text() and not store.load(helsinki_ws)
     finally:
         store.clear(helsinki_ws)
 
