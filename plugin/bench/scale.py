@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..tasks.station.constants import AREA_CONFIGS
 from ..util.io import atomic_write_json, atomic_write_text
 from ..util.spawned import bounded_call
 
@@ -43,14 +44,11 @@ def scale_instance(task: str, n: int, seed: int = 0):
     """The ``task`` instance with about ``n`` candidates on the synthetic city."""
     from ..city.synthetic import synthetic_city
     from ..tasks import task_class
-    from ..tasks.station.assemble import area_cell, area_max_select
 
     g = grid_for(task, n)
     city = synthetic_city(g, g)
-    if task == "station":
-        sites = max(1, n // 5)
-        return task_class(task).build(city, "large", seed, n_sites=sites, n_configs=5,
-                                      max_select=area_max_select(sites), cell_m=area_cell(city))
+    if task == "station":   # the whole-area rules (step limit, demand cells) with n / 5 sites
+        return task_class(task).build(city, "all", seed, n_sites=max(1, n // AREA_CONFIGS))
     return task_class(task).build(city, "large", seed, n_candidates=n)
 
 

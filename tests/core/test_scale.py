@@ -106,3 +106,18 @@ def test_own_layer_for_the_wrong_task_is_one_line(tmp_path, capsys):
     assert main(["instance", "--region", "helsinki", "--task", "land", "--sites", "x.gpkg",
                  "--out", str(tmp_path / "ws")]) == 2
     assert "--sites is for --task station" in capsys.readouterr().err
+
+
+def test_early_lp_bound_through_the_worker(monkeypatch):
+    """The early bound as the MILP computes it (interior point in a spawned worker) holds
+    over the exact optimum, and the MILP that follows still ends optimal."""
+    from cityplanner.plugin.solvers.milp import relaxation, solve_milp
+
+    monkeypatch.setattr(relaxation, "LP_MIN_VARS", 0)
+    inst = random_station(7, n_sites=3, n_cfg=2, m=5)
+    opt = brute_force(inst)
+    c, const, cons, _, bounds = milp_station.station_model(inst, milp_station.LP_LINES)
+    lp, x = relaxation.lp_bound(c, const, cons, bounds, 60)
+    assert x is not None and lp >= opt - 1e-7
+    res = solve_milp(inst, 60)
+    assert res.status == "optimal" and res.bound == pytest.approx(opt, abs=1e-7)

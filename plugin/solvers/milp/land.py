@@ -14,7 +14,8 @@ per type t.
 For integral x every continuous variable takes its score value at the optimum (the objective
 pushes y, r up and o down to their bounds), so the optimum equals max S exactly.
 Warm start: scipy's ``milp`` takes none, so the warm start is only a fallback — it is
-returned when HiGHS ends without a better valid plan.
+returned when HiGHS ends without a better valid plan (or the LP-rounded plan, when better).
+Early bound: on large models the LP relaxation is solved first (``relaxation.lp_bound``).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from scipy.sparse import coo_matrix, csr_matrix, vstack
 from ...tasks.land import ECOLOGY, W_A, W_R, W_RHO, W_V, LandAllocation
 
 from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
+from .relaxation import LP_SHARE, lp_bound, round_lp
 
 
 def land_model(inst: LandAllocation):
@@ -100,7 +102,13 @@ def solve(inst: LandAllocation, time_limit: float, warm_start: np.ndarray | None
     check_cancel(cancel, "land-allocation")
     t0 = time.perf_counter()
     c, const, cons, integrality, bounds = land_model(inst)
+    fallback = valid_warm_start(inst, warm_start)
+    lp, x = lp_bound(c, const, cons, bounds, LP_SHARE * time_limit, t0, cancel)
+    if x is not None:
+        rounded = round_lp(inst, x[: inst.n])
+        if inst.score_mask(rounded)[0] > inst.score_mask(fallback)[0]:
+            fallback = rounded
     res = run_highs(c, cons, integrality, bounds, time_limit, t0, cancel=cancel)
     # without a proven bound: R ≤ 1, A ≤ A(every candidate), ρ and V ≥ 0
     trivial = W_R + W_A * inst.score_mask(np.ones(inst.n, dtype=bool))[1]["A"]
-    return result_from_highs(inst, res, const, trivial, valid_warm_start(inst, warm_start), t0)
+    return result_from_highs(inst, res, const, min(trivial, lp), fallback, t0)

@@ -31,7 +31,9 @@ Since Q = Γ − 1 if Γ < 1 and Δ otherwise, Q = Γ − 1 + z·Δ; M = total a
 + 2 is valid for shortest-path flows, so this model is exact too, but its LP bound is weak.
 
 Warm start: scipy's ``milp`` takes none; the valid warm start is the fallback plan and the
-pair model's incumbent.
+pair model's incumbent. Early bound: on large models the LP relaxation is solved first
+(``relaxation.lp_bound``; for the pair model max(LP, S_inc)), so a bound exists even when the
+MIP's root node outlasts the time limit.
 """
 from __future__ import annotations
 
@@ -44,6 +46,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
+from .relaxation import LP_SHARE, lp_bound
 from ...tasks.road import W_CROSS, W_RHO, RoadConstruction, _csr
 
 
@@ -293,8 +296,12 @@ def solve(inst: RoadConstruction, time_limit: float, warm_start: np.ndarray | No
     else:
         model = _model(inst)
     cvec, const, cons, integrality, bounds = model
+    # the pair model is exact only for plans beating the incumbent: its LP bounds those, and
+    # the incumbent bounds the rest
+    lp, _ = lp_bound(cvec, const, cons, bounds, LP_SHARE * time_limit, t0, cancel)
     res = run_highs(cvec, cons, integrality, bounds, time_limit, t0, cancel=cancel)
-    out = result_from_highs(inst, res, const, 1.0, fallback, t0)   # Q ≤ 1, ρ and V ≥ 0
+    early = max(lp, float(s_inc)) if s_inc >= 0 else lp
+    out = result_from_highs(inst, res, const, min(1.0, early), fallback, t0)   # Q ≤ 1, ρ and V ≥ 0
     if s_inc >= 0 and res.status == 2:  # infeasible: nothing beats the incumbent
         out.status, out.bound = "optimal", max(float(s_inc), inst.score_mask(out.mask)[0])
     return out

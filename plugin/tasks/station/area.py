@@ -28,7 +28,7 @@ def whole_area(cls: "type[StationPlacement]", city, seed: int, budget: float | N
         raise InputError(f"station: unknown parameter(s) {', '.join(unknown)} (known: {', '.join(PARAMS)})")
     rng = np.random.default_rng([int(seed), len(SIZE_PARAMS)])
     cell = float(params.get("cell_m") or area_cell(city))
-    demand = demand_regions(city, cell)
+    demand = demand_regions(city, cell, by_block=False)
     if not len(demand):
         raise InputError(f"{city.name}: no residential demand to serve (no residential buildings); "
                          "give a demand layer (--demand PATH[:LAYER] --demand-field F, or DEMAND_LAYER in QGIS)")

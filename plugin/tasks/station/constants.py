@@ -35,7 +35,7 @@ FACE_SITE_MIN_AREA = 5000.0  # a block this large (m²) or with parking area can
 SITE_ROAD_M = 100.0         # a site farther than this from the main road network is unreachable
 PARAMS = ("n_sites", "n_configs", "cell_m", "max_select", "budget_factor")
 AREA_SITES_PER_STATION = 10  # whole area: step limit = sites / this (at least 10)
-AREA_DEMAND_CELLS = 400    # whole area: demand cell so that the bounding box holds about this many
+AREA_DEMAND_CELLS = 300    # whole area: demand cell so that the bounding box holds about this many
 AREA_CONFIGS = 5           # whole area: configurations per site (one per slice of CONFIGS by q)
 
 __all__ = ["W_A", "W_D", "W_T", "W_RHO", "SUPPLY", "CHARGER_COST", "CONFIGS", "SITE_KINDS", "SIZE_PARAMS",

@@ -10,16 +10,18 @@ from scipy.spatial import cKDTree
 from .constants import DETOUR
 
 
-def demand_regions(city, cell: float) -> pd.DataFrame:
+def demand_regions(city, cell: float, by_block: bool = True) -> pd.DataFrame:
     """Residents (``City.resident_points``: residential buildings, or the planner's demand
-    layer) grouped by (block, grid cell): residents and their centroid."""
+    layer) grouped by (block, grid cell), or by grid cell only (``by_block=False``: the whole
+    area's coarse cells, where blocks would multiply the regions): residents and centroid."""
     df = city.resident_points()
     if not len(df):
         return pd.DataFrame(columns=["x", "y", "residents"])
     df["gx"] = np.floor(df["x"] / cell).astype(np.int64)
     df["gy"] = np.floor(df["y"] / cell).astype(np.int64)
     df["wx"], df["wy"] = df["x"] * df["residents"], df["y"] * df["residents"]
-    g = df.groupby(["face", "gx", "gy"], sort=True)[["wx", "wy", "residents"]].sum().reset_index()
+    keys = ["face", "gx", "gy"] if by_block else ["gx", "gy"]
+    g = df.groupby(keys, sort=True)[["wx", "wy", "residents"]].sum().reset_index()
     return pd.DataFrame({"x": g["wx"] / g["residents"], "y": g["wy"] / g["residents"],
                          "residents": g["residents"]})
 

@@ -84,7 +84,7 @@ def from_sites(cls: "type[StationPlacement]", city, sites: gpd.GeoDataFrame, see
         raise InputError(f"{label}: no site allows any charger configuration within its capacity")
     cands = pd.DataFrame(rows)
     cell = float(cell_m or area_cell(city))
-    demand = demand_regions(city, cell)
+    demand = demand_regions(city, cell, by_block=False)
     if not len(demand):
         raise InputError(f"{city.name}: no residential demand to serve (no residential buildings); "
                          "give a demand layer (--demand PATH[:LAYER] --demand-field F, or DEMAND_LAYER in QGIS)")
