@@ -1,8 +1,8 @@
 """Instructions of one workspace: ``constraints/instructions.json`` beside ``input/``.
 
 The folder is outside ``work/`` and ``outputs/``, the only places the agent's virtual terminal
-may write (``plugin.sandbox.confine.WRITABLE``), and it is kept read-only (folder r-x, file
-r--) between writes, so model text cannot edit or delete a planner's constraints; only this
+may write (``plugin.sandbox.confine.WRITABLE``), and its files are read-only (r--) between
+writes, so model text cannot edit or delete a planner's constraints; only this
 module (the ``instruct`` command, the dock, the constraint tools) changes it. Next to it,
 ``certified.json`` remembers the certified plan of the current constraint set, so the next
 instruction's "before" needs no second solve.
@@ -49,9 +49,9 @@ def _doc(ws: Path) -> dict[str, Any]:
 
 @contextmanager
 def _writable(ws: Path) -> Iterator[None]:
+    # files r--r--r-- between writes; the folder stays removable with its workspace
     folder = ws / FOLDER
     folder.mkdir(exist_ok=True)
-    folder.chmod(0o755)
     for f in folder.iterdir():
         f.chmod(0o644)
     try:
@@ -59,7 +59,6 @@ def _writable(ws: Path) -> Iterator[None]:
     finally:
         for f in folder.iterdir():
             f.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
-        folder.chmod(0o555)
 
 
 def _require_ws(ws: str | os.PathLike) -> Path:
