@@ -121,3 +121,18 @@ def test_early_lp_bound_through_the_worker(monkeypatch):
     assert x is not None and lp >= opt - 1e-7
     res = solve_milp(inst, 60)
     assert res.status == "optimal" and res.bound == pytest.approx(opt, abs=1e-7)
+
+
+def test_default_at_scale_certifies_with_the_lp(monkeypatch):
+    """The scale path of ``default`` (LP bound, rounded plan, heuristics; no MIP), forced on a
+    tiny instance: a valid plan, and a bound at or above the brute-force optimum."""
+    from cityplanner.plugin.solvers import default, solve
+    from cityplanner.plugin.solvers.milp import relaxation
+
+    monkeypatch.setattr(default, "SCALE_N", 1)
+    monkeypatch.setattr(relaxation, "LP_MIN_VARS", 0)
+    inst = random_station(11, n_sites=4, n_cfg=2, m=6)
+    opt = brute_force(inst)
+    res = solve(inst, "default", time_limit=20)
+    assert res.valid and res.score <= opt + 1e-6   # SolveResult rounds to 6 decimals
+    assert res.upper_bound >= opt - 1e-6 and any("milp" in n for n in res.notes)

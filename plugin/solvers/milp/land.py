@@ -108,7 +108,7 @@ def solve(inst: LandAllocation, time_limit: float, warm_start: np.ndarray | None
         rounded = round_lp(inst, x[: inst.n])
         if inst.score_mask(rounded)[0] > inst.score_mask(fallback)[0]:
             fallback = rounded
-    res = run_highs(c, cons, integrality, bounds, time_limit, t0, cancel=cancel)
     # without a proven bound: R ≤ 1, A ≤ A(every candidate), ρ and V ≥ 0
     trivial = W_R + W_A * inst.score_mask(np.ones(inst.n, dtype=bool))[1]["A"]
+    res = run_highs(c, cons, integrality, bounds, time_limit, t0, cancel=cancel)
     return result_from_highs(inst, res, const, min(trivial, lp), fallback, t0)

@@ -24,19 +24,20 @@ from ...util.spawned import bounded_call
 from . import KILL_GRACE
 
 #: share of a MILP's time the LP may take (it usually needs far less)
-LP_SHARE = 0.5
-#: models with fewer variables skip the LP: their MIP ends well within any time limit
-LP_MIN_VARS = 5000
+LP_SHARE = 0.6
+#: models with fewer variables skip the LP: their MIP ends well within any time limit (the
+#: paper-sized instances of the quick suite have at most 4,000 for station and land)
+LP_MIN_VARS = 15000
 
 
 def lp_bound(c: np.ndarray, const: float, constraints, bounds, time_limit: float, t0: float | None = None,
-             cancel: Callable[[], bool] | None = None) -> tuple[float, np.ndarray | None]:
+             cancel: Callable[[], bool] | None = None, min_vars: int | None = None) -> tuple[float, np.ndarray | None]:
     """(``const − min c·x`` over the LP relaxation, the LP solution): a bound on the maximised
     S = const − c·x, or (inf, None) when the LP did not finish within ``time_limit`` seconds
-    of ``t0`` (or the model is too small to need it). HiGHS's interior point method (with
+    of ``t0`` (or the model has fewer than ``min_vars``, default LP_MIN_VARS). HiGHS's interior point method (with
     crossover, so the optimum is exact) in a spawned worker killed at the limit: on these
     models it takes half the time of the dual simplex the MIP uses for its root."""
-    if len(c) < LP_MIN_VARS:
+    if len(c) < (LP_MIN_VARS if min_vars is None else min_vars):
         return math.inf, None
     t0 = time.perf_counter() if t0 is None else t0
     a, lo, hi = constraints.A.tocsr(), np.asarray(constraints.lb, dtype=float), np.asarray(constraints.ub, dtype=float)

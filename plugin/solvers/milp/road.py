@@ -50,6 +50,11 @@ from .relaxation import LP_SHARE, lp_bound
 from ...tasks.road import W_CROSS, W_RHO, RoadConstruction, _csr
 
 
+#: the flow models are large even for the paper's sizes (20,000 variables at 132 candidates),
+#: whose MIPs finish in time: only far larger ones spend time on the early LP
+ROAD_LP_MIN_VARS = 100_000
+
+
 def reduced_graph(inst: RoadConstruction) -> tuple[np.ndarray, np.ndarray]:
     """(kept graph-node indices, edges [[i, j, length]] over positions in that array): the
     existing network with distances among entry nodes and candidate endpoints preserved."""
@@ -298,7 +303,7 @@ def solve(inst: RoadConstruction, time_limit: float, warm_start: np.ndarray | No
     cvec, const, cons, integrality, bounds = model
     # the pair model is exact only for plans beating the incumbent: its LP bounds those, and
     # the incumbent bounds the rest
-    lp, _ = lp_bound(cvec, const, cons, bounds, LP_SHARE * time_limit, t0, cancel)
+    lp, _ = lp_bound(cvec, const, cons, bounds, LP_SHARE * time_limit, t0, cancel, ROAD_LP_MIN_VARS)
     res = run_highs(cvec, cons, integrality, bounds, time_limit, t0, cancel=cancel)
     early = max(lp, float(s_inc)) if s_inc >= 0 else lp
     out = result_from_highs(inst, res, const, min(1.0, early), fallback, t0)   # Q ≤ 1, ρ and V ≥ 0

@@ -155,17 +155,22 @@ def station_model(inst: StationPlacement, lines: np.ndarray | None = None):
 
 
 def solve(inst: StationPlacement, time_limit: float, warm_start: np.ndarray | None = None,
-          cancel: Callable[[], bool] | None = None) -> MilpResult:
-    """Solve exactly (within ``time_limit`` seconds); see the module docstring."""
+          cancel: Callable[[], bool] | None = None, lp_only: bool = False) -> MilpResult:
+    """Solve exactly (within ``time_limit`` seconds); see the module docstring. ``lp_only``:
+    stop after the early LP (its bound and rounded plan; for models too large to finish)."""
     check_cancel(cancel, "station-placement")
     t0 = time.perf_counter()
     fallback = valid_warm_start(inst, warm_start)
     c, const, cons, _, bounds = station_model(inst, LP_LINES)
-    lp, x = lp_bound(c, const, cons, bounds, LP_SHARE * time_limit, t0, cancel)
+    lp, x = lp_bound(c, const, cons, bounds, (1.0 if lp_only else LP_SHARE) * time_limit, t0, cancel,
+                     0 if lp_only else None)
     if x is not None:
         rounded = round_lp(inst, x)
         if inst.score_mask(rounded)[0] > inst.score_mask(fallback)[0]:
             fallback = rounded
+    if lp_only:
+        return MilpResult(fallback, max(min(TRIVIAL_BOUND, lp), inst.score_mask(fallback)[0]), "time_limit", True,
+                          time.perf_counter() - t0)
     c, const, cons, integrality, bounds = station_model(inst)
     res = run_highs(c, cons, integrality, bounds, time_limit, t0, cancel=cancel)
     return result_from_highs(inst, res, const, min(TRIVIAL_BOUND, lp), fallback, t0)
