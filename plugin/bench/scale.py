@@ -33,7 +33,7 @@ SCALE_N: dict[str, tuple[int, ...]] = {
 TIMES = (60.0, 120.0)
 TARGET_GAP = 0.01
 #: smallest synthetic grid (rows = cols) per task whose whole area offers n candidates
-GRID_PER_N = {"station": 700, "land": 250, "road": 600}   # candidates one tile row/column adds, about
+GRID_PER_N = {"station": 700, "land": 250, "road": 250}   # candidates one tile row/column adds, about
 
 
 def grid_for(task: str, n: int) -> int:
