@@ -136,3 +136,12 @@ def test_plan_answer_says_where_with_a_map_layer(tmp_path):
     assert "250 k€" in out["answer"]
     layer = next(x for x in out["layers"] if x["name"].startswith("plan sites"))
     assert len(layer["geojson"]["features"]) == len(solved["sites"])
+
+
+def test_model_sentences_must_restate_one_fact():
+    from cityplanner.plugin.agent.ask.synthesis import aligned
+
+    facts = ["The nearest school to Kauppatori is Helsingin yliopisto on Fabianinkatu: 480.6 m by road."]
+    assert aligned("Helsingin yliopisto is the nearest school to Kauppatori, 480.6 m by road.", facts)
+    assert not aligned("The nearest school to Kruununhaan yläasteen koulu is Kaisaniemen ala-aste.", facts)
+    assert not aligned("Helsingin yliopisto lies on the island of Kauppatori, 480.6 m away.", facts)

@@ -377,7 +377,7 @@ def synthesize(run: Run, task: Task, request: str, limits: list[str]) -> dict[st
                                       "facts given. Copy numbers and names exactly. Do not describe tools or offer help."},
         {"role": "user", "content": f"Request: {request}\nFacts:\n" + "\n".join(draft)}])
     kept, dropped = synthesis.verify(text or "", evidence, dumps([o.result for o in good]) + request + " ".join(draft),
-                                     idx.names if idx is not None else None)
+                                     idx.names if idx is not None else None, draft)
     run.trace.append({"step": "synthesis", "draft": draft, "kept": kept, "dropped": dropped})
     return {"answer": synthesis.compose(draft, kept, limits), "limitations": limits, "unsupported": dropped,
             "draft": draft}

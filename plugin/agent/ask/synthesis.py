@@ -101,12 +101,34 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", text or "") if s.strip()]
 
 
-def verify(text: str, evidence: set[float], evidence_text: str = "", names: Any = None) -> tuple[list[str], list[str]]:
+ALIGN_MIN = 0.8   # share of a model sentence's content words that must come from one fact line
+
+
+def aligned(sentence: str, facts: list[str]) -> bool:
+    """True when one fact line holds every number and at least ``ALIGN_MIN`` of the content
+    words of ``sentence``: the sentence restates that fact (a relation between names the facts
+    never state — "the nearest school to A is B" built from two names of the request — or a
+    detail of the model's own, "on the island of …", is not aligned)."""
+    from ...city.names import GENERIC, normalise
+
+    words = [w for w in normalise(sentence).split() if w not in GENERIC and len(w) > 2]
+    nums = NUMBER.findall(sentence)
+    for f in facts:
+        fl = normalise(f)
+        have = set(fl.split())
+        if all(normalise(n) in fl for n in nums) and (not words or sum(w in have for w in words) >= ALIGN_MIN * len(words)):
+            return True
+    return False
+
+
+def verify(text: str, evidence: set[float], evidence_text: str = "", names: Any = None,
+           facts: list[str] | None = None) -> tuple[list[str], list[str]]:
     """(kept sentences, dropped sentences with the reason) of a model rewrite.
 
     A sentence is dropped for process narration, for a number not in ``evidence``, for a data
-    name (``names``: the region's NameIndex) absent from ``evidence_text``, or for any other
-    capitalised word (a place, a country, a brand) that ``evidence_text`` lacks."""
+    name (``names``: the region's NameIndex) absent from ``evidence_text``, for any other
+    capitalised word (a place, a country, a brand) that ``evidence_text`` lacks, or, given the
+    fact lines ``facts``, when it does not restate one of them (``aligned``)."""
     from ...city.names import normalise
 
     kept, dropped = [], []
@@ -124,6 +146,8 @@ def verify(text: str, evidence: set[float], evidence_text: str = "", names: Any 
             dropped.append(f"name not in the observations ({', '.join(dict.fromkeys(alien[:3]))}): {s}")
         elif bad:
             dropped.append(f"unsupported number(s) {', '.join(bad)}: {s}")
+        elif facts is not None and not aligned(s, facts):
+            dropped.append(f"not a restatement of one fact: {s}")
         else:
             kept.append(s)
     return kept, dropped
