@@ -48,7 +48,9 @@ def test_price_apply_show_and_remove(dock, qtbot):
     assert after[0].featureCount() == len(priced["plan"]["candidate_ids"])
     assert not any(i.startswith("s03") for i in priced["plan"]["candidate_ids"])
     applied = reply_of(panel, qtbot, apply=True)
-    assert applied["applied"] and applied["price"] == pytest.approx(priced["price"], abs=1e-6)
+    assert applied["applied"]
+    if priced["certified"] and applied["certified"]:   # both optimal: the same price (a loaded machine may cut a solve)
+        assert applied["price"] == pytest.approx(priced["price"], abs=1e-6)
     assert panel.stored.count() == 1 and panel.stored.item(0).text().startswith("c1: no candidate at no. 3")
     panel.stored.item(0).setSelected(True)
     panel.remove_selected()
