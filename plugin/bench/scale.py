@@ -3,7 +3,7 @@
 Instances: the synthetic city (``plugin.city.synthetic``; a grid large enough for n), each
 task built with the large size's rules and n candidates (station: n/5 sites × 5
 configurations, the whole-area step limit and demand cell; land and road: ``n_candidates``).
-A cell gets up to two ``default`` runs, one at a time, each in its own spawned process (so its
+A cell gets up to two ``default`` runs, one at a time, each in its own interpreter (so its
 peak memory is its own): 60 s, and 120 s unless the 60 s run already reached a 1 % gap.
 Per cell: the instance's n, the time to a gap ≤ 1 % (the run's seconds when it ended at or
 under 1 %, else none), the gap at 60 s and at 120 s, the score and bound, and the peak
@@ -13,17 +13,20 @@ fitted exponent k of time ∝ n^k (least squares on the cells that reached 1 %).
 """
 from __future__ import annotations
 
+import json
 import math
 import resource
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .. import PLUGIN_ROOT
 from ..tasks.station.constants import AREA_CONFIGS
 from ..util.io import atomic_write_json, atomic_write_text
-from ..util.spawned import bounded_call
+from ..util.spawned import python_executable
 
 SCALE_N: dict[str, tuple[int, ...]] = {
     "station": (100, 250, 500, 1000, 2000, 4000),
@@ -69,11 +72,21 @@ def run_cell(task: str, n: int, time_limit: float, seed: int = 0) -> dict[str, A
 
 
 def _spawned_run(task: str, n: int, time_limit: float) -> dict[str, Any]:
-    # generous wall limit: building a 4,000-candidate instance on a loaded machine takes minutes
-    state, out = bounded_call(run_cell, (task, n, time_limit), 4 * time_limit + 600)
-    if state != "ok":
-        return {"task": task, "n_target": n, "time_limit": time_limit, "error": f"{state}: {out}"}
-    return out
+    """``run_cell`` in a fresh interpreter (its own peak memory), importing this package as
+    ``plugin`` from the plugin root; generous wall limit: building a 4,000-candidate instance on
+    a loaded machine takes minutes."""
+    code = ("import json, sys; from plugin.bench.scale import run_cell; "
+            f"print(json.dumps(run_cell({task!r}, {int(n)}, {float(time_limit)})))")
+    try:
+        out = subprocess.run([python_executable(), "-c", code], cwd=PLUGIN_ROOT, capture_output=True, text=True,
+                             timeout=4 * time_limit + 600)
+    except subprocess.TimeoutExpired:
+        return {"task": task, "n_target": n, "time_limit": time_limit, "error": "timed out"}
+    lines = out.stdout.strip().splitlines()
+    if out.returncode != 0 or not lines:
+        err = (out.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"task": task, "n_target": n, "time_limit": time_limit, "error": err}
+    return json.loads(lines[-1])
 
 
 def run_scale(out: str | Path, tasks: tuple[str, ...] = tuple(SCALE_N), sizes: dict[str, tuple[int, ...]] | None = None,
