@@ -11,6 +11,7 @@ setup:
 	@bash scripts/setup.sh
 
 test: setup
+	$(PY) -m ruff check .
 	$(PY) -m pytest -q -p no:cacheprovider
 
 demo: setup

@@ -38,7 +38,7 @@ class BuildInstance(TaskAlgorithm):
             "plan by hand and score it with 'Evaluate plan'.\n\n"
             + ("Network: the existing roads as the instance has them, without the links removed to "
                "create the gap (those are the 'rebuild' candidates).\n\n" if self.TASK == "road" else "")
-            + 
+            +
             "The workspace is written to a temporary folder and renamed at the end: a cancelled run "
             "leaves nothing behind.")
 

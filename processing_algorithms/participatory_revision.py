@@ -73,7 +73,8 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
             "Outputs: the revised parcels (landuse_before, landuse, changed, community, satisfaction), "
             "metrics JSON (Service, Ecology, Satisfaction, Inclusion before and after, for speakers, "
             "residents who never spoke and a fresh population), the changes CSV (parcel, old → new type, "
-            "the requests it answers, its score effect) and the transcript (JSON lines), with the LLM's calls, tokens and fallbacks when the LLM persona "
+            "the requests it answers, its score effect) and the transcript (JSON lines), with the LLM's calls, "
+            "tokens and fallbacks when the LLM persona "
             "is chosen.\n\nPersona: rules (deterministic, default) or llm (the local GGUF model plays "
             "the speakers and the note-taker; advanced: model path or 'default', threads, maximum "
             "tokens per answer).")

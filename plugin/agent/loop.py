@@ -3,7 +3,8 @@
 An *episode* is one atomic goal worked on for at most ``max_turns`` terminal turns. A model
 reply that is not a valid turn (garbage, cut off by max_tokens, wrong schema) is retried
 with another seed; a turn repeated unchanged (same commands, same plan) ends the episode
-early — at once when the workspace state already says "done"; a backend failure (the worker died twice) ends that episode, not the run,
+early — at once when the workspace state already says "done"; a backend failure (the worker died twice) ends that
+episode, not the run,
 unless the model never answered at all: then no further episode asks it (the fallback still
 runs; ``stop_reason`` "model_unavailable"). Model text cannot
 end the run either: any failure while a turn runs (the terminal, the state of a workspace the model

@@ -339,7 +339,8 @@ def build_name_index(city: City, source: str | Path | None = None) -> NameIndex:
                 if d < 0.5:   # the same feature the City made a POI of
                     pid = poi_ids[j]
                     poi_tags[pid] = {**poi_tags.get(pid, {}), **{k: v for k, v in tags.items() if k in TAG_KEYS}}
-                    poi_alias[pid] = _aliases(str(pois["name"].iloc[j] or ""), tags) + ((name,) if name and name != pois["name"].iloc[j] else ())
+                    poi_alias[pid] = (_aliases(str(pois["name"].iloc[j] or ""), tags)
+                                      + ((name,) if name and name != pois["name"].iloc[j] else ()))
                     continue
             if name:
                 extra.append((kind, name, tags, geom, oid))

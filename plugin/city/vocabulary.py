@@ -119,7 +119,8 @@ _MILLION = r"(?:million|mill?\.?|mn|m(?=€|\b)|M€|meur|m eur)"
 _THOUSAND = r"(?:k€|keur|k eur|k|thousand|grand|tuhatta)"
 _EURO = r"(?:€|eur|euros?|e)"
 MONEY = re.compile(
-    r"(?:(?P<pre>€|eur|euros?)\s*" + _NUM.replace("(", "(?P<num0>", 1) + r"\s*(?P<pre_mult>" + _MILLION + "|" + _THOUSAND + r")?(?!\w)"
+    r"(?:(?P<pre>€|eur|euros?)\s*" + _NUM.replace("(", "(?P<num0>", 1)
+    + r"\s*(?P<pre_mult>" + _MILLION + "|" + _THOUSAND + r")?(?!\w)"
     r"|" + _NUM.replace("(", "(?P<num>", 1) + r"\s*(?P<mult>" + _MILLION + "|" + _THOUSAND + r")\s*(?P<cur>" + _EURO
     + r"|k€)?(?!\w)"
     r"|" + _NUM.replace("(", "(?P<num2>", 1) + r"\s*(?P<cur2>€|eur|euros?)(?!\w)"

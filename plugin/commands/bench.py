@@ -30,7 +30,8 @@ from . import seconds, seed
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     src = parser.add_mutually_exclusive_group(required=True)
-    src.add_argument("--suite", help="quick | full | tiny | scale (certificate vs n) | speed (evaluator timings, no solving) | ask | "
+    src.add_argument("--suite", help="quick | full | tiny | scale (certificate vs n) | speed (evaluator timings, "
+                                     "no solving) | ask | "
                                      "fuzz (hostile terminal turns) | instructions")
     src.add_argument("--instances", help="comma-separated workspace folders")
     parser.add_argument("--methods", default="greedy,grasp,sa,alns,default",

@@ -23,7 +23,8 @@ FRACTIONS = {"half": Fraction(1, 2), "a half": Fraction(1, 2), "one half": Fract
              "a quarter": Fraction(1, 4), "one quarter": Fraction(1, 4), "three quarters": Fraction(3, 4),
              "three fourths": Fraction(3, 4)}
 #: land-use types (land task) by the words planners use; first match wins
-LAND_TYPES = (("hospital_l", r"hospital_l|large hospitals?"), ("hospital_s", r"hospital_s|clinics?|health cent(?:re|er)s?|small hospitals?"),
+LAND_TYPES = (("hospital_l", r"hospital_l|large hospitals?"),
+              ("hospital_s", r"hospital_s|clinics?|health cent(?:re|er)s?|small hospitals?"),
               ("hospital_l", r"hospitals?"), ("green_l", r"green_l|large parks?"),
               ("green_s", r"green_s|parks?|green(?:ery| space| spaces| areas?)?|gardens?"),
               ("business", r"business(?:es)?|shops?|retail|commercial"), ("office", r"offices?"),
@@ -264,7 +265,8 @@ def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[di
         target = _target(phrase)
         note = None
         if dist is None:   # "near" with no distance: the documented default, stated in the reply
-            dist, note = DEFAULT_NEAR_M, f"'{near_word.group(1)}' read as within {DEFAULT_NEAR_M:g} m (give a distance to change it)"
+            dist = DEFAULT_NEAR_M
+            note = f"'{near_word.group(1)}' read as within {DEFAULT_NEAR_M:g} m (give a distance to change it)"
         neg = NEG.search(re.sub(re.escape(phrase), " ", t, flags=re.I))
         cnt = count_of(t)
         at_most = re.search(r"\b(at most|no more than|not more than|max(?:imum)?|up to|only)\b", low)

@@ -2,7 +2,8 @@
 revision, Service / Ecology / Satisfaction / Inclusion and the paper's baselines.
 
 Entry points: ``load_parcels`` / ``region_from_gdf`` (a parcel layer), ``Config`` + ``run``
-(one revision; ``run_with_voice`` opens the LLM persona when asked), ``write_outputs`` (metrics.json, parcels.gpkg, transcript.jsonl).
+(one revision; ``run_with_voice`` opens the LLM persona when asked), ``write_outputs`` (metrics.json, parcels.gpkg,
+transcript.jsonl).
 """
 from .engine import Config, Result, result_layers, run, run_with_voice, write_outputs
 from .region import Region, load_parcels, region_from_gdf

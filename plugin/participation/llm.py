@@ -16,7 +16,8 @@ under a JSON schema (grammar-constrained on llama.cpp), validated here and rende
 An answer that is cut, not JSON or out of schema falls back to the rule path for that
 resident / summary / community and is labelled ``fallback`` (counted in ``usage()``), never
 ``llm``; so does a summary that is no sentence or names none of the missed types, and a
-resident's reason that is no sentence is left out of the statement (``sensible``). ``usage()`` reports calls, tokens, seconds and seconds per call.
+resident's reason that is no sentence is left out of the statement (``sensible``). ``usage()`` reports calls, tokens,
+seconds and seconds per call.
 """
 from __future__ import annotations
 

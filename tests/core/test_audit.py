@@ -5,7 +5,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import shapely
 from shapely.geometry import LineString, box
 
 from cityplanner.plugin.audit import AuditContext, audit_plan
@@ -51,7 +50,8 @@ def test_sliver_water_and_building_link_are_flagged(town):
     assert {(a, "on_road_reserve"), (a, "too_narrow"), (b, "in_water")} <= got
     assert not any(i == c for i, _ in got)
     narrow = next(f for f in res["flags"] if f["id"] == a and f["reason"] == "too_narrow")
-    assert narrow["value"] == pytest.approx(8.0, abs=0.5) and narrow["limit"] == SITE_RULES[planted.candidates["type"][0]].min_width
+    assert narrow["value"] == pytest.approx(8.0, abs=0.5)
+    assert narrow["limit"] == SITE_RULES[planted.candidates["type"][0]].min_width
 
 
 def test_link_through_a_building_and_outside_the_area(town):

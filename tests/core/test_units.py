@@ -1,6 +1,5 @@
 """Spatial units: a synthetic town with a dual carriageway, a roundabout and an open edge."""
 import geopandas as gpd
-import numpy as np
 import pytest
 import shapely
 from shapely.geometry import LineString, Point, box

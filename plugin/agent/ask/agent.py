@@ -18,7 +18,6 @@ and the answer is drafted from the observations.
 from __future__ import annotations
 
 import json
-import re
 import time
 from typing import Any, Callable
 

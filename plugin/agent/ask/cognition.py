@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from ...city import CATEGORIES
-from ...city.names import GENERIC, REGION_ALIASES, Match, NameIndex, normalise
+from ...city.names import GENERIC, REGION_ALIASES, NameIndex, normalise
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts
 
 INTENTS = ("summary", "find", "count", "exists", "nearest", "route", "within", "compare", "plan",
@@ -58,7 +58,8 @@ CUES = {
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
     "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much",
     "exists": r"\bany\b|are there|is there|got any|do (?:we|you) have|\byet\b|\bexist\w*",
-    "list": r"\blist\b|\bshow\b|pull up|where are|where can|where do|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b|\bgive me\b|\bget me\b",
+    "list": (r"\blist\b|\bshow\b|pull up|where are|where can|where do|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b"
+             r"|\bgive me\b|\bget me\b"),
 }
 BACKREF = re.compile(r"\b(?:(from|to|of)\s+)?(it|there|that (?:one|place|car park|parking|\w+)|this (?:one|\w+)|"
                      r"the result|the same (?:place|one))\b", re.I)
@@ -355,7 +356,8 @@ def _clause_goals(request: str, s: int, e: int, places: list[_Place], terms: lis
     absent = [p.message for p in cp if not p.found]
     tasks = [(mm.start() + s, t) for t, pat in TASK_WORDS for mm in re.finditer(pat, low)]
     if re.search(r"\bby road\b|\broad (?:distance|route)\b", low):
-        tasks = [(a, t) for a, t in tasks if t != "road" or re.search(r"\broads?\b(?! distance| route)", low.replace("by road", ""))]
+        tasks = [(a, t) for a, t in tasks
+                 if t != "road" or re.search(r"\broads?\b(?! distance| route)", low.replace("by road", ""))]
     budget = cm[0].keur if cm else None
     if budget is None and re.search(r"same (?:money|budget|amount)", low):
         budget = next((g.slots.get("budget") for g in reversed(before) if g.intent == "plan"), None)
@@ -552,7 +554,8 @@ def model_prompt(request: str, task: Task) -> list[dict[str, str]]:
     return [{"role": "system", "content": "You read urban planning requests. Intents: " + ", ".join(INTENTS)
              + ". Categories: " + ", ".join(CATEGORIES) + ". Plan tasks: station (EV chargers), land (land use), "
              "road. Reply with JSON: intent, category, task, up to two soft preferences."},
-            {"role": "user", "content": f"Request: {request}\nNames found in the data: {json.dumps(task.entities['places'], ensure_ascii=False)}"}]
+            {"role": "user", "content": f"Request: {request}\nNames found in the data: "
+                                        f"{json.dumps(task.entities['places'], ensure_ascii=False)}"}]
 
 
 def check_reading(task: Task, reply: dict[str, Any]) -> Goal | None:

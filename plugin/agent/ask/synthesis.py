@@ -285,7 +285,8 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
                            + (f", e.g. {_names_list(named, r['count'], n=5)}." if named else "."))
             else:
                 yes = "Yes: t" if g.intent == "exists" else "T"
-                out.append(f"{yes}here {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}: {_names_list(r['features'], r['count'])}.")
+                out.append(f"{yes}here {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}: "
+                           f"{_names_list(r['features'], r['count'])}.")
         elif g.intent == "nearest":
             n = r.get("nearest")
             if n is None:
@@ -308,7 +309,8 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
             if r["count"] == 0:
                 out.append(f"There are no {what} within {r['radius_m']:g} m of {_label(r['center'])}.")
             else:
-                out.append(f"There {'is' if r['count'] == 1 else 'are'} {r['count']} {what} within {r['radius_m']:g} m of {_label(r['center'])} "
+                out.append(f"There {'is' if r['count'] == 1 else 'are'} {r['count']} {what} within {r['radius_m']:g} m "
+                           f"of {_label(r['center'])} "
                            f"(straight line): {_names_list(r['features'], r['count'], with_street=False)}.")
         elif g.intent == "route":
             via = f" via {', '.join(r['streets'][:6])}" if r["streets"] else ""

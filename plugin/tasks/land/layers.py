@@ -29,7 +29,8 @@ def from_parcels(cls: "type[LandAllocation]", parcels: gpd.GeoDataFrame, need_co
     ``type_col`` holds type names or the participation codes (``TYPE_CODES``). Parcels of
     a type in ``candidate_types`` become candidates (× every type in ``TYPES`` whose site rule —
     minimum area and width, ``site_rules`` — they meet; a parcel that fits no type is left out
-    and counted in ``meta["warnings"]``; ``site_rules=False`` offers every type); residential parcels are demand units (service weight 1,
+    and counted in ``meta["warnings"]``; ``site_rules=False`` offers every type); residential parcels are demand
+    units (service weight 1,
     ecology weight = area, as in the README); other typed parcels are existing
     facilities. The whole parcel is developed (no plot cap); an optional ``coverage``
     column raises the cost as in ``build``. Default budget: ``budget_factor`` × cost of

@@ -59,7 +59,8 @@ class StationPlacement(Instance):
       S = 0.50·A + 0.25·D + 0.15·T − 0.20·ρ − V
     Hard rules Ψ: cost ≤ budget, |P| ≤ max_select, one configuration per site; the V rule
     terms are 0 for every valid plan. beta and lambda_* are in data.params (with r0, r1, mu
-    for information; the score reads c_i and r_i per candidate); cost = site cost + 6 / 15 / 45 k€ per slow / medium / fast charger.
+    for information; the score reads c_i and r_i per candidate); cost = site cost + 6 / 15 / 45 k€ per slow / medium
+    / fast charger.
 
     Choices where the paper is vague, made so that S is a deterministic function of the plan
     and an exact MILP exists: the queue pressure in g is the candidate's own catchment
