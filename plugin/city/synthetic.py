@@ -14,6 +14,7 @@ every tile is an exact copy, so demand, sites and parcels repeat with the tile p
 from __future__ import annotations
 
 import pickle
+from dataclasses import fields
 
 import geopandas as gpd
 import numpy as np
@@ -33,7 +34,7 @@ SOURCES = ("helsinki", "kotka")
 GAP_M = 150.0            # empty strip between tiles (m), crossed by the connecting roads
 LINKS_PER_SIDE = 4       # connecting roads between two adjacent tiles
 BORDER_M = 400.0         # road ends this close to the shared side may be joined
-FORMAT = 1               # bump when the layout changes: old caches are then ignored
+FORMAT = 2               # bump when the layout changes: old caches are then ignored
 CACHE_DIR = PLUGIN_ROOT / "build" / "synthetic"
 
 
@@ -44,9 +45,12 @@ def synthetic_city(rows: int = 3, cols: int = 3) -> City:
     path = CACHE_DIR / f"city-{rows}x{cols}-v{FORMAT}.pickle"
     if path.is_file():
         with open(path, "rb") as f:
-            return pickle.load(f)
+            return City(**pickle.load(f))
     city = build_city(synthetic_layers(rows, cols), f"synthetic-{rows}x{cols}", crs=_crs())
-    atomic_write_bytes(path, pickle.dumps(city, protocol=pickle.HIGHEST_PROTOCOL))
+    # the fields, not the City: a pickled class is bound to the package's import name, which
+    # differs between the CLI (plugin), QGIS and the tests (cityplanner.plugin)
+    state = {f.name: getattr(city, f.name) for f in fields(City)}
+    atomic_write_bytes(path, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
     return city
 
 
