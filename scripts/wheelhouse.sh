@@ -16,5 +16,6 @@ mkdir -p "$OUT"
 rm -f "$OUT/.complete"
 "${PIP[@]}" wheel -q --wheel-dir "$OUT" --no-binary shapely,pyogrio -r requirements.txt -c constraints.txt
 "${PIP[@]}" download -q --dest "$OUT" --only-binary :all: --no-deps pip
-touch "$OUT/.complete"
+# the stamp names the requirement files it was built from (the user-path test rebuilds on change)
+cat requirements.txt constraints.txt | sha256sum | cut -d' ' -f1 > "$OUT/.complete"
 echo "wheelhouse: $(ls "$OUT"/*.whl | wc -l) wheels in $OUT ($(du -sh "$OUT" | cut -f1))"

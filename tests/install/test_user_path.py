@@ -10,6 +10,7 @@ from the local pip cache when missing)."""
 from __future__ import annotations
 
 import configparser
+import hashlib
 import importlib.util
 import json
 import os
@@ -54,7 +55,9 @@ def wheelhouse() -> Path:
     if env:
         return Path(env)
     wh = PLUGIN_ROOT / "build" / "wheelhouse"
-    if not (wh / ".complete").is_file():
+    want = hashlib.sha256(b"".join((PLUGIN_ROOT / f).read_bytes() for f in ("requirements.txt", "constraints.txt")))
+    stamp = wh / ".complete"
+    if not stamp.is_file() or stamp.read_text().strip() != want.hexdigest():
         r = subprocess.run(["bash", str(PLUGIN_ROOT / "scripts" / "wheelhouse.sh"), str(wh)], capture_output=True,
                            text=True, timeout=1800)
         assert r.returncode == 0, (r.stdout + r.stderr)[-2000:]
