@@ -230,7 +230,7 @@ def test_ask_reads_own_layers(gpkgs):
     """``ask`` passes the layer options through: the tools answer from the planner's layers."""
     g = gpkgs["EPSG:3857"]
     res = ok("ask", "how many schools are there?", *city_args(g))
-    assert res["region"] == "mycity" and res["answer"].startswith("There are 1 schools in the mycity data")
+    assert res["region"] == "mycity" and res["answer"].startswith("There is 1 school in the mycity data")
     assert any("working CRS EPSG:32635" in w for w in res["warnings"])
 
 
