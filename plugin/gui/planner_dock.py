@@ -73,6 +73,14 @@ class ScoreChart(QWidget):
         p.drawText(8, 16, f"this run's best so far {self.values[-1]:.4f}")
 
 
+def llm_note() -> str:
+    """Empty when the local LLM can run; else its one-line reason, fix and the endpoint route."""
+    from ..deps import features
+
+    st = features.status("llm")
+    return "" if st.ok else st.message
+
+
 class PlannerDock(QgsDockWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__("CityPlanner Planner", parent)
@@ -132,6 +140,15 @@ class PlannerDock(QgsDockWidget):
         self.model = QLineEdit("default")
         self.model.setToolTip("'default' (SmolLM2-135M) or a GGUF path")
         form.addRow("Model", _with_browse(self.model, lambda: self._pick_file(self.model, "GGUF (*.gguf)")))
+        # the route for machines where llama-cpp-python cannot be installed (no compiler, no wheel)
+        self.endpoint = QLineEdit()
+        self.endpoint.setPlaceholderText("optional: http://127.0.0.1:8080/v1 (llama.cpp server, Ollama, vLLM)")
+        self.endpoint.setToolTip("an OpenAI-compatible server used instead of the local model for the agent and Ask")
+        form.addRow("Endpoint", self.endpoint)
+        self.llm_note = QLabel(llm_note())
+        self.llm_note.setWordWrap(True)
+        self.llm_note.setVisible(bool(self.llm_note.text()))
+        form.addRow("", self.llm_note)
         self.threads = _spin(1, 64, 1)
         self.rounds = _spin(0, 50, 3)
         self.time_limit = _spin(1, 3600, 30)
@@ -234,7 +251,8 @@ class PlannerDock(QgsDockWidget):
     def _fields(self) -> dict[str, Any]:
         return {"source": self.source, "region": self.region, "osm_file": self.osm_file,
                 "workspace": self.workspace, "task": self.task_kind, "size": self.size, "seed": self.seed,
-                "budget": self.budget, "method": self.method, "model": self.model, "threads": self.threads,
+                "budget": self.budget, "method": self.method, "model": self.model, "endpoint": self.endpoint,
+                "threads": self.threads,
                 "rounds": self.rounds, "time_limit": self.time_limit}
 
     def load_settings(self) -> None:
@@ -324,6 +342,7 @@ class PlannerDock(QgsDockWidget):
         self.chart.set_values([])
         self.turns.clear()
         self.task = PlannerTask({"workspace": ws, "method": self.method.currentText(), "model": self.model.text(),
+                                 "endpoint": self.endpoint.text().strip() or None,
                                  "threads": self.threads.value(), "rounds": self.rounds.value(),
                                  "time_limit": float(self.time_limit.value()), "seed": self.seed.value()})
         if params is not None:
@@ -520,6 +539,7 @@ class PlannerDock(QgsDockWidget):
         self.last_request = joined(self.conversation)
         self.ask_task = AskTask(self.last_request, {"region": region, "root": str(root),
                                                               "model": self.model.text(),
+                                                              "endpoint": self.endpoint.text().strip() or None,
                                                               "threads": self.threads.value()})
         self.ask_task.ended.connect(self.on_answer)
         self.ask_button.setEnabled(False)

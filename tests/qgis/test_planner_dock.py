@@ -212,3 +212,19 @@ def test_place_lookup_uses_the_resolver_and_fills_the_request(dock, qtbot):
     dock.request.setText("nearest school to ")
     look.results.itemClicked.emit(look.results.item(0))
     assert dock.request.text() == "nearest school to Stockmann"
+
+
+def test_agent_takes_an_endpoint_and_survives_an_unreachable_one(dock, qtbot, station_ws):
+    """The endpoint route (llama.cpp server, Ollama, vLLM) reaches the agent; a server that is
+    not there ends the run with the workspace's plan, not a hang or a traceback."""
+    assert dock.llm_note.text() == "" and not dock.llm_note.isVisible()   # llama-cpp-python is installed here
+    dock.workspace.setText(str(station_ws))
+    dock.method.setCurrentText("agent")
+    dock.endpoint.setText("http://127.0.0.1:9/v1")
+    dock.rounds.setValue(1)
+    dock.time_limit.setValue(10)
+    task = dock.start()
+    assert task is not None and task.options["endpoint"] == "http://127.0.0.1:9/v1"
+    qtbot.waitUntil(lambda: dock.last_result is not None, timeout=120000)
+    assert dock.last_result["valid"]   # the workspace's plan: the agent never got an answer
+    assert QgsSettings().value(SETTINGS + "endpoint") == "http://127.0.0.1:9/v1"
