@@ -32,7 +32,7 @@ PLACEHOLDERS = {
     "NESTED_100000": "[" * 100_000,
     "CAT_BIG_1500": " work/big" * 1500,
     "ECHO_120_FILES": "; ".join(f"echo {k} > work/f{k}" for k in range(120)),
-    "FILTERS_300": " --filter 'cost>0'" * 300,
+    "FILTERS_3000": " --filter 'cost>0'" * 3000,
 }
 
 
