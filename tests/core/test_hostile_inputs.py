@@ -44,7 +44,7 @@ def fill(value, tmp: Path, ws: Path):
         return {k: fill(v, tmp, ws) for k, v in value.items()}
     if not isinstance(value, str):
         return value
-    for key, text in {**PLACEHOLDERS, "TMP": str(tmp), "WS": str(ws)}.items():
+    for key, text in {**PLACEHOLDERS, "TMP": str(tmp), "WS": str(ws), "FIFO": str(ws / "work" / "fifo")}.items():
         value = value.replace(f"@{{{key}}}", text)
     return value
 
