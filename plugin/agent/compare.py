@@ -1,11 +1,13 @@
-"""The issue's comparison table: raw model without tools, the loop with tools, and Greedy.
+"""The issue's comparison table: raw model without tools, the loop with tools, default and Greedy.
 
 ``python -m plugin.agent.compare --out DIR [--sizes small] [--model …|--endpoint …]`` runs,
 on each item of ``plugin.bench.suites.suite("quick")`` of the chosen sizes: Greedy; the
-model answering from the candidate table alone (``text_only.propose``); and the planner
-loop with its tools (``run_agent``). One row per (item, method) goes to DIR/compare.jsonl as
-it is measured, the per-task table to DIR/compare.md; the JSON summary is printed. The
-distance between the first two rows of each task is what training must close.
+model answering from the candidate table alone (``text_only.propose``); the planner
+loop with its tools (``run_agent``); and ``default`` on the same workspace and time limit
+(the loop's reference run), with the gaps of the agent and ``default`` to one certified
+bound. One row per (item, method) goes to DIR/compare.jsonl as it is measured, the per-task
+table to DIR/compare.md; the JSON summary is printed. The distance between the first two
+rows of each task is what training must close.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from typing import Any
 
 from ..util.io import append_jsonl, atomic_write_text
 
-METHODS = ("text_only", "agent", "greedy")
+METHODS = ("text_only", "agent", "default", "greedy")
 
 
 def run_item(item, backend, out: Path, rounds: int, max_turns: int, time_limit: float, seed: int) -> list[dict]:
@@ -36,16 +38,21 @@ def run_item(item, backend, out: Path, rounds: int, max_turns: int, time_limit: 
     rows.append({**key, "method": "text_only", "valid": t["valid"], "score": t["score"], "seconds": t["seconds"],
                  "error": t["error"], "tokens": t["tokens"]})
     ws = write_workspace(inst, out / "workspaces" / item.name)
-    a = run_agent(backend, ws, AgentSettings(rounds=rounds, max_turns=max_turns, seed=seed, time_limit=time_limit))
+    a = run_agent(backend, ws, AgentSettings(rounds=rounds, max_turns=max_turns, seed=seed, time_limit=time_limit,
+                                             reference="default"))
     rows.append({**key, "method": "agent", "valid": a["valid"], "score": a["score"], "seconds": a["seconds"],
-                 "turns": a["turns"], "parse_rate": a["parse_rate"], "fallback_used": a["fallback_used"],
-                 "best_from": a["best_from"], "tokens": a["tokens"]})
+                 "upper_bound": a["upper_bound"], "gap": a["gap"], "turns": a["turns"], "parse_rate": a["parse_rate"],
+                 "fallback_used": a["fallback_used"], "best_from": a["best_from"], "tokens": a["tokens"]})
+    rows.append({**key, "method": "default", "valid": a["default_valid"], "score": a["default_score"],
+                 "seconds": a["default_seconds"], "upper_bound": a["upper_bound"], "gap": a["default_gap"]})
     return rows
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    """Markdown: per task × method, feasibility (valid / items) and mean score of valid plans."""
-    lines = ["| task | method | feasible | mean score (valid) | mean seconds |", "|---|---|---|---|---|"]
+    """Markdown: per task × method, feasibility (valid / items), mean score of valid plans and
+    mean gap to the certified bound (where one was proven)."""
+    lines = ["| task | method | feasible | mean score (valid) | mean gap % | mean seconds |",
+             "|---|---|---|---|---|---|"]
     for task in sorted({r["task"] for r in rows}):
         for m in METHODS:
             rs = [r for r in rows if r["task"] == task and r["method"] == m]
@@ -53,9 +60,11 @@ def table(rows: list[dict[str, Any]]) -> str:
                 continue
             ok = [r["score"] for r in rs if r["valid"] and r["score"] is not None]
             secs = [r["seconds"] for r in rs if r.get("seconds") is not None]
+            gaps = [r["gap"] for r in rs if r.get("gap") is not None]
             score = f"{sum(ok) / len(ok):.4f}" if ok else "–"
+            gap = f"{100 * sum(gaps) / len(gaps):.1f}" if gaps else "–"
             seconds = f"{sum(secs) / len(secs):.1f}" if secs else "–"
-            lines.append(f"| {task} | {m} | {len(ok)}/{len(rs)} | {score} | {seconds} |")
+            lines.append(f"| {task} | {m} | {len(ok)}/{len(rs)} | {score} | {gap} | {seconds} |")
     return "\n".join(lines) + "\n"
 
 

@@ -11,8 +11,14 @@ end the run either: any failure while a turn runs (the terminal, the state of a 
 has scribbled on) becomes an error observation for the next turn.
 Every episode ends with an evaluated *proposal*; a proposal replaces the best plan only if
 it is better in the validity-first order, so the loop never accepts a worse plan, and the
-best-so-far plan is what is written back and returned. Everything goes to
-``logs/agent.jsonl``.
+best-so-far plan is what is written back and returned. A workspace that already has a valid
+best plan (``runs/best.json``, judged under the planner's instructions in force) starts the
+run from it: ImprovePlan rounds work on it and the run never hands back anything worse.
+The model may propose constraints (the terminal's ``constrain`` verb; they steer its
+``solve`` calls, never how plans are judged); a run starts with none and its result lists them.
+With ``reference`` set, the run ends by solving the same instance with that method
+(``default``) under the same time limit, and reports both gaps to one certified bound
+(``plugin.agent.reference``). Everything goes to ``logs/agent.jsonl``.
 """
 from __future__ import annotations
 
@@ -22,7 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..constraints import store
 from ..errors import Cancelled
+from ..sandbox import best_plan
 from ..sandbox.evaluator import evaluate_plan_file
 from ..sandbox.terminal import VirtualTerminal, parse_turn
 from ..sandbox.workspace import CONTEXT_FILE, PLAN_FILE, atomic_context, load_instance, read_plan
@@ -53,6 +61,7 @@ class AgentSettings:
     fallback: str | None = "greedy"  # tool run for the model when no BuildPlan gave a valid plan
     time_limit: float | None = None  # seconds for the whole run
     compact_prompt: bool = False    # the short system prompt the training script trains on
+    reference: str | None = None    # a solver run after the agent on the same instance and time limit
 
 
 @dataclass
@@ -113,8 +122,13 @@ class PlannerAgent:
         best: Proposal | None = None
         curve: list[dict[str, Any]] = []
         stop_reason = "rounds"
+        if (self.ws / store.PROPOSED).is_file():
+            store.clear(self.ws, store.PROPOSED)   # proposals of an earlier run do not steer this one
         try:
-            for attempt in range(1, self.s.build_attempts + 1):
+            start = self._workspace_best()
+            if start is not None:
+                best = self._accept(start, best, curve)
+            for attempt in range(1, 0 if best is not None and best.valid else self.s.build_attempts + 1):
                 prop = self.episode("build", attempt, [])
                 best = self._accept(prop, best, curve)
                 if best.valid or self._model_down:
@@ -152,6 +166,17 @@ class PlannerAgent:
                    "best_valid": new_best.valid})
         return new_best
 
+    def _workspace_best(self) -> Proposal | None:
+        """The workspace's best plan, re-judged now, as the run's first proposal (None if none)."""
+        row = self._guarded(lambda: best_plan.current_best(self.ws), None)
+        if row is None or not row["valid"]:
+            return None
+        self._log({"event": "start_from_best", "method": row["method"], "score": row["score"]})
+        self._emit({"event": "proposal", "goal": "workspace best", "round": 0, "valid": True, "score": row["score"],
+                    "errors": [], "warnings": [], "ids": list(row["candidate_ids"]), "submitted": row["selected"]})
+        return Proposal(goal="workspace best", round=0, valid=True, score=row["score"],
+                        ids=list(row["candidate_ids"]), errors=[], turns=0)
+
     def _fallback(self) -> Proposal:
         """No BuildPlan episode produced a valid plan: run the fallback tool for the model."""
         out = self.terminal.run(f"solve --method {self.s.fallback}\n")
@@ -179,7 +204,17 @@ class PlannerAgent:
             "tokens_per_second": round(st.completion_tokens / st.model_seconds, 1) if st.model_seconds else None,
             "backend_errors": st.backend_errors, "backend_error": st.backend_error, "stop_reason": reason,
             "seconds": round(self.elapsed(), 2), "curve": curve, "log": str(self.log_path),
+            "model_best": _model_best(st.proposals),
+            "proposed_constraints": [{"key": c["key"], "text": c.get("text"), "kind": c["kind"]}
+                                     for c in store.load(self.ws, store.PROPOSED)],
         }
+        if self.s.reference and reason != "cancelled":
+            from .reference import reference_run, side_by_side
+
+            # the same time limit; a run without one gives the reference the seconds the agent used
+            limit = self.s.time_limit if self.s.time_limit is not None else max(1.0, result["seconds"])
+            ref = reference_run(self.ws, limit, self.s.reference, seed=self.s.seed, cancel=self.cancel)
+            result.update(side_by_side(result, ref))
         self._log({"event": "result", **{k: v for k, v in result.items() if k != "curve"}})
         return result
 
@@ -298,6 +333,18 @@ class PlannerAgent:
 
 class _OutOfTime(Exception):
     pass
+
+
+def _model_best(proposals: list[Proposal]) -> dict[str, Any] | None:
+    """The best plan of the model's own episodes (no fallback, not the workspace's best): what
+    the model contributed, reported apart from the plan the run hands back."""
+    own = [p for p in proposals if p.goal in ("build", "improve")]
+    top: Proposal | None = None
+    for p in own:
+        if top is None or better((p.valid, p.score), (top.valid, top.score)):
+            top = p
+    return None if top is None else {"goal": top.goal, "round": top.round, "valid": top.valid, "score": top.score,
+                                     "accepted": top.accepted}
 
 
 #: the state shown when the workspace state cannot be computed (the turn goes on)

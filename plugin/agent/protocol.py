@@ -66,7 +66,7 @@ def system_prompt(compact: bool = False) -> str:
 
 
 #: the commands named in the system prompt (the terminal knows more; `help` lists them)
-AGENT_COMMANDS = ("solve", "plan", "candidates", "diagnose", "cat", "head", "grep", "python", "help")
+AGENT_COMMANDS = ("solve", "plan", "candidates", "diagnose", "constrain", "cat", "head", "grep", "python", "help")
 COMPACT_COMMANDS = ("solve", "plan", "candidates", "python")
 
 

@@ -2,7 +2,10 @@
 
 Prints the JSON result (valid, score, rounds, turns, tokens, seconds, best-so-far curve); the
 agent's plan is in WS/runs/NNN-agent.json, the workspace's best plan (replaced only by a better
-one) in WS/outputs/final_plan.json, and the trace in WS/logs/agent.jsonl.
+one) in WS/outputs/final_plan.json, and the trace in WS/logs/agent.jsonl. The run starts from
+the workspace's best plan when there is one, and ends with ``default`` on the same instance and
+time limit: ``gap`` and ``default_gap`` are both measured to ``upper_bound``, the tightest
+bound proven for the instructions in force (``--reference none`` skips that solve).
 """
 from __future__ import annotations
 
@@ -30,6 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=seconds, default=None, help="seconds for the whole run")
     parser.add_argument("--unconstrained", action="store_true", help="no JSON-schema constrained decoding")
     parser.add_argument("--no-fallback", action="store_true", help="never run greedy when BuildPlan fails")
+    parser.add_argument("--reference", choices=("default", "milp", "none"), default="default",
+                        help="solver run after the agent on the same instance and time limit, for the gap "
+                             "comparison (default: default)")
     parser.add_argument("--compact-prompt", action="store_true",
                         help="the short system prompt adapters from 'train' are trained on (use with --lora)")
 
@@ -48,7 +54,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     settings = AgentSettings(rounds=args.rounds, patience=args.patience, max_turns=args.max_turns,
                              max_tokens=args.max_tokens, temperature=args.temperature, seed=args.seed,
                              constrained=not args.unconstrained, time_limit=args.time_limit,
-                             fallback=None if args.no_fallback else "greedy", compact_prompt=args.compact_prompt)
+                             fallback=None if args.no_fallback else "greedy", compact_prompt=args.compact_prompt,
+                             reference=None if args.reference == "none" else args.reference)
     backend = make_backend(args.model, args.endpoint, lora=args.lora, threads=args.threads, seed=args.seed)
     try:
         result = run_agent(backend, args.workspace, settings)

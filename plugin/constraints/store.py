@@ -5,7 +5,10 @@ may write (``plugin.sandbox.confine.WRITABLE``), and its files are read-only (r-
 writes, so model text cannot edit or delete a planner's constraints; only this
 module (the ``instruct`` command, the dock, the constraint tools) changes it. Next to it,
 ``certified.json`` remembers the certified plan of the current constraint set, so the next
-instruction's "before" needs no second solve.
+instruction's "before" needs no second solve, and ``proposed.json`` holds the constraints the
+planner agent proposed (keys p1, p2, …; the terminal's ``constrain`` verb): they steer the
+agent's own solver calls only — plans are still judged under the planner's instructions —
+and the verb can remove only those, never a planner's.
 """
 from __future__ import annotations
 
@@ -25,22 +28,24 @@ from ..util.io import atomic_write_json
 FOLDER = "constraints"
 FILE = f"{FOLDER}/instructions.json"
 CERTIFIED = f"{FOLDER}/certified.json"
+PROPOSED = f"{FOLDER}/proposed.json"
+PREFIX = {FILE: "c", PROPOSED: "p"}   # key letters: a planner's c<N>, the agent's p<N>
 
 
-def load(ws: str | os.PathLike) -> list[dict[str, Any]]:
+def load(ws: str | os.PathLike, file: str = FILE) -> list[dict[str, Any]]:
     """The stored constraints (each with its ``key``), [] when there are none."""
-    p = Path(ws) / FILE
+    p = Path(ws) / file
     if not p.is_file():
         return []
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))
         return list(doc["constraints"])
     except (OSError, ValueError, KeyError, TypeError) as e:
-        raise InputError(f"cannot read {FILE} ({type(e).__name__}: {e})") from None
+        raise InputError(f"cannot read {file} ({type(e).__name__}: {e})") from None
 
 
-def _doc(ws: Path) -> dict[str, Any]:
-    p = ws / FILE
+def _doc(ws: Path, file: str = FILE) -> dict[str, Any]:
+    p = ws / file
     if p.is_file():
         doc = json.loads(p.read_text(encoding="utf-8"))
         return {"next": int(doc.get("next", len(doc["constraints"]) + 1)), "constraints": list(doc["constraints"])}
@@ -68,40 +73,41 @@ def _require_ws(ws: str | os.PathLike) -> Path:
     return ws
 
 
-def add(ws: str | os.PathLike, constraints: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Append ``constraints`` (keys c<N> assigned here); returns them as stored."""
+def add(ws: str | os.PathLike, constraints: list[dict[str, Any]], file: str = FILE) -> list[dict[str, Any]]:
+    """Append ``constraints`` (keys c<N>, or p<N> in PROPOSED, assigned here); returns them as stored."""
     ws = _require_ws(ws)
     with _writable(ws):
-        doc = _doc(ws)
+        doc = _doc(ws, file)
         out = []
         for c in constraints:
-            c = {"key": f"c{doc['next']}", **{k: v for k, v in c.items() if k != "key"}}
+            c = {"key": f"{PREFIX[file]}{doc['next']}", **{k: v for k, v in c.items() if k != "key"}}
             doc["next"] += 1
             doc["constraints"].append(c)
             out.append(c)
-        atomic_write_json(ws / FILE, doc)
+        atomic_write_json(ws / file, doc)
     return out
 
 
-def remove(ws: str | os.PathLike, key: str) -> dict[str, Any]:
+def remove(ws: str | os.PathLike, key: str, file: str = FILE) -> dict[str, Any]:
     """Remove the constraint ``key`` (c3, or its position 3); returns it."""
     ws = _require_ws(ws)
-    doc = _doc(ws)
+    doc = _doc(ws, file)
     keys = [c["key"] for c in doc["constraints"]]
-    k = f"c{key}" if str(key).isdigit() and f"c{key}" in keys else str(key)
+    letter = PREFIX[file]
+    k = f"{letter}{key}" if str(key).isdigit() and f"{letter}{key}" in keys else str(key)
     if k not in keys:
         raise InputError(f"no instruction '{key}' in {ws.name} (stored: {', '.join(keys) or 'none'})")
     with _writable(ws):
         gone = doc["constraints"].pop(keys.index(k))
-        atomic_write_json(ws / FILE, doc)
+        atomic_write_json(ws / file, doc)
     return gone
 
 
-def clear(ws: str | os.PathLike) -> int:
+def clear(ws: str | os.PathLike, file: str = FILE) -> int:
     ws = _require_ws(ws)
-    doc = _doc(ws)
+    doc = _doc(ws, file)
     with _writable(ws):
-        atomic_write_json(ws / FILE, {"next": doc["next"], "constraints": []})
+        atomic_write_json(ws / file, {"next": doc["next"], "constraints": []})
     return len(doc["constraints"])
 
 
@@ -144,4 +150,14 @@ def _applied(inst: Instance, path: str, version: int) -> Instance:
     from .constrained import constrain
 
     cons = load(Path(path).parent.parent)
+    return constrain(inst, compile_constraints(inst, cons)) if cons else inst
+
+
+def steered(inst: Instance, ws: str | os.PathLike) -> Instance:
+    """``inst`` under the planner's instructions and the agent's proposals together: what the
+    agent's solver calls optimise (a plan of it meets the planner's instructions too)."""
+    from .compile import compile_constraints
+    from .constrained import constrain
+
+    cons = load(ws) + load(ws, PROPOSED)
     return constrain(inst, compile_constraints(inst, cons)) if cons else inst

@@ -44,7 +44,8 @@ def test_answers_are_scored_as_given(tmp_path, monkeypatch):
 def test_table_reports_feasibility_and_mean_valid_score():
     rows = [{"task": "land", "method": "greedy", "valid": True, "score": 0.5, "seconds": 1.0},
             {"task": "land", "method": "text_only", "valid": False, "score": 0.9, "seconds": 3.0},
-            {"task": "land", "method": "agent", "valid": True, "score": 0.25, "seconds": 9.0}]
+            {"task": "land", "method": "agent", "valid": True, "score": 0.25, "seconds": 9.0, "gap": 0.5},
+            {"task": "land", "method": "default", "valid": True, "score": 0.5, "seconds": 4.0, "gap": 0.0}]
     md = table(rows).splitlines()
-    assert md[2:] == ["| land | text_only | 0/1 | – | 3.0 |", "| land | agent | 1/1 | 0.2500 | 9.0 |",
-                      "| land | greedy | 1/1 | 0.5000 | 1.0 |"]
+    assert md[2:] == ["| land | text_only | 0/1 | – | – | 3.0 |", "| land | agent | 1/1 | 0.2500 | 50.0 | 9.0 |",
+                      "| land | default | 1/1 | 0.5000 | 0.0 | 4.0 |", "| land | greedy | 1/1 | 0.5000 | – | 1.0 |"]
