@@ -1,26 +1,30 @@
 """Place resolution for constraints: a target in words → a geometry in the instance's data.
 
 Everything a constraint names is looked up in the data, never invented: candidate ids, sites,
-parcels and links in the candidate table; place names (POIs, named areas such as parks,
-streets) and POI categories in the OSM extract of the instance's region. A misspelt name is
-read as the one close data name (the reply says so); a name that is not there, or that names
-several different places, is a ``Clarify`` with the closest names found. ``resolve_target``
-is the one entry point (the switch point to a shared place-name resolver).
+parcels and links in the candidate table; place names through the shared place-name resolver
+(``plugin.city.names``: POIs, streets, named areas and places of the region's OSM extract,
+with aliases and misspellings), and POI categories in the City's POIs. A misspelt or partial
+name is read as the one data name it stands for (the reply says so); a name that is not there
+is a ``Clarify`` with the resolver's "X is not in the … data — did you mean …?", a name of
+several different places one that lists them. ``resolve_target`` is the one entry point.
+
+Geometry of a name: a street is its line (the City's road edges of that name; else the
+resolver's corridor); a named polygon is itself; a place node is its point for a distance
+and its approximate area (the resolver's Voronoi cell) for "inside"; other features their
+point. Features that share the found name exactly (a chain's shops, a place and its
+station) are taken together.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import geopandas as gpd
-import pandas as pd
-import pyogrio
 import shapely
 
 from ..city import CATEGORIES, REGIONS, load_city
+from ..city.names import NamedFeature, name_index, normalise
 from ..city.osm import read_osm
 from ..tasks.base import Instance
 
@@ -36,7 +40,6 @@ CATEGORY_WORDS = {
     "charger": "charging", "charging station": "charging", "charging point": "charging", "charging": "charging",
     "station": "charging",
 }
-SPELLING_CUTOFF = 0.84   # a name this close (difflib ratio) to exactly one data name is read as it
 STREET_REACH_M = 150.0   # "the school on X street": a school this close to the street
 
 
@@ -63,30 +66,13 @@ def region_of(inst: Instance) -> str | None:
     return region if region in REGIONS else None
 
 
-@lru_cache(maxsize=4)
-def named_features(region: str) -> gpd.GeoDataFrame:
-    """name, category, geometry (instance CRS) of every named POI, area and street of a region."""
-    city = load_city(region)
-    raw, _ = read_osm(REGIONS[region])
-    feats = raw["features"][["name", "category", "geometry"]].to_crs(city.crs)
-    streets = city.edges[["name", "geometry"]].assign(category="street")
-    # every other named OSM object (a kindergarten, a neighbourhood, a square) is a place too
-    others = [pyogrio.read_dataframe(REGIONS[region], layer=layer, columns=["name"], **kw).to_crs(city.crs)
-              for layer, kw in (("points", {}), ("lines", {}), ("multipolygons", {"on_invalid": "fix"}))]
-    out = pd.concat([feats, streets, *[o.assign(category=None) for o in others]], ignore_index=True)
-    out = out[out["name"].fillna("").astype(str).str.strip() != ""].copy()
-    out["name"] = out["name"].astype(str)
-    out["key"] = out["name"].str.casefold()
-    out["geometry"] = shapely.make_valid(out["geometry"].values)   # dirty OSM rings (DESIGN.md §6)
-    return gpd.GeoDataFrame(out, geometry="geometry", crs=city.crs)
-
-
 def extent(inst: Instance, margin: float) -> Any:
     return shapely.box(*shapely.bounds(shapely.union_all(candidate_geometries(inst)))).buffer(margin)
 
 
-def resolve_target(inst: Instance, target: dict[str, Any], reach: float = 0.0) -> Resolved:
-    """The geometry of ``target`` ({id, name, category}) in ``inst``'s data; raises Clarify."""
+def resolve_target(inst: Instance, target: dict[str, Any], reach: float = 0.0, area: bool = False) -> Resolved:
+    """The geometry of ``target`` ({id, name, category}) in ``inst``'s data; raises Clarify.
+    ``area``: the constraint means the inside of the place (a place node's approximate area)."""
     tid, name, cat = (str(target.get(k) or "").strip() for k in ("id", "name", "category"))
     if tid:
         m = by_id(inst, tid)
@@ -97,60 +83,91 @@ def resolve_target(inst: Instance, target: dict[str, Any], reach: float = 0.0) -
     region = region_of(inst)
     if region is None:
         raise Clarify("this instance has no place data: name a candidate, site, parcel or link instead")
-    feats = named_features(region)
     if cat and not name:
         c = category_of(cat)
         if c is None:
             raise Clarify(f"'{cat}' is not a feature category in the data ({', '.join(CATEGORIES)})")
-        f = feats[(feats["category"] == c) & feats.intersects(extent(inst, reach + 500.0))]
-        return Resolved(f"any {c}", shapely.union_all(shapely.centroid(f.geometry.values)).wkt, category=c)
+        pois = load_city(region).pois
+        pts = pois.geometry.values[(pois["category"] == c).to_numpy()]
+        pts = pts[shapely.intersects(pts, extent(inst, reach + 500.0))]
+        return Resolved(f"any {c}", shapely.union_all(shapely.centroid(pts)).wkt, category=c)
     if not name:
         raise Clarify("which place do you mean? (a name in the data, a site, parcel or link, or a category)")
-    return _named(feats, region, name, category_of(cat))
+    return _named(region, name, category_of(cat), area)
 
 
-def _named(feats: gpd.GeoDataFrame, region: str, name: str, cat: str | None) -> Resolved:
+def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
     text = re.sub(r"^(?:the|a|an)\s+", "", name.strip(), flags=re.I).strip(" .,'\"")
     on = re.match(r"^(.+?)\s+(?:on|at|in)\s+(.+)$", text, re.I)
     if on and category_of(on.group(1)):                  # "the school on Lapinlahdenkatu"
-        street = _lookup(feats, region, on.group(2))
-        f = feats[feats["category"] == category_of(on.group(1))]
-        f = f[f.distance(shapely.from_wkt(street.wkt)) <= STREET_REACH_M]
-        names = sorted(set(f["name"]))
+        kind = category_of(on.group(1))
+        street = _find(region, on.group(2), None, ("street",))
+        line = _geometry(region, street, False)
+        near = [f for f in name_index(region).features if f.kind == "poi" and f.category == kind
+                and shapely.distance(shapely.Point(f.x, f.y), line) <= STREET_REACH_M]
+        names = sorted({f.name for f in near})
         if not names:
-            raise Clarify(f"no {category_of(on.group(1))} within {STREET_REACH_M:g} m of {street.label}")
+            raise Clarify(f"no {kind} within {STREET_REACH_M:g} m of {street.name} in the {region} data")
         if len(names) > 1:
-            raise Clarify(f"several places on {street.label}: {', '.join(names[:6])}; which one?")
-        return Resolved(names[0], shapely.union_all(f.geometry.values).wkt, category_of(on.group(1)), street.note)
-    r = _lookup(feats, region, text, cat)
-    return r
+            raise Clarify(f"several places on {street.name}: {', '.join(names[:6])}; which one?")
+        return Resolved(names[0], shapely.union_all([shapely.Point(f.x, f.y) for f in near]).wkt, kind,
+                        _read_as(on.group(2), street))
+    f = _find(region, text, cat)
+    return Resolved(f.name, _geometry(region, f, area).wkt, f.category if f.kind == "poi" else None, _read_as(text, f))
 
 
-def _lookup(feats: gpd.GeoDataFrame, region: str, text: str, cat: str | None = None) -> Resolved:
-    q = text.strip().casefold()
-    pool = feats[feats["category"] == cat] if cat and (feats["category"] == cat).any() else feats
-    note = None
-    hit = pool[pool["key"] == q]
-    if not len(hit):
-        part = pool[pool["key"].str.contains(re.escape(q), regex=True)] if len(q) >= 4 else pool.iloc[:0]
-        if part["name"].nunique() == 1:
-            hit = part
-        elif part["name"].nunique() > 1:
-            names = sorted(set(part["name"]))
-            raise Clarify(f"'{text}' matches several places in {region}: {', '.join(names[:6])}; which one?")
-    if not len(hit):
-        keys = sorted(set(pool["key"]))
-        close = difflib.get_close_matches(q, keys, n=3, cutoff=0.6)
-        good = [k for k in close if difflib.SequenceMatcher(None, q, k).ratio() >= SPELLING_CUTOFF]
-        if len(good) >= 1 and (len(good) == 1 or difflib.SequenceMatcher(None, q, good[1]).ratio()
-                               < difflib.SequenceMatcher(None, q, good[0]).ratio()):
-            hit = pool[pool["key"] == good[0]]
-            note = f"read '{text}' as '{hit['name'].iloc[0]}'"
-        else:
-            names = sorted({pool.loc[pool["key"] == k, "name"].iloc[0] for k in close})
-            hint = f"; did you mean {', '.join(names)}?" if names else ""
-            raise Clarify(f"I found no place called '{text}' in the {region} data{hint}")
-    label = str(hit["name"].iloc[0])
-    cats = hit["category"].dropna().astype(str)
-    return Resolved(label, shapely.union_all(hit.geometry.values).wkt,
-                    str(cats.iloc[0]) if len(cats) and cats.iloc[0] not in ("", "street") else None, note)
+def _find(region: str, text: str, cat: str | None, kinds: tuple[str, ...] | None = None) -> NamedFeature:
+    """The feature ``text`` names (the shared resolver's decision; a category narrows it)."""
+    idx = name_index(region)
+    if cat:
+        of_cat = [m for m in idx.lookup(text, kinds, limit=8) if m.feature.category == cat]
+        if of_cat and (len(of_cat) == 1 or of_cat[0].score > of_cat[1].score):
+            return of_cat[0].feature
+    r = idx.resolve(text, kinds)
+    if r.status == "found":
+        return r.feature
+    raise Clarify(r.message + ("; which one?" if r.status == "ambiguous" else ""))
+
+
+@lru_cache(maxsize=4)
+def _poi_outlines(region: str) -> dict[str, list[Any]]:
+    """The OSM outlines of named POIs (a park, a station building) by normalised name: the City
+    and the name index keep a POI as a point, "inside <park>" needs its polygon."""
+    city = load_city(region)
+    raw, _ = read_osm(REGIONS[region])
+    f = raw["features"][["name", "geometry"]].to_crs(city.crs)
+    out: dict[str, list[Any]] = {}
+    for n, g in zip(f["name"], f.geometry.values):
+        if n and g is not None and g.geom_type in ("Polygon", "MultiPolygon"):
+            out.setdefault(normalise(str(n)), []).append(shapely.make_valid(g))
+    return out
+
+
+def _read_as(text: str, f: NamedFeature) -> str | None:
+    """The reply's note when the planner's words are not the data's name."""
+    said = normalise(re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I))
+    return None if said in {normalise(n) for n in (f.name, *f.aliases)} else f"read '{text.strip()}' as '{f.name}'"
+
+
+def _geometry(region: str, f: NamedFeature, area: bool) -> Any:
+    """The shape a constraint measures from (module docstring); every feature of that exact name."""
+    idx = name_index(region)
+    named = [g for g in idx.features if normalise(g.name) == normalise(f.name)]
+    if f.kind == "street" and not area:
+        edges = load_city(region).edges
+        line = edges.geometry.values[(edges["name"] == f.name).to_numpy()]
+        if len(line):
+            return shapely.union_all(line)
+    if area or f.kind == "region":
+        shapes = [g for g in named if g.area is not None and (g.kind == f.kind or g.kind != "street")]
+        shapes = [g for g in shapes if not g.approximate] or shapes    # a mapped outline before an estimate
+        if shapes:
+            return shapely.union_all([g.area for g in shapes])
+        outline = _poi_outlines(region).get(normalise(f.name)) if f.kind == "poi" else None
+        if not outline:
+            raise Clarify(f"{f.name} is a point in the {region} data, not an area: "
+                          f"say 'within N m of {f.name}' instead")
+        return shapely.union_all(outline)
+    same = [g for g in named if g.kind == f.kind] or [f]
+    return shapely.union_all([g.area if g.area is not None and not g.approximate else shapely.Point(g.x, g.y)
+                              for g in same])

@@ -98,11 +98,10 @@ class Pair:
 
 
 def _names(region: str) -> list[str]:
-    from ..constraints.resolve import named_features
+    from ..city.names import name_index
 
-    f = named_features(region)
-    names = sorted({n for n in f["name"] if 4 <= len(n) <= 40 and not any(ch.isdigit() for ch in n)})
-    return names
+    return sorted({f.name for f in name_index(region).features
+                   if f.kind != "region" and 4 <= len(f.name) <= 40 and not any(ch.isdigit() for ch in f.name)})
 
 
 def _dev_places() -> set[str]:

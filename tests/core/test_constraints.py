@@ -134,7 +134,7 @@ def test_road_links_in_and_out():
 
 
 @pytest.mark.parametrize("text, says", [
-    ("Place one charger by Tennispalatsi.", "no place called 'Tennispalatsi'"),
+    ("Place one charger by Tennispalatsi.", "'Tennispalatsi' is not in the helsinki data — did you mean"),
     ("make it greener", "no measurable target"),
     ("site 99 in", "no candidate, site, parcel or link '99'"),
     ("the budget must be at most something", "what share of the budget"),
@@ -219,7 +219,7 @@ def test_tools_add_list_remove(station, tmp_path):
 @pytest.mark.model
 def test_the_real_model_reads_what_the_rules_cannot(station):
     from cityplanner.plugin.agent.backend import make_backend
-    from cityplanner.plugin.constraints.resolve import named_features
+    from cityplanner.plugin.city.names import name_index
 
     backend = make_backend("default", threads=1, n_ctx=2048, seed=0)
     try:
@@ -232,5 +232,5 @@ def test_the_real_model_reads_what_the_rules_cannot(station):
     # whatever the model answered, nothing reaches the plan unchecked: a clarification, or
     # constraints from the model whose places are names in the data
     assert it.clarification or all(c["source"] == "model" for c in it.constraints)
-    names = set(named_features("helsinki")["name"])
+    names = {f.name for f in name_index("helsinki").features}
     assert all(c["target"].get("name") in names for c in it.constraints if c.get("target", {}).get("name"))
