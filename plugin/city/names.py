@@ -49,6 +49,7 @@ STREET_BUFFER_M = 40.0
 KIND_ORDER = {"poi": 0, "street": 1, "place": 2, "building": 3, "area": 4, "region": 5}
 FUZZY_MIN = 0.82          # difflib ratio for a fuzzy match (one or two wrong letters in a 6–10 letter name)
 SUGGEST_MIN = 0.6         # ratio for a "did you mean" suggestion
+WORD_MIN = 0.6            # each word of a misspelt part of a longer name ("zoo" is no misspelling of "oy")
 
 
 def normalise(text: str) -> str:
@@ -284,11 +285,16 @@ def _score(q: str, qw: list[str], core: list[str], n: str, written: str, f: Name
         best = 0.0
         for i in range(len(nw) - k + 1):
             sm.set_seq1(" ".join(nw[i:i + k]))
-            if sm.real_quick_ratio() >= 0.86 and sm.quick_ratio() >= 0.86:
+            if sm.real_quick_ratio() >= 0.86 and sm.quick_ratio() >= 0.86 and _words_alike(qw, nw[i:i + k]):
                 best = max(best, sm.ratio())
         if best >= max(fuzzy_min, 0.86):
             return Match(f, 50.0 + 30.0 * best * len(q) / len(n), "fuzzy", written)
     return None
+
+
+def _words_alike(a: list[str], b: list[str]) -> bool:
+    """Word by word, each a misspelling of the other: "helsinki zoo" is not "helsinki oy"."""
+    return all(difflib.SequenceMatcher(None, x, y, autojunk=False).ratio() >= WORD_MIN for x, y in zip(a, b))
 
 
 def _contains_words(hay: list[str], needle: list[str]) -> bool:

@@ -118,13 +118,21 @@ _NUM = r"(\d{1,3}(?:[  ]\d{3})+|\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?)"
 _MILLION = r"(?:million|mill?\.?|mn|m(?=€|\b)|M€|meur|m eur)"
 _THOUSAND = r"(?:k€|keur|k eur|k|thousand|grand|tuhatta)"
 _EURO = r"(?:€|eur|euros?|e)"
+#: amounts in words: "a million", "half a million", "a quarter of a million", "two and a half million",
+#: "three hundred thousand"
+_WORD_VALUES = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "half a": 0.5,
+                "a half": 0.5, "a quarter of a": 0.25, "quarter of a": 0.25, "three quarters of a": 0.75}
+_WORD_NUM = r"\b(?:(?:" + "|".join(sorted((k for k in _WORD_VALUES if " " not in k), key=len, reverse=True)) \
+    + r")(?: and a half)?|half a|a half|(?:a )?quarter of a|three quarters of a)"
 MONEY = re.compile(
     r"(?:(?P<pre>€|eur|euros?)\s*" + _NUM.replace("(", "(?P<num0>", 1)
     + r"\s*(?P<pre_mult>" + _MILLION + "|" + _THOUSAND + r")?(?!\w)"
     r"|" + _NUM.replace("(", "(?P<num>", 1) + r"\s*(?P<mult>" + _MILLION + "|" + _THOUSAND + r")\s*(?P<cur>" + _EURO
     + r"|k€)?(?!\w)"
     r"|" + _NUM.replace("(", "(?P<num2>", 1) + r"\s*(?P<cur2>€|eur|euros?)(?!\w)"
-    r"|(?P<half>half a million)(?:\s*(?:€|eur|euros?))?)", re.I)
+    r"|(?P<words>" + _WORD_NUM + r")\s+(?P<wmult>million|mil\b|hundred (?:thousand|grand|k)|thousand|grand)"
+    r"(?:\s+and a half(?!\s+\w))?(?:\s*(?:€|eur|euros?)(?!\w))?)", re.I)
 _BUDGET_CUE = re.compile(r"\b(?:budget|spend\w*|have|got|with|costs?|afford|invest\w*|money|funds?)\b", re.I)
 
 
@@ -143,18 +151,30 @@ def _to_float(s: str) -> float:
     return float(s.replace(",", "."))
 
 
+def _words_keur(words: str, mult: str, written: str) -> float:
+    value = _WORD_VALUES.get(" ".join(words.casefold().replace(" and a half", "").split()), 1)
+    if re.search(r"\band a half\b", written, re.I):   # "two and a half million", "a million and a half"
+        value += 0.5
+    unit = mult.casefold()
+    scale = 1000.0 if unit.startswith("mil") else 100.0 if unit.startswith("hundred") else 1.0
+    return round(value * scale, 3)
+
+
 def money_amounts(text: str) -> list[Money]:
     """Amounts of money in ``text`` in k€: "€1.2 million" → 1200, "250 000 euros" → 250,
     "2 M€" → 2000, "300k" / "300 k€" / "400 grand" → 300 / 400, "EUR 700,000" → 700,
-    "0,4 M€" → 400. A bare number counts only after "budget" ("budget 500" → 500 k€, the
+    "0,4 M€" → 400, "half a million" → 500,
+    "a quarter of a million" → 250. A bare number counts only after "budget" ("budget 500" → 500 k€, the
     tools' unit). "500 m" stays a distance."""
     out: list[Money] = []
     for m in MONEY.finditer(text):
         g = m.groupdict()
-        if g["half"]:
-            out.append(Money(m.start(), m.end(), m.group(0), 500.0))
+        if g["words"]:
+            if re.match(r"\s+(?:people|residents|inhabitants|visitors|users|trips|cars|vehicles)\b", text[m.end():], re.I):
+                continue   # "a million residents" is not money
+            out.append(Money(m.start(), m.end(), m.group(0).strip(), _words_keur(g["words"], g["wmult"], m.group(0))))
             continue
-        num = next(v for k, v in g.items() if k not in ("pre", "pre_mult", "mult", "cur", "cur2", "half") and v)
+        num = next(v for k, v in g.items() if k in ("num0", "num", "num2") and v)
         mult = (g["pre_mult"] or g["mult"] or "").strip()
         value = _to_float(num)
         if re.fullmatch(_MILLION, mult, re.I):

@@ -42,11 +42,14 @@ def test_cli_clarifies_without_tool_calls():
 
 
 def test_model_proposal_outside_schema_falls_back_to_policy(tmp_path):
-    model = Scripted(['{"intent": "nearest", "preferences": []}', '{"tool": "route", "args": {"x": 1}}',
+    # the rules read this request completely, so the model is not asked for a reading: its
+    # first call is the step proposal
+    model = Scripted(['{"tool": "route", "args": {"x": 1}}',
                       "The nearest school to Stockmann is Ressun lukio, 999 m away. It is 218.8 m by road."])
     out = answer_request("What is the nearest school to Stockmann?", default_registry(tmp_path), model,
                          model_steps=True)
     assert [c["tool"] for c in out["tool_calls"]] == ["nearest_facility"]
+    assert [t["purpose"] for t in out["trace"] if t["step"] == "model"] == ["step", "synthesis"]
     assert any(t.get("note") == "proposal not usable" for t in out["trace"])
     assert "999" not in out["answer"] and "218.8" in out["answer"]
     assert any("999" in d for d in out["unsupported"])
@@ -145,3 +148,45 @@ def test_model_sentences_must_restate_one_fact():
     assert aligned("Helsingin yliopisto is the nearest school to Kauppatori, 480.6 m by road.", facts)
     assert not aligned("The nearest school to Kruununhaan yläasteen koulu is Kaisaniemen ala-aste.", facts)
     assert not aligned("Helsingin yliopisto lies on the island of Kauppatori, 480.6 m away.", facts)
+
+
+def _reading(request, region="helsinki"):
+    from cityplanner.plugin.agent.ask.cognition import extract
+    from cityplanner.plugin.city.names import name_index
+
+    task = extract(request, name_index, ("helsinki", "kotka"), region)
+    return task, [(g.intent, g.slots) for g in task.goals]
+
+
+def test_names_with_descriptors_and_partial_names_that_are_not_in_the_data():
+    task, goals = _reading("where's the closest chemist to Stockmann department store?")
+    assert goals[0][1]["place"] == "poi:73" and goals[0][1]["tag"] == "amenity=pharmacy" and len(goals) == 1
+    _, goals = _reading("nearest pharmacy to the Stockmann car park")   # the descriptor picks the car park
+    assert goals[0][1]["place"] == "poi:465"
+    _, goals = _reading("how many cafés are there within 250 m of Oodi (the library)?")
+    assert goals == [("within", {"place": "poi:202", "radius_m": 250.0, "default_radius": False, "category": "business",
+                                 "tag": "amenity=cafe", "word": "cafés"})]
+    for request, name in (("What's the nearest dentist to Kamppi Center?", "Kamppi Center"),   # ≠ Kampin kappeli
+                          ("route from Forum to Helsinki Zoo", "Helsinki Zoo")):              # ≠ Designtutkimus Helsinki oy
+        task, _ = _reading(request)
+        assert task.absent and task.absent[0].startswith(f"'{name}' is not in the helsinki data")
+
+
+def test_joined_categories_and_district_lists_and_there():
+    _, goals = _reading("we need the count of banks and pharmacies within 300 m of Forum")
+    assert [(g, s["tag"], s["radius_m"]) for g, s in goals] == [("within", "amenity=bank", 300.0),
+                                                                ("within", "amenity=pharmacy", 300.0)]
+    _, goals = _reading("dentists Kluuvi")   # Kluuvi is a car park and a district: plural → the district's list
+    assert goals[0][0] == "find" and goals[0][1]["area"] == "Kluuvi"
+    _, goals = _reading("nearest school to Erkinkulma, then route there from Neste Huttunen", "kotka")
+    assert goals[1] == ("route", {"origin": "poi:45", "destination": "$goal:0"})
+
+
+def test_amounts_in_words_and_plan_verbs():
+    task, _ = _reading("We've got half a million for Kotka. What should we do?", "kotka")
+    assert task.missing == ["the kind of plan (land use, roads or charging stations)"] and not task.absent
+    assert "Budget read as 500 k€ (from 'half a million')." in task.notes
+    task, _ = _reading("Please draft a plan for the city centre.")
+    assert len(task.missing) == 2 and "the budget (k€)" in task.missing
+    _, goals = _reading("Give me an overview of Kotka and draft a road plan for a quarter of a million euros.", "kotka")
+    assert [(g, s.get("task"), s.get("budget")) for g, s in goals] == [("summary", None, None), ("plan", "road", 250.0)]

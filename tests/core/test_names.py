@@ -54,6 +54,8 @@ def test_poi_tags_narrow_categories(helsinki):
 @pytest.mark.parametrize("text,keur", [
     ("We've got €1.2 million for chargers", 1200), ("we can spend 250 000 euros", 250), ("2 M€", 2000),
     ("with 300k?", 300), ("400 grand", 400), ("EUR 700,000 on roads", 700), ("0,4 M€", 400), ("budget 500", 500),
+    ("we have a million", 1000), ("half a million euros", 500), ("a quarter of a million euros", 250),
+    ("two and a half million", 2500), ("three hundred thousand euros", 300),
 ])
 def test_money_in_any_common_form_is_k_euros(text, keur):
     assert [m.keur for m in money_amounts(text)] == [keur]
@@ -61,6 +63,7 @@ def test_money_in_any_common_form_is_k_euros(text, keur):
 
 def test_distances_are_not_money():
     assert money_amounts("gyms within 500 m of Forum, 1km") == []
+    assert money_amounts("a district of a million residents") == []
 
 
 @pytest.mark.parametrize("text,category,tag", [

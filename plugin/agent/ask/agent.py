@@ -337,7 +337,9 @@ def answer_request(request: str, registry: Registry, backend: Any, region: str |
     run = Run(registry, backend, **run_options)
     task = extract(request, index_of(registry), tuple(registry.ctx.regions), region)
     run.trace.append({"step": "cognition", "source": "rules", "task": task.to_json()})
-    if not task.missing and not (task.absent and not task.goals):
+    if not task.goals and not task.absent:
+        # the model's reading is adopted only where the rules found no goal (check_reading), so
+        # only then is it asked: a complete rules reading costs no model call (seconds on a CPU)
         reply = run.model("cognition", model_prompt(request, task), READING_SCHEMA)
         if isinstance(reply, dict):
             merge_model(task, reply)

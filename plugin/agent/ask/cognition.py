@@ -34,6 +34,7 @@ TASK_WORDS = (("station", r"charg\w*|\bev\b|\bevs\b|chargers?|charging stations?
               ("road", r"roads?(?! (?:distance|route))|street upgrades?|road building|road construction"))
 COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|usa|united states|america|" \
             r"england|britain|uk|canada|japan|china|poland|latvia|lithuania"
+AREA_KINDS = ("street", "place", "area")
 NEAR_M = 500.0   # what "near" means when the planner gives no distance (said in the answer)
 DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:re|er)s?|m|met(?:re|er)s?)(?!\w)", re.I)
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -42,13 +43,14 @@ SPLIT = re.compile(
     r"\s*(?:;|\+|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b|\.\s+(?=[A-Z])|\?\s+(?=\w)"
     r"|,\s*and\b(?!\s+[^,]*\bor\b)"
     r"|\band\b(?=\s+(?:how|what|which|the (?:number|nearest|closest|road|distance|overview|route)|tell|show|give|"
-    r"count|list|evaluate|eval|nearest|closest|route|distance|its|score|report))"
+    r"count|list|evaluate|eval|nearest|closest|route|distance|its|score|report|draft|sketch|design|plan|spend))"
     r"|,\s*(?=(?:how|what|which|count|list|evaluate|tell|show)\b))\s*", re.I)
 CUES = {
     "participation": r"participation|\bservice\b.*\becology\b|\becology\b|\.geojson\b",
     "compare": r"\b(?:closer|nearer)\b|\bvs\.?(?!\w)|\bversus\b",
     "plan": r"\bplan\w*|where should|\bspend\w*|allocat\w*|sort out|upgrades?|\bbuild\w*|construct\w*|\bput\b|"
-            r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b",
+            r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
+            r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b",
     "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
     "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|locations?|\bwhere\b.*\bsites?\b",
     "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in",
@@ -70,9 +72,12 @@ and or but so also then nearest closest neerest nearst route distance count numb
 eval road roads land charging chargers station stations budget with within near from to in of for on at by
 via spend we you our my me us it they them there here what's one otherwise else yes no not""".split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
-NOUN_TAIL = r"(?:\s+(?:central|main|old|new|city|public|university|community))?\s+(?:park|library|stadium|hospital|" \
-            r"school|station|church|museum|centre|center|mall|market|square|garden|hall|campus|tower|bridge|" \
-            r"beach|harbou?r|port|airport|cathedral|castle|zoo|pool|arena|theatre|theater|cinema|hotel|clinic)\b"
+NOUN_TAIL = r"(?:\s+(?:central|main|old|new|city|public|university|community|shopping|department|sports|art|bus|" \
+            r"train|railway|metro|health|medical|dental|swimming|concert|music|fire|police|car|ev|charging|" \
+            r"petrol|gas))?\s+(?:park|library|stadium|hospital|school|station|church|museum|centre|center|mall|" \
+            r"market|square|garden|hall|campus|tower|bridge|beach|harbou?r|port|airport|cathedral|castle|zoo|pool|" \
+            r"arena|theatre|theater|cinema|hotel|clinic|store|shop|gallery|office|pharmacy|garage|parking|" \
+            r"kindergarten|university|college|gym|cemetery|playground|chapel)\b"
 
 
 @dataclass
@@ -112,6 +117,8 @@ class _Place:
     id: str
     kind: str
     message: str = ""    # for absent names
+    match: Any = None    # the resolver's Match for a found name
+    area_too: bool = False   # a district, street or named area has the same name ("Kluuvi")
 
     @property
     def found(self) -> bool:
@@ -156,7 +163,7 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
     """Data names in the request, and name-like phrases the data lacks (``taken``: spans of
     money, distances and facility words, which are never names)."""
     found = [(s, e, m) for s, e, m in idx.scan(request)]
-    places = [_Place(s, e, request[s:e], m.feature.name, m.feature.id, m.feature.kind) for s, e, m in found
+    places = [_Place(s, e, request[s:e], m.feature.name, m.feature.id, m.feature.kind, match=m) for s, e, m in found
               if not any(a <= s and e <= b for a, b in taken)]
     for s, e in _namelike_spans(request):
         words = list(re.finditer(r"[\w'’€-]+", request[s:e]))
@@ -169,13 +176,27 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
         s, e = s + words[0].start(), s + words[-1].end()
         if any(a < e and s < b for a, b in taken):
             continue
-        covered = [p for p in places if p.start < e and s < p.end]
-        extra = normalise(re.sub("|".join(re.escape(p.written) for p in covered) or "^$", " ", request[s:e])).split()
-        inside = all(p.start >= s and p.end <= e for p in covered)
-        if covered and not (inside and (any(w not in GENERIC for w in extra)
-                                        or all(p.kind == "region" and p.end - p.start < e - s for p in covered))):
-            continue   # the name found is the whole phrase (or the phrase adds only generic words)
         written = request[s:e]
+        covered = [p for p in places if p.start < e and s < p.end]
+        rest = re.sub("|".join(re.escape(p.written) for p in covered) or "^$", " ", written)
+        if covered:
+            if not all(p.start >= s and p.end <= e for p in covered) or not normalise(rest):
+                continue   # the name found is the whole phrase
+            named = [w for w in re.findall(r"[\w'’-]+", rest) if w[:1].isupper() and normalise(w) not in GENERIC]
+            if not named and not all(p.kind == "region" for p in covered):
+                # the name plus descriptive words: "Stockmann department store", "Kamppi Center"
+                kept = [_described(p, written, rest, idx) for p in covered]
+                if all(f is not None for f in kept):
+                    if len(covered) == 1:
+                        f = kept[0]
+                        places[places.index(covered[0])] = _Place(s, e, written, f.name, f.id, f.kind,
+                                                                 match=covered[0].match)
+                    continue
+                places = [p for p in places if p not in covered]
+                near = list(dict.fromkeys([p.name for p in covered] + idx.suggestions(written)))[:3]
+                places.append(_Place(s, e, written, "", "", "", f"'{written}' is not in the {idx.region} data — "
+                                                                 f"did you mean {' or '.join(near)}?"))
+                continue
         if all(w.casefold() in SENTENCE_WORDS or w.casefold() in GENERIC for w in re.findall(r"[\w'’-]+", written)):
             continue
         if re.fullmatch(COUNTRIES, written.strip(), re.I):
@@ -184,17 +205,37 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
         places = [p for p in places if p not in covered]
         if res.status == "found":
             f = res.feature
-            places.append(_Place(s, e, written, f.name, f.id, f.kind))
+            places.append(_Place(s, e, written, f.name, f.id, f.kind, match=res.candidates[0]))
         else:
             places.append(_Place(s, e, written, "", "", "", res.message))
     return sorted(places, key=lambda p: p.start)
 
 
+def _described(p: _Place, written: str, rest: str, idx: NameIndex) -> Any:
+    """The feature that a name with descriptive words stands for: one of the descriptor's
+    category among the phrase's candidates ("Stockmann car park" → Stockmann Q-Park), else the
+    name's own feature; None when a part of a longer name gets a noun that the feature is not
+    ("Kamppi Center" is not Kampin kappeli, the Kamppi Chapel)."""
+    f = p.match.feature
+    cats = {t.category for t in category_terms(rest)}
+    if cats and f.category not in cats:
+        alt = next((m.feature for m in idx.lookup(written, limit=8) if m.feature.category in cats), None)
+        if alt is not None:
+            return alt
+    partial = p.match.how not in ("exact", "alias") \
+        and len(normalise(p.match.matched).split()) > len(normalise(p.written).split())
+    if partial and (cats - {f.category} or (not cats and f.kind != "poi")):
+        return None
+    return f
+
+
 def _namelike_spans(text: str) -> list[tuple[int, int]]:
     """Capitalised word runs (with a trailing facility noun: "Sapokka park", "Kotka central
-    hospital"); a lone capitalised word that starts a sentence is not taken as a name."""
+    hospital"); a lone capitalised word that starts a sentence is not taken as a name, and a
+    full stop ends a run ("… for Kotka. What should we do?")."""
     out = []
-    for m in re.finditer(r"(?:(?<=^)|(?<=[\s(\"'“]))([A-ZÅÄÖ][\w’'.-]*(?:\s+(?:[A-ZÅÄÖ][\w’'.-]*|(?:de|la|von|van)\b))*)"
+    word_rx = r"[A-ZÅÄÖ](?:[\w’'-]|\.(?!\s))*"
+    for m in re.finditer(r"(?:(?<=^)|(?<=[\s(\"'“]))(" + word_rx + r"(?:\s+(?:" + word_rx + r"|(?:de|la|von|van)\b))*)"
                          r"(" + NOUN_TAIL + r")?", text):
         s, e = m.start(), m.end()
         word = m.group(1)
@@ -237,6 +278,13 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     # a facility word inside a found name is part of the name ("Q-Park", "Kaisaniemen puisto")
     places = [p for p in places if p.found or not any(t.start <= p.start and p.end <= t.end for t in all_terms)]
     terms = [t for t in all_terms if not any(p.start <= t.start < p.end and p.kind != "region" for p in places)]
+    # "Oodi (the library)": a word in brackets after a name describes it, it asks for nothing
+    terms = [t for t in terms if not any(p.found and re.fullmatch(r"\s*\((?:the |a |an )?", request[p.end:t.start])
+                                         and re.match(r"\s*\)", request[t.end:]) for p in places)]
+    for p in places:
+        if p.found and p.kind not in AREA_KINDS:
+            p.area_too = any(normalise(m.feature.name) == normalise(p.name)
+                             for m in index_of(region).lookup(p.name, kinds=AREA_KINDS, limit=2))
     goals, test = _read_goals(request, places, terms, money, dists)
     if any(g.intent in ("plan", "compare_plans") for g in goals) or not goals:
         notes += [f"Budget read as {mo.keur:g} k€ (from '{mo.written}')." for mo in money]
@@ -329,8 +377,38 @@ def _in(a: int, s: int, e: int) -> bool:
     return s <= a < e
 
 
+JOINED = re.compile(r"\s*(?:,|&|\band\b|\bor\b|\bplus\b|\bas well as\b|,\s*and\b)\s*(?:(?:the|any|all|also)\s+)?"
+                    r"(?:(?:nearest|closest|number of)\s+)?", re.I)
+
+
 def _clause_goals(request: str, s: int, e: int, places: list[_Place], terms: list[CategoryTerm], money: list[Money],
                   dists: list[tuple[int, int, float]], before: list[Goal], conditional: bool = False) -> list[Goal]:
+    """The goals of one clause; facility words joined by "and" / "or" / "," ("banks and
+    pharmacies within 300 m of Forum", "nearest pharmacy and car park to Kiasma") make one
+    place query per word, each answered."""
+    ct = [t for t in terms if _in(t.start, s, e)]
+    run = ct[:1]
+    for t in ct[1:]:
+        if t.start >= run[-1].end and JOINED.fullmatch(request[run[-1].end:t.start]):
+            run.append(t)
+        elif len(run) < 2:
+            run = [t]
+    if len(run) >= 2 and len({(t.category, t.tags) for t in run}) == len(run):
+        out: list[Goal] = []
+        for t in run:
+            own = [x for x in terms if x is t or x not in run]
+            got = _clause_reading(request, s, e, places, own, money, dists, before + out, conditional)
+            if not got or any(g.intent not in ("nearest", "within", "find", "count", "exists", "route") for g in got):
+                break
+            out += got
+        else:
+            return out
+    return _clause_reading(request, s, e, places, terms, money, dists, before, conditional)
+
+
+def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: list[CategoryTerm],
+                    money: list[Money], dists: list[tuple[int, int, float]], before: list[Goal],
+                    conditional: bool = False) -> list[Goal]:
     text = request[s:e]
     cp = [p for p in places if _in(p.start, s, e) and p.kind != "region"]
     masked = list(text)
@@ -393,7 +471,8 @@ def _clause_goals(request: str, s: int, e: int, places: list[_Place], terms: lis
         last_plan.slots["budget"] = cm[0].keur
         return []
     plan_cue = cue("plan") or (cm and task_kinds)
-    if plan_cue and (task_kinds or cm or re.search(r"where should|sort out|what'?s best", low)) \
+    if plan_cue and (task_kinds or cm or re.search(r"where should|sort out|what'?s best|\b(?:a|the|some|new) (?:\w+ )?plan\b|"
+                                                   r"\bdraft|\bsketch|\bdesign|\bwhat (?:should|can|could) (?:we|i) do\b", low)) \
             and not (cue("nearest") and not cm) and not (cue("route") and cp and not cm):
         task = task_kinds[0] if task_kinds else None
         if task is None and re.search(r"\bdo it\b", low):
@@ -447,7 +526,7 @@ def _clause_goals(request: str, s: int, e: int, places: list[_Place], terms: lis
         return [goal("nearest", place=origin, category=None)]
     if term is not None and len(cp) == 1 and not before:   # terse: "pharmacies Bulevardi", "pharmacy Stockmann"
         p = cp[0]
-        if p.kind in ("street", "place", "area"):
+        if p.kind in AREA_KINDS or (p.area_too and re.search(r"s\b", term.word)):   # "dentists Kluuvi": a district's
             return [goal("find", area=p.name or p.written, area_name=p.name or p.written, **term_slots(term))]
         return [goal("nearest", place=p.id or p.written, **term_slots(term))]
     if len(cp) >= 2 and re.search(r"\bfrom\b", low) and re.search(r"\bto\b", low):   # "then from Kiasma to Forum"
@@ -460,7 +539,8 @@ def _clause_goals(request: str, s: int, e: int, places: list[_Place], terms: lis
 
 
 def _backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
-    """'from it' / 'to that car park' → the previous goal's result; 'there' → its place."""
+    """'from it' / 'to that car park' → the previous goal's result; 'there' → the facility a
+    nearest-search found ("route there"), but 'from there' and other goals' 'there' → its place."""
     out: dict[str, str] = {}
     if not before:
         return out
@@ -469,7 +549,7 @@ def _backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
     for m in BACKREF.finditer(text):
         role = (m.group(1) or "any").lower()
         word = m.group(2).lower()
-        if word == "there":
+        if word == "there" and (role == "from" or prev.intent != "nearest"):
             value = prev.slots.get("place") or prev.slots.get("origin") or f"$goal:{last}"
         else:
             value = f"$goal:{last}"
