@@ -16,6 +16,7 @@ station) are taken together.
 """
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,7 +25,7 @@ from typing import Any
 import shapely
 
 from ..city import CATEGORIES, REGIONS, load_city
-from ..city.names import NamedFeature, name_index, normalise
+from ..city.names import Match, NamedFeature, name_index, normalise
 from ..city.osm import read_osm
 from ..tasks.base import Instance
 
@@ -124,9 +125,22 @@ def _find(region: str, text: str, cat: str | None, kinds: tuple[str, ...] | None
         if of_cat and (len(of_cat) == 1 or of_cat[0].score > of_cat[1].score):
             return of_cat[0].feature
     r = idx.resolve(text, kinds)
-    if r.status == "found":
+    if r.status == "found" and not _words_left_out(text, r.candidates[0]):
         return r.feature
+    if r.status == "found":   # "Karhula church" is not the fuel station "Teboil Karhula Tikankatu"
+        hint = f" — did you mean {' or '.join(idx.suggestions(text))}?" if idx.suggestions(text) else ""
+        raise Clarify(f"'{text}' is not in the {region} data{hint}")
     raise Clarify(r.message + ("; which one?" if r.status == "ambiguous" else ""))
+
+
+def _words_left_out(text: str, m: Match) -> list[str]:
+    """Words of a partial match ("words", "contains") that the matched name lacks: the planner
+    named something more specific than what was found. Exact, alias and misspelt matches: none."""
+    if m.how not in ("words", "contains"):
+        return []
+    have = normalise(m.matched).split() + normalise(m.feature.name).split()
+    said = [w for w in normalise(text).split() if w not in ("the", "a", "an", "of")]
+    return [w for w in said if not any(w == h or difflib.SequenceMatcher(None, w, h).ratio() >= 0.8 for h in have)]
 
 
 @lru_cache(maxsize=4)
