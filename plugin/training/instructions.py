@@ -8,9 +8,10 @@ seeded fifth of the place names plus every place named in the dev half of the in
 held-out set (held-out places). The independent test half is never read here.
 
 Training: supervised fine-tuning of LoRA on the model's answer (the flat JSON of
-``plugin.constraints.llm.MODEL_SCHEMA`` after the same chat the interpreter sends), then the
-adapter is exported as GGUF for ``instruct --lora`` and ``bench --suite instructions``.
-GRPO with an execution reward is not part of this run (see the README's limits).
+``plugin.constraints.llm.MODEL_SCHEMA`` after the same chat the interpreter sends), then GRPO
+with an execution reward (``instructions_reward``: the sampled answer, compiled and applied,
+against the gold constraint's effect), then the adapter is exported as GGUF for
+``instruct --lora`` and ``bench --suite instructions``.
 """
 from __future__ import annotations
 
@@ -216,9 +217,28 @@ def answer_text(answer: dict[str, Any]) -> str:
     return json.dumps(answer, separators=(", ", ": "), ensure_ascii=False)
 
 
-def train_instructions(out: str | Path, steps: int = 300, batch: int = 4, lr: float = 2e-3, rank: int = 8,
-                       threads: int = 2, seed: int = 0, model: str | None = None) -> dict[str, Any]:
-    """SFT of a LoRA adapter on the generated pairs; writes OUT/adapter-instructions.gguf,
+@dataclass
+class InstructionTraining:
+    """``train --task instructions`` settings; the defaults are the full run, a quick CPU run
+    lowers ``steps``, ``batch`` and ``rank`` (a step's cost grows with batch, not with rank)."""
+    steps: int = 300          # SFT optimizer steps
+    batch: int = 4            # pairs per SFT step
+    lr: float = 2e-3
+    rank: int = 8             # LoRA rank
+    grpo_steps: int = 0       # GRPO steps after SFT (one pair, ``group`` rollouts each)
+    group: int = 4
+    grpo_lr: float = 2e-4
+    max_new_tokens: int = 160  # a one-constraint answer is about 90 tokens
+    temperature: float = 1.0
+    clip: float = 0.2
+    kl_beta: float = 0.04
+    threads: int = 2
+    seed: int = 0
+
+
+def train_instructions(out: str | Path, cfg: InstructionTraining | None = None, model: str | None = None
+                       ) -> dict[str, Any]:
+    """SFT (then GRPO) of a LoRA adapter on the generated pairs; writes OUT/adapter-instructions.gguf,
     OUT/instructions_log.jsonl and OUT/instructions_data.json (which pairs were held out)."""
     import torch
 
@@ -229,11 +249,12 @@ def train_instructions(out: str | Path, steps: int = 300, batch: int = 4, lr: fl
     from .model import load_gguf_model
     from .policy import ChatTokenizer, completion_logprobs
 
+    c = cfg or InstructionTraining()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    torch.set_num_threads(threads)
-    torch.manual_seed(seed)
-    pairs = generate(seed)
+    torch.set_num_threads(c.threads)
+    torch.manual_seed(c.seed)
+    pairs = generate(c.seed)
     train = [p for p in pairs if not p.held_out]
     atomic_write_json(out / "instructions_data.json", {
         "train": len(train), "held_out": len(pairs) - len(train),
@@ -242,23 +263,60 @@ def train_instructions(out: str | Path, steps: int = 300, batch: int = 4, lr: fl
         "examples": [{"text": p.text, "task": p.task, "answer": p.expect, "held_out": p.held_out} for p in pairs[:40]]})
     path = resolve_model(model)
     tok = ChatTokenizer(path)
-    net = load_gguf_model(path, rank=rank, seed=seed)
-    opt = torch.optim.AdamW(list(net.lora_state().values()), lr=lr, weight_decay=0.0)
+    net = load_gguf_model(path, rank=c.rank, seed=c.seed)
+    opt = torch.optim.AdamW(list(net.lora_state().values()), lr=c.lr, weight_decay=0.0)
     log = out / "instructions_log.jsonl"
     log.unlink(missing_ok=True)
     t0 = time.perf_counter()
-    for step in range(steps):
+    for step in range(c.steps):
+        t1 = time.perf_counter()
         opt.zero_grad()
         total = 0.0
-        for j in range(batch):
-            p = train[(step * batch + j) % len(train)]
+        for j in range(c.batch):
+            p = train[(step * c.batch + j) % len(train)]
             logp, mask = completion_logprobs(net, tok.chat_prompt(messages(p.text, p.task)),
                                              [tok.completion(answer_text(p.expect))])
-            loss = sft_loss(logp, mask) / batch
+            loss = sft_loss(logp, mask) / c.batch
             loss.backward()
             total += loss.item()
         opt.step()
-        append_jsonl(log, {"step": step, "loss": round(total, 4), "seconds": round(time.perf_counter() - t0, 1)})
+        append_jsonl(log, {"phase": "sft", "step": step, "loss": round(total, 4),
+                           "step_seconds": round(time.perf_counter() - t1, 2),
+                           "seconds": round(time.perf_counter() - t0, 1)})
+    rewards = grpo_instructions(net, tok, train, c, log) if c.grpo_steps else []
     adapter = export_adapter(net, out / "adapter-instructions.gguf", name="cityplanner-instructions")
-    return {"adapter": str(adapter), "steps": steps, "batch": batch, "train_pairs": len(train),
-            "held_out_pairs": len(pairs) - len(train), "seconds": round(time.perf_counter() - t0, 1)}
+    return {"adapter": str(adapter), "steps": c.steps, "batch": c.batch, "rank": c.rank, "grpo_steps": c.grpo_steps,
+            "group": c.group, "train_pairs": len(train), "held_out_pairs": len(pairs) - len(train),
+            "grpo_mean_reward": round(sum(rewards) / len(rewards), 4) if rewards else None,
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def grpo_instructions(net, tok, train: list[Pair], c: InstructionTraining, log: Path) -> list[float]:
+    """``c.grpo_steps`` GRPO steps: per step one training pair, ``c.group`` sampled answers, each
+    rewarded by its execution (``instructions_reward``); the reference policy is the SFT adapter.
+    Returns every rollout's reward."""
+    import torch
+
+    from ..constraints.llm import messages
+    from .instructions_reward import execution_reward
+    from .policy import sample
+    from .trainer import grpo_step, prepare_group
+
+    ref = {k: v.detach().clone() for k, v in net.lora_state().items()}
+    opt = torch.optim.AdamW(list(net.lora_state().values()), lr=c.grpo_lr, weight_decay=0.0)
+    order = random.Random(c.seed).sample(range(len(train)), len(train))
+    rewards: list[float] = []
+    for step in range(c.grpo_steps):
+        t1 = time.perf_counter()
+        p = train[order[step % len(order)]]
+        gen = torch.Generator().manual_seed(c.seed * 100_003 + step)
+        prompt = tok.chat_prompt(messages(p.text, p.task))
+        comps = sample(net, prompt, c.group, c.max_new_tokens, c.temperature, tok.end, gen)
+        cache: dict = {}   # the gold constraint's certified plan, once per pair
+        r = [execution_reward(tok.decode(ids), p.text, p.region, p.task, p.expect, cache) for ids in comps]
+        loss, stats = grpo_step(net, opt, [prepare_group(net, ref, prompt, comps, r)], c.clip, c.kl_beta)
+        rewards += r
+        append_jsonl(log, {"phase": "grpo", "step": step, "loss": round(loss, 5), "rewards": r,
+                           "kl": round(stats.get("kl", 0.0), 6), "tokens": sum(map(len, comps)),
+                           "step_seconds": round(time.perf_counter() - t1, 2)})
+    return rewards
