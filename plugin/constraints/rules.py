@@ -49,7 +49,10 @@ VOCAB = ("inside", "outside", "within", "least", "most", "more", "than", "office
          "spend", "unspent", "maximum", "minimum", "around", "near", "away", "links", "roads", "priority",
          "prioritise", "prioritize", "emphasise", "emphasize", "distance", "every", "residential", "block", "blocks",
          "allocated", "exclude", "include", "should", "must", "budget", "money", "metres", "meters", "least")
-ID_REF = re.compile(r"\b(site|link|parcel|block|candidate|road)\s*#?\s*(\d+)\b", re.I)
+ID_REF = re.compile(r"\b(site|link|parcel|block|candidate|road)s?\s*#?\s*(\d+)\b", re.I)
+#: "sites 2 and 5", "parcels 3, 4 and 9": every number of the list is an id
+ID_LIST = re.compile(r"\b(?:site|link|parcel|block|candidate|road)s?\s*#?\s*(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or)\s*#?\d+)*)"
+                     r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%))", re.I)
 RAW_ID = re.compile(r"\b([snrf]\d{2,3}(?:c\d+|-[a-z_]+)?)\b")
 DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:er|re)s?|m|met(?:er|re)s?)\b", re.I)
 
@@ -80,6 +83,11 @@ def _number(s: str) -> float:
     return float(s.replace(",", ".").replace(" ", "").replace("\u202f", ""))
 
 
+#: distances in words ("half a kilometre")
+WORD_DIST = ((r"(?:a\s+)?quarter(?:\s+of)?\s+a\s+(?:km|kilomet(?:er|re))", 250.0),
+             (r"half\s+a\s+(?:km|kilomet(?:er|re))", 500.0), (r"(?:a|one)\s+(?:km|kilomet(?:er|re))\b", 1000.0))
+
+
 def distance_of(text: str) -> float | None:
     m = DIST.search(text)
     if not m:
@@ -88,10 +96,15 @@ def distance_of(text: str) -> float | None:
     return v * 1000.0 if m.group(2).lower().startswith("k") else v
 
 
+#: "at least 300 m" is a distance, "need a minimum of two" a count of two
+NOT_A_MEASURE = r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%|per ?cent)|\s+(?:minimum|maximum|min|max|total)\b)"
+
+
 def count_of(text: str) -> int | None:
     m = re.search(r"\b(?:at least|at most|no more than|not more than|max(?:imum)?(?: of)?|min(?:imum)?(?: of)?|"
                   r"up to|exactly|only|need|get|place|build|keep|allow|than|just)\s+(\d+|" +
-                  "|".join(sorted(map(re.escape, NUMBER_WORDS), key=len, reverse=True)) + r")\b", text, re.I)
+                  "|".join(sorted(map(re.escape, NUMBER_WORDS), key=len, reverse=True)) + r")\b" + NOT_A_MEASURE,
+                  text, re.I)
     if m:
         w = m.group(1).lower()
         return int(w) if w.isdigit() else NUMBER_WORDS[w]
@@ -163,6 +176,9 @@ def term_of(text: str, task: str) -> str | None:
     return best[0] if best else None
 
 
+COUNT_WORDS = {w for w in NUMBER_WORDS if " " not in w} - {"a", "an", "no"}
+
+
 def target_phrase(text: str) -> str | None:
     """The place an instruction names: after of / from / near / by / on / around / inside …"""
     for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|avoid)\s+"
@@ -170,6 +186,9 @@ def target_phrase(text: str) -> str | None:
         phrase = re.split(r"\s*(?:,|;|\.\s|\.$|\s-\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b)",
                           m.group(1))[0]
         phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase.strip(), flags=re.I).strip(" .!?'\"")
+        first = phrase.split()[0].lower() if phrase else ""
+        if first[:1].isdigit() or first in COUNT_WORDS:   # "a 250 m radius of X", "a minimum of two chargers"
+            continue
         if phrase and not re.fullmatch(r"(?:(?:a|the|an|our|my)\s+)?(?:couple|few|pair|total|all|" + UNIT_NOUNS +
                                        r"|each other|one another|them|it|here|the money|money)(?:\s+" + UNIT_NOUNS + r")?",
                                        phrase, re.I):
@@ -201,8 +220,9 @@ def _base(kind: str, **kw: Any) -> dict[str, Any]:
 NEG = re.compile(r"\b(no|not|never|nothing|none|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|"
                  r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
                  r"shall not|must not|don'?t|do not|without)\b", re.I)
-EMPH = re.compile(r"\b(prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? most|care\w* (?:most )?about|"
-                  r"maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|optimi[sz]e for)\b", re.I)
+EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? most|"
+                  r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
+                  r"optimi[sz]e for)\b", re.I)
 
 
 def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
@@ -217,8 +237,20 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     return parse_one(text, task, budget_keur)
 
 
+def _plain(text: str) -> str:
+    """Politeness off, distances in words as numbers, "closer than 200 m to X" as "… 200 m of X",
+    "a 250 m radius of X" as "250 m of X"."""
+    t = re.sub(r"[\s,]*\b(?:please|thanks|thank you|if possible|ok)\b[\s.!]*$", "", text.strip(), flags=re.I)
+    for pat, metres in WORD_DIST:
+        t = re.sub(rf"\b{pat}", f"{metres:g} m", t, flags=re.I)
+    t = re.sub(r"\b((?:\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?)|(?:a |one )?kilomet(?:er|re))"
+               r")\s+to\b", r"\1 of", t, flags=re.I)
+    return re.sub(r"\b(?:an?\s+)?(\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?))\s+radius\s+(?:of|around|from)\b",
+                  r"\1 of", t, flags=re.I)
+
+
 def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
-    t = _fix_spelling(text.strip())
+    t = _fix_spelling(_plain(text))
     low = t.lower()
     dist = distance_of(t)
     typ = type_of(t, task)
@@ -240,7 +272,8 @@ def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[di
         return [_base("spacing_min", distance_m=dist)]
     # -- coverage of residential blocks
     if dist and re.search(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|dwelling)", low):
-        m = re.search(r"\bof (?:an? |the nearest |some )?([a-z ]+?)\s*(?:[.,;]|$)", low)
+        m = re.search(r"\bof (?:an? |the nearest |some )?([a-z ]+?)\s*(?:[.,;]|$)", low) or \
+            re.search(r"\b(?:have|has|get|with)\s+(?:an?\s+|some\s+|the\s+)?([a-z ]+?)\s+within\b", low)
         from .resolve import category_of
 
         cat = category_of(m.group(1)) if m else None
@@ -249,17 +282,18 @@ def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[di
         return [_base("coverage", target={"name": None, "category": cat, "id": None}, distance_m=dist,
                       scope="residential blocks")]
     # -- ids: "site 3 in", "no site 15", "block 5 should stay green", "link 2 in, link 6 out"
-    idm = ID_REF.search(t) or RAW_ID.search(t)
+    idm = ID_LIST.search(t) or RAW_ID.search(t)
     if idm and not dist:
-        ident = idm.group(2) if idm.re is ID_REF else idm.group(1)
+        idents = re.findall(r"\d+", idm.group(1)) if idm.re is ID_LIST else [idm.group(1)]
         rest = (t[: idm.start()] + " " + t[idm.end():]).lower()
         out = bool(re.search(r"\b(no|not|out|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
                              r"lock(?:ed)? out|don'?t|do not)\b", rest))
         kind = "lock_out" if out else "lock_in"
-        return [_base(kind, target={"name": None, "category": None, "id": ident}, type=typ)]
+        return [_base(kind, target={"name": None, "category": None, "id": i}, type=typ) for i in idents]
     phrase = target_phrase(t)
     near_word = re.search(r"\b(near|nearby|next to|close to|by|beside|around)\b", low)
-    inside_word = re.search(r"\b(inside|within the area of|in the area of|in)\b", low)
+    inside_word = re.search(r"\b(inside|within the area of|in the area of|in)\b", low) or \
+        (None if dist else re.search(r"\b(within)\b", low))
     # -- near a place, with or without a distance
     if phrase and (dist or near_word) and not (inside_word and not dist and not near_word):
         target = _target(phrase)
@@ -272,7 +306,7 @@ def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[di
         at_most = re.search(r"\b(at most|no more than|not more than|max(?:imum)?|up to|only)\b", low)
         if at_most and cnt is not None:
             out = _base("count_max", target=target, distance_m=dist, count=cnt, type=typ)
-        elif neg and not re.search(r"\bat least \d+|\bat least (?:one|two|three)\b", low):
+        elif neg and not re.search(r"\bat least (?:\d+|one|two|three)\b" + NOT_A_MEASURE, low):
             out = _base("exclude_near", target=target, distance_m=dist, type=typ)
         else:
             out = _base("count_min", target=target, distance_m=dist, count=cnt or 1, type=typ)

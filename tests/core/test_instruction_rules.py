@@ -1,0 +1,52 @@
+"""The deterministic instruction rules on phrasings of our own (not from the held-out sets):
+a distance is never read as a count, a count word never as a place, distances in words,
+"closer than … to", "a … radius of", lists of ids, "only within <area>", coverage with "have a
+… within", "prefer" as an emphasis. Parse level only: no data, no solver."""
+from __future__ import annotations
+
+import pytest
+
+from cityplanner.plugin.constraints.rules import parse
+
+
+def brief(cons: list[dict]) -> list[tuple]:
+    out = []
+    for c in cons:
+        t = c.get("target") or {}
+        out.append((c["kind"], t.get("name") or t.get("category") or t.get("id"), c.get("distance_m"),
+                    c.get("count"), c.get("share"), c.get("term")))
+    return out
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # a distance after "at least" is a distance, not a count of 300 chargers
+    ("keep chargers at least 300 m away from Kaisaniemen puisto", "station",
+     [("exclude_near", "Kaisaniemen puisto", 300.0, None, None, None)]),
+    ("Don't put any chargers closer than 200 metres to Kiasma.", "station",
+     [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+    ("No EV charging within a 250m radius of Ateneum please", "station",
+     [("exclude_near", "Ateneum", 250.0, None, None, None)]),
+    # "a minimum of two chargers": two, and the place is Stockmann, not "two chargers"
+    ("We need a minimum of two chargers within 400 metres of Stockmann.", "station",
+     [("count_min", "Stockmann", 400.0, 2, None, None)]),
+    # a distance in words keeps its place: never a bare "at most one" in total
+    ("Put at most one station within half a kilometre of Kiasma.", "station",
+     [("count_max", "Kiasma", 500.0, 1, None, None)]),
+    ("at least one charger within a kilometre of Ateneum", "station",
+     [("count_min", "Ateneum", 1000.0, 1, None, None)]),
+    ("Exclude sites 2 and 5.", "station", [("lock_out", "2", None, None, None, None),
+                                           ("lock_out", "5", None, None, None, None)]),
+    ("parcels 3, 4 and 9 in", "land", [("lock_in", "3", None, None, None, None), ("lock_in", "4", None, None, None, None),
+                                       ("lock_in", "9", None, None, None, None)]),
+    ("Chargers only within Kluuvi.", "station", [("inside_area", "Kluuvi", None, None, None, None)]),
+    ("All residential blocks should have a charger within 700 m.", "station",
+     [("coverage", "charging", 700.0, None, None, None)]),
+    ("Prefer connectivity over travel time.", "road", [("emphasis", None, None, None, None, "connectivity")]),
+    # unchanged forms still read as before
+    ("at least 2 chargers within 300 m of Q-Park Erottaja", "station",
+     [("count_min", "Q-Park Erottaja", 300.0, 2, None, None)]),
+    ("Leave 30% of the budget unspent.", "station", [("budget_share_max", None, None, None, 0.7, None)]),
+    ("site 5 in", "station", [("lock_in", "5", None, None, None, None)]),
+])
+def test_rules_read_our_own_phrasings(text, task, expect):
+    assert brief(parse(text, task, 500.0)) == expect
