@@ -148,6 +148,8 @@ def test_model_sentences_must_restate_one_fact():
     assert aligned("Helsingin yliopisto is the nearest school to Kauppatori, 480.6 m by road.", facts)
     assert not aligned("The nearest school to Kruununhaan yläasteen koulu is Kaisaniemen ala-aste.", facts)
     assert not aligned("Helsingin yliopisto lies on the island of Kauppatori, 480.6 m away.", facts)
+    assert not aligned("Helsingin yliopisto is not the nearest school to Kauppatori.", facts)   # a negation of its own
+    assert not aligned("1.", facts) and not aligned("Nearest school to Kauppatori, Helsingin yliopisto?", facts)
 
 
 def _reading(request, region="helsinki"):
@@ -190,3 +192,33 @@ def test_amounts_in_words_and_plan_verbs():
     assert len(task.missing) == 2 and "the budget (k€)" in task.missing
     _, goals = _reading("Give me an overview of Kotka and draft a road plan for a quarter of a million euros.", "kotka")
     assert [(g, s.get("task"), s.get("budget")) for g, s in goals] == [("summary", None, None), ("plan", "road", 250.0)]
+
+
+def test_later_clauses_refine_and_refer_to_earlier_ones():
+    _, goals = _reading("Is there a cinema anywhere near Lasipalatsi? say within 400 metres")
+    assert len(goals) == 1 and goals[0][1]["radius_m"] == 400.0 and not goals[0][1]["default_radius"]
+    task, goals = _reading("Plan road construction in Kotka with 500 k€, then evaluate the resulting plan.", "kotka")
+    assert not task.missing and goals == [("plan", {"task": "road", "budget": 500.0, "size": "small",
+                                                    "evaluate": True, "sites": False})]
+    _, goals = _reading("nearest library Stockmann -> then route to Kiasma")
+    assert goals[1][1]["origin"] == "$goal:0"
+    _, goals = _reading("if there's at least one cinema within 300 m of Forum, tell me the nearest one; "
+                        "if not, plan chargers with 300k")
+    assert goals[1] == ("nearest", {"place": "poi:103", "category": "recreation", "tag": "amenity=cinema",
+                                    "word": "cinema"})
+    task, goals = _reading("nearest fuel to Kotka Concert Hall, plus an overview of Kotka", "kotka")
+    assert [g for g, _ in goals] == ["nearest", "summary"] and "'Kotka Concert Hall' is not" in task.absent[0]
+    task, _ = _reading("We've budgeted €900k. Which area needs chargers most?", None)
+    assert task.missing[0].startswith("the region") and "Budget read as 900 k€ (from '€900k')." in task.notes
+
+
+def test_a_place_no_road_reaches_still_answers_comparisons_and_conditions(tmp_path):
+    """Helilän koulu lies on a road piece of its own in the kotka extract."""
+    reg = default_registry(tmp_path)
+    out = answer_request("Helilän koulu or Otsonkallio: closer to Neste Huttunen?", reg, None, "kotka")
+    assert out["answer"].startswith("Closer by road to Neste Huttunen: Otsonkallio (")
+    out = answer_request("If the road distance from Helilän koulu to Teboil Karhula Tikankatu exceeds two kilometres, "
+                         "list the fuel stations; otherwise count the schools", reg, None, "kotka")
+    assert out["task"]["test"] == {"op": ">", "value": 2000.0}
+    assert [c["tool"] for c in out["tool_calls"]] == ["route", "find_features"]
+    assert "unreachable (no road connects them)" in out["answer"]

@@ -32,6 +32,7 @@ DRAFT_CALLS, DRAFT_SECONDS = 2, 90.0
 SWITCH_AFTER = 8
 MAX_EXTRA = 3
 SOLVE_SECONDS = 5.0
+SYNTHESIS_FACTS, SYNTHESIS_CHARS, SYNTHESIS_TOKENS = 3, 240, 48   # the model sentence's prompt and length
 
 
 def signature(tool: str, args: dict[str, Any]) -> str:
@@ -69,12 +70,15 @@ class Run:
                 or self.max_seconds - self.elapsed() <= DRAFT_SECONDS)
 
     # ---------------------------------------------------------------- model
-    def model(self, purpose: str, messages: list[dict], schema: dict | None = None) -> Any:
-        """Parsed JSON (schema) or text; None when the model failed, answered badly or no budget."""
+    def model(self, purpose: str, messages: list[dict], schema: dict | None = None,
+              max_tokens: int | None = None) -> Any:
+        """Parsed JSON (schema) or text; None when the model failed, answered badly or no budget.
+        A text cut off at ``max_tokens`` loses its unfinished last sentence."""
         if self.backend is None or len(self.model_calls) >= self.max_calls:
             return None
         try:
-            res = self.backend.chat(messages, schema=schema, max_tokens=self.max_tokens, temperature=0.0,
+            res = self.backend.chat(messages, schema=schema, max_tokens=min(self.max_tokens, max_tokens or self.max_tokens),
+                                    temperature=0.0,
                                     seed=self.seed + len(self.model_calls))
         except Exception as e:  # noqa: BLE001 - a dead model degrades to the deterministic path
             self.model_calls.append({"purpose": purpose, "error": f"{type(e).__name__}: {e}", "prompt_tokens": 0,
@@ -84,6 +88,8 @@ class Run:
                "seconds": round(res.seconds, 3), "finish_reason": res.finish_reason, "text": res.text[:2000]}
         self.model_calls.append(rec)
         if schema is None:
+            if res.finish_reason == "length":
+                return " ".join(synthesis.sentences(res.text)[:-1])
             return res.text
         try:
             return json.loads(res.text)
@@ -223,7 +229,10 @@ def condition_value(run: Run, task: Task) -> tuple[float | None, str]:
     if i is None:
         return None, ""
     g = task.goals[i]
-    obs = [o for o in goal_observations(run, task, i) if o.ok]
+    ran = goal_observations(run, task, i)
+    obs = [o for o in ran if o.ok]
+    if g.intent == "route" and any(not o.ok and "no road connects" in (o.error or "") for o in ran):
+        return float("inf"), "distance_m"   # "if it is more than 2 km by road": farther than any distance
     if not obs:
         return None, ""
     r = obs[-1].result
@@ -259,7 +268,8 @@ def next_call(run: Run, task: Task) -> tuple[tuple[str, dict] | None, list[str]]
                 return (tool, args), limits
             if not obs.ok:
                 limits.append(f"{tool}: {obs.error}")
-                break  # later calls of this goal depend on this one
+                if goal.intent != "compare":
+                    break  # later calls of this goal depend on this one (a comparison's do not)
     return None, limits
 
 
@@ -373,10 +383,14 @@ def synthesize(run: Run, task: Task, request: str, limits: list[str]) -> dict[st
                 "unsupported": [], "draft": []}
     evidence = synthesis.numbers_in([o.result for o in good]) | synthesis.numbers_in(request) \
         | synthesis.numbers_in(draft)
+    # one sentence from the first facts: the sentence may only restate a fact (verify), so a
+    # longer prompt or answer would cost seconds of CPU time and add nothing
     text = run.model("synthesis", [
-        {"role": "system", "content": "Answer the planner's request in one or two sentences using only the "
-                                      "facts given. Copy numbers and names exactly. Do not describe tools or offer help."},
-        {"role": "user", "content": f"Request: {request}\nFacts:\n" + "\n".join(draft)}])
+        {"role": "system", "content": "Answer the planner's request in one sentence using only the facts given. "
+                                      "Copy numbers and names exactly."},
+        {"role": "user", "content": f"Request: {request}\nFacts:\n"
+                                    + "\n".join(line[:SYNTHESIS_CHARS] for line in draft[:SYNTHESIS_FACTS])}],
+        max_tokens=SYNTHESIS_TOKENS)
     kept, dropped = synthesis.verify(text or "", evidence, dumps([o.result for o in good]) + request + " ".join(draft),
                                      idx.names if idx is not None else None, draft)
     run.trace.append({"step": "synthesis", "draft": draft, "kept": kept, "dropped": dropped})

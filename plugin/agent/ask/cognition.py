@@ -40,7 +40,8 @@ DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:re|er)s?|m|met(?:re|er)s?)
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10, "a": 1, "an": 1, "any": 1}
 SPLIT = re.compile(
-    r"\s*(?:;|\+|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b|\.\s+(?=[A-Z])|\?\s+(?=\w)"
+    r"\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
+    r"|\.\s+(?=[A-Z])|\?\s+(?=\w)"
     r"|,\s*and\b(?!\s+[^,]*\bor\b)"
     r"|\band\b(?=\s+(?:how|what|which|the (?:number|nearest|closest|road|distance|overview|route)|tell|show|give|"
     r"count|list|evaluate|eval|nearest|closest|route|distance|its|score|report|draft|sketch|design|plan|spend))"
@@ -50,7 +51,7 @@ CUES = {
     "compare": r"\b(?:closer|nearer)\b|\bvs\.?(?!\w)|\bversus\b",
     "plan": r"\bplan\w*|where should|\bspend\w*|allocat\w*|sort out|upgrades?|\bbuild\w*|construct\w*|\bput\b|"
             r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
-            r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b",
+            r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b",
     "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
     "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|locations?|\bwhere\b.*\bsites?\b",
     "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in",
@@ -353,9 +354,9 @@ def _test(cond: str, counting: bool) -> dict[str, Any]:
     m or a score."""
     low = cond.casefold()
     found = [m for m in re.finditer(r"(at least|no fewer than|more than|over|above|greater than|farther than|"
-                                    r"further than|longer than|under|below|less than|fewer than|at most|closer than|"
-                                    r"shorter than|within)\s+(\d+(?:[.,]\d+)?|" + "|".join(NUMBER_WORDS)
-                                    + r")\b\s*(km|m\b|metres|meters)?", low)
+                                    r"further than|longer than|exceeds?|exceeding|beyond|under|below|less than|"
+                                    r"fewer than|at most|closer than|shorter than|within)\s+(\d+(?:[.,]\d+)?|"
+                                    + "|".join(NUMBER_WORDS) + r")\b\s*(km|kilomet(?:re|er)s?|m\b|metres|meters)?", low)
              if bool(m.group(3)) != counting and not (counting and m.group(1) == "within")]
     m = found[0] if found else None
     if not m:
@@ -365,7 +366,7 @@ def _test(cond: str, counting: bool) -> dict[str, Any]:
     op = {"at least": ">=", "no fewer than": ">=", "at most": "<=", "within": "<="}.get(m.group(1))
     if op is None:
         op = ">" if m.group(1) in ("more than", "over", "above", "greater than", "farther than", "further than",
-                                   "longer than") else "<"
+                                   "longer than", "exceed", "exceeds", "exceeding", "beyond") else "<"
     raw = m.group(2)
     value = float(NUMBER_WORDS.get(raw, 0) if raw in NUMBER_WORDS else raw.replace(",", "."))
     if m.group(3) and m.group(3).startswith("k"):
@@ -470,9 +471,20 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
         # "Plan road upgrades for Kotka; we can spend 250 000 euros": the money is that plan's
         last_plan.slots["budget"] = cm[0].keur
         return []
+    if (cue("evaluate") or cue("sites")) and not cp and not ct and not cm and not task_kinds \
+            and any(g.intent == "plan" for g in before):   # "…, then evaluate the resulting plan"
+        last = next(g for g in reversed(before) if g.intent == "plan")
+        last.slots["evaluate"] = last.slots.get("evaluate") or cue("evaluate")
+        last.slots["sites"] = last.slots.get("sites") or cue("sites")
+        return []
+    if before and before[-1].intent == "within" and cd and not cp and not ct and not cm:
+        # "Is there a cinema near Lasipalatsi? say within 400 metres": the radius of that search
+        before[-1].slots.update(radius_m=cd[0], default_radius=False)
+        return []
     plan_cue = cue("plan") or (cm and task_kinds)
     if plan_cue and (task_kinds or cm or re.search(r"where should|sort out|what'?s best|\b(?:a|the|some|new) (?:\w+ )?plan\b|"
-                                                   r"\bdraft|\bsketch|\bdesign|\bwhat (?:should|can|could) (?:we|i) do\b", low)) \
+                                                   r"\bdraft|\bsketch|\bdesign|\bwhat (?:should|can|could) (?:we|i) do\b|"
+                                                   r"\bneeds? (?:\w+ )*?most\b", low)) \
             and not (cue("nearest") and not cm) and not (cue("route") and cp and not cm):
         task = task_kinds[0] if task_kinds else None
         if task is None and re.search(r"\bdo it\b", low):
@@ -480,11 +492,6 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
             budget = budget if budget is not None else next((g.slots.get("budget") for g in reversed(before)
                                                              if g.intent == "plan"), None)
         return [goal("plan", task=task, budget=budget, size="small", evaluate=cue("evaluate"), sites=cue("sites"))]
-    if (cue("evaluate") or cue("sites")) and not cp and not ct and any(g.intent == "plan" for g in before):
-        last = next(g for g in reversed(before) if g.intent == "plan")
-        last.slots["evaluate"] = last.slots.get("evaluate") or cue("evaluate")
-        last.slots["sites"] = last.slots.get("sites") or cue("sites")
-        return []
     if (cue("summary") or re.search(r"residents|inhabitants|population|buildings|road km|kilomet\w* of road|"
                                     r"junctions|dead ends", low)) and not ct:
         return [goal("summary")]
@@ -492,7 +499,13 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
     term = ct[0] if ct else None
     origin = _origin(request, s, cp, refs)
     if cue("nearest") and (term or not cd):
-        out.append(goal("nearest", place=origin, **term_slots(term)))
+        slots = term_slots(term)
+        prev = before[-1].slots if before else {}
+        if term is None and re.search(r"\bones?\b", low) and prev.get("category"):
+            # "if there's a cinema within 300 m of Forum, tell me the nearest one": that kind, from there
+            slots = {k: prev.get(k) for k in ("category", "tag", "word")}
+            origin = origin or prev.get("place")
+        out.append(goal("nearest", place=origin, **slots))
         if cue("route") and re.search(r"how (?:many|far)|distance|route|by road|metres|meters", low):
             out.append(goal("route", origin=origin, destination=f"$goal:{len(before)}"))
         return out
@@ -586,6 +599,8 @@ def _route_ends(request: str, s: int, cp: list[_Place], refs: dict[str, str],
         origin, dest = before[-1].slots.get("place"), f"$goal:{len(before) - 1}"
     if origin is None and dest is not None and refs.get("any"):
         origin = refs["any"]
+    if origin is None and dest is not None and before and before[-1].intent == "nearest":
+        origin = f"$goal:{len(before) - 1}"   # "nearest library to Stockmann, then route to Kiasma"
     if dest is None and origin is not None and refs.get("any") and refs["any"] != origin:
         dest = refs["any"]
     return origin, dest

@@ -103,6 +103,7 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", text or "") if s.strip()]
 
 
+NEGATIONS = {"not", "no", "never", "none", "nothing", "cannot", "without", "neither", "nor"}
 ALIGN_MIN = 0.8   # share of a model sentence's content words that must come from one fact line
 
 
@@ -114,11 +115,16 @@ def aligned(sentence: str, facts: list[str]) -> bool:
     from ...city.names import GENERIC, normalise
 
     words = [w for w in normalise(sentence).split() if w not in GENERIC and len(w) > 2]
+    if len(normalise(sentence).split()) < 4 or sentence.rstrip().endswith("?"):
+        return False   # a fragment ("1.") or the request echoed back states no fact
     nums = NUMBER.findall(sentence)
     said = Counter(words)
+    negations = NEGATIONS & set(normalise(sentence).split())
     for f in facts:
         fl = normalise(f)
         have = Counter(fl.split())
+        if negations - set(have):
+            continue   # "… which is not on the map" where the fact says no such thing
         # a word used more often than the fact uses it swaps a relation's ends ("the nearest
         # school to Ressun lukio is Ressun lukio" from "… to Stockmann is Ressun lukio")
         if any(n > have[w] for w, n in said.items() if w in have):
@@ -275,6 +281,7 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
         obs = obs_of(i)
         good = [o for o in obs if o.ok]
         if not good:
+            out.extend(_condition_line(task, g, cond, outcome))   # a route no road makes still decides
             continue
         r = good[-1].result
         s = g.slots
@@ -349,14 +356,21 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
                            "tasks measure different things.")
         elif g.intent == "participation":
             out.extend(fact_lines(good[-1]))
-        if g.branch == "if" and cond[0] is not None and task.test:
-            value, kind = cond
-            shown = "none" if value == float("inf") else f"{value:g}"
-            unit = " m" if kind == "distance_m" and value != float("inf") else ""
-            out.append(f"Condition: the {kind.replace('_m', '')} is {shown}{unit}, which is "
-                       f"{'' if outcome else 'not '}{task.test['op']} {task.test['value']:g}{unit}; so "
-                       f"{'the first' if outcome else 'the other'} branch follows"
-                       + ("" if outcome or any(x.branch == "else" for x in task.goals) else " (nothing to do)") + ".")
+        out.extend(_condition_line(task, g, cond, outcome))
     return out + list(task.notes)
+
+
+def _condition_line(task: Any, g: Any, cond: tuple[float | None, str], outcome: bool | None) -> list[str]:
+    """The tested value and the branch it selects (after the condition's own facts)."""
+    if g.branch != "if" or cond[0] is None or not task.test:
+        return []
+    value, kind = cond
+    shown = ("unreachable (no road connects them)" if kind == "distance_m" else "none") \
+        if value == float("inf") else f"{value:g}"
+    unit = " m" if kind == "distance_m" and value != float("inf") else ""
+    return [f"Condition: the {kind.replace('_m', '')} is {shown}{unit}, which is "
+            f"{'' if outcome else 'not '}{task.test['op']} {task.test['value']:g}{unit}; so "
+            f"{'the first' if outcome else 'the other'} branch follows"
+            + ("" if outcome or any(x.branch == "else" for x in task.goals) else " (nothing to do)") + "."]
 
 
