@@ -35,7 +35,8 @@ from .compile import by_id, candidate_geometries
 CATEGORY_WORDS = {
     "school": "school", "kindergarten": "school", "hospital": "hospital", "clinic": "clinic",
     "health centre": "clinic", "doctor": "clinic", "pharmacy": "clinic", "shop": "business",
-    "business": "business", "office": "office", "park": "green", "green area": "green", "green": "green",
+    "business": "business", "office": "office", "park": "green", "green area": "green", "green space": "green",
+    "green": "green",
     "playground": "recreation", "recreation": "recreation", "parking": "parking", "car park": "parking",
     "fuel station": "fuel", "gas station": "fuel", "petrol station": "fuel", "fuel": "fuel",
     "charger": "charging", "charging station": "charging", "charging point": "charging", "charging": "charging",

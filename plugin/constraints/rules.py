@@ -32,7 +32,7 @@ LAND_TYPES = (("hospital_l", r"hospital_l|large hospitals?"),
 STATION_TYPES = (("parking", r"parking|car parks?"), ("fuel", r"fuel stations?|petrol stations?|gas stations?"),
                  ("curb", r"curbs?|kerbs?|kerbside|curbside"))
 TERMS = {
-    "station": (("service_time", r"service time|waiting|queu\w*|wait times?"), ("access", r"access\w*|walking distance|distance"),
+    "station": (("service_time", r"service time|waiting|queu\w*|wait times?"), ("access", r"access\w*|walk\w*|distance"),
                 ("coverage", r"coverage|cover\w*|served|reach"), ("cost", r"costs?|cheap\w*|money")),
     "road": (("travel_time", r"travel times?|travel|detours?|trip lengths?|shorter trips|distance"),
              ("connectivity", r"connect\w*"), ("cost", r"costs?|cheap\w*|money")),
@@ -51,7 +51,8 @@ VOCAB = ("inside", "outside", "within", "least", "most", "more", "than", "office
          "allocated", "exclude", "include", "should", "must", "budget", "money", "metres", "meters", "least")
 ID_REF = re.compile(r"\b(site|link|parcel|block|candidate|road)s?\s*#?\s*(\d+)\b", re.I)
 #: "sites 2 and 5", "parcels 3, 4 and 9": every number of the list is an id
-ID_LIST = re.compile(r"\b(?:site|link|parcel|block|candidate|road)s?\s*#?\s*(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or)\s*#?\d+)*)"
+ID_LIST = re.compile(r"\b(?:site|link|parcel|block|candidate|road)s?\s*#?\s*(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or)\s*"
+                     r"(?:(?:site|link|parcel|block|candidate|road)s?\s*)?#?\d+)*)"
                      r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%))", re.I)
 RAW_ID = re.compile(r"\b([snrf]\d{2,3}(?:c\d+|-[a-z_]+)?)\b")
 DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:er|re)s?|m|met(?:er|re)s?)\b", re.I)
@@ -139,8 +140,11 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     unspent = bool(re.search(r"\b(unspent|leave|keep back|save|reserve|spare|left over)\b", low))
     m = re.search(r"(\d+(?:[.,]\d+)?)\s*(?:%|per ?cent)", low)
     share = None
+    frac = re.search(r"\b(\d+)\s*/\s*(\d+)\b", low)
     if m:
         share = _number(m.group(1)) / 100.0
+    elif frac and int(frac.group(2)) > 0:
+        share = int(frac.group(1)) / int(frac.group(2))
     else:
         for words in sorted(FRACTIONS, key=len, reverse=True):
             if re.search(rf"\b{words}\b", low):
@@ -159,9 +163,12 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     return round(1.0 - share if unspent else share, 4)
 
 
+def _types(task: str) -> tuple[tuple[str, str], ...]:
+    return LAND_TYPES if task == "land" else STATION_TYPES if task == "station" else ()
+
+
 def type_of(text: str, task: str) -> str | None:
-    table = LAND_TYPES if task == "land" else STATION_TYPES if task == "station" else ()
-    for name, pat in table:
+    for name, pat in _types(task):
         if re.search(rf"\b(?:{pat})\b", text, re.I):
             return name
     return None
@@ -217,9 +224,11 @@ def _base(kind: str, **kw: Any) -> dict[str, Any]:
     return out
 
 
-NEG = re.compile(r"\b(no|not|never|nothing|none|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|"
+NEG = re.compile(r"\b(no|not|never|nothing|none|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|clear of|"
                  r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
                  r"shall not|must not|don'?t|do not|without)\b", re.I)
+OUT_WORDS = re.compile(r"\b(no|not|out|off|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
+                       r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|don'?t|do not)\b", re.I)
 EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? most|"
                   r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
                   r"optimi[sz]e for)\b", re.I)
@@ -268,12 +277,13 @@ def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[di
             return [_base("emphasis", term=term)]
     # -- minimum spacing
     if dist and re.search(r"\b(apart|spacing|spaced|between (?:the |any |two )?(?:selected )?" + UNIT_NOUNS +
-                          r"|from each other|from one another|distance between)\b", low):
+                          r"|(?:from|of|to) each other|(?:from|of|to) one another|distance between)\b", low):
         return [_base("spacing_min", distance_m=dist)]
     # -- coverage of residential blocks
     if dist and re.search(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|dwelling)", low):
         m = re.search(r"\bof (?:an? |the nearest |some )?([a-z ]+?)\s*(?:[.,;]|$)", low) or \
-            re.search(r"\b(?:have|has|get|with)\s+(?:an?\s+|some\s+|the\s+)?([a-z ]+?)\s+within\b", low)
+            re.search(r"\b(?:have|has|get|gets|with|needs?|reach(?:es)?)\s+(?:an?\s+|some\s+|the\s+)?([a-z ]+?)\s+within\b",
+                      low)
         from .resolve import category_of
 
         cat = category_of(m.group(1)) if m else None
@@ -285,14 +295,19 @@ def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[di
     idm = ID_LIST.search(t) or RAW_ID.search(t)
     if idm and not dist:
         idents = re.findall(r"\d+", idm.group(1)) if idm.re is ID_LIST else [idm.group(1)]
-        rest = (t[: idm.start()] + " " + t[idm.end():]).lower()
-        out = bool(re.search(r"\b(no|not|out|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
-                             r"lock(?:ed)? out|don'?t|do not)\b", rest))
-        kind = "lock_out" if out else "lock_in"
-        return [_base(kind, target={"name": None, "category": None, "id": i}, type=typ) for i in idents]
+        refs = list(ID_REF.finditer(t))
+        if idm.re is ID_LIST and len(refs) > len(idents):   # "site 3 in and site 6 out": each id its own words
+            shared = OUT_WORDS.search(t[: refs[0].start()])
+            return [_base("lock_out" if (OUT_WORDS.search(seg) if re.search(r"\b(in|out|off)\b", seg) else shared)
+                          else "lock_in", target={"name": None, "category": None, "id": r.group(2)}, type=typ)
+                    for k, r in enumerate(refs)
+                    for seg in [t[r.end(): refs[k + 1].start() if k + 1 < len(refs) else len(t)]]]
+        out = OUT_WORDS.search(t[: idm.start()] + " " + t[idm.end():])
+        return [_base("lock_out" if out else "lock_in", target={"name": None, "category": None, "id": i}, type=typ)
+                for i in idents]
     phrase = target_phrase(t)
     near_word = re.search(r"\b(near|nearby|next to|close to|by|beside|around)\b", low)
-    inside_word = re.search(r"\b(inside|within the area of|in the area of|in)\b", low) or \
+    inside_word = re.search(r"\b(inside|within the area of|in the area of|in|on)\b", low) or \
         (None if dist else re.search(r"\b(within)\b", low))
     # -- near a place, with or without a distance
     if phrase and (dist or near_word) and not (inside_word and not dist and not near_word):
@@ -314,18 +329,22 @@ def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[di
     # -- inside / outside a named area
     if phrase and inside_word:
         target = _target(phrase)
+        cnt = count_of(t)
+        at_most = re.search(r"\b(at most|no more than|not more than|max\w*|up to)\b", low)
         neg = NEG.search(low)
+        if cnt is not None and (at_most or not neg):   # "no more than 2 in Kluuvi" is a count, not "none"
+            return [_base("count_max" if at_most else "count_min", target=target, count=cnt, type=typ, area=True)]
         if re.search(r"\bonly\b", low) and not neg:
             return [_base("inside_area", target=target, type=typ)]
         if neg:
             return [_base("outside_area", target=target, type=typ)]
-        cnt = count_of(t)
-        if cnt is not None:
-            kind = "count_max" if re.search(r"\b(at most|no more than|max\w*|up to)\b", low) else "count_min"
-            return [_base(kind, target=target, count=cnt, type=typ, area=True)]
     # -- "avoid the riverside": stay out of a named area
     if phrase and re.search(r"\b(avoid\w*|stay out of|keep out of)\b", low):
         return [_base("outside_area", target=_target(phrase), type=typ)]
+    # -- "no offices at all": none of a type anywhere
+    if typ and not phrase and re.search(r"\b(?:no|zero|not any|not a single)\s+(?:new\s+|more\s+)?(?!more\b)"
+                                        r"(?:[a-z_]+\s+)?(?:" + dict(_types(task))[typ] + r")\b", low):
+        return [_base("count_max", count=0, type=typ)]
     # -- counts: "at least one parcel must be allocated to school", "max 1 hospital_l"
     cnt = count_of(t)
     if cnt is not None and re.search(r"\b(at least|at most|no more than|not more than|max\w*|min\w*|up to|"

@@ -42,6 +42,21 @@ def brief(cons: list[dict]) -> list[tuple]:
     ("All residential blocks should have a charger within 700 m.", "station",
      [("coverage", "charging", 700.0, None, None, None)]),
     ("Prefer connectivity over travel time.", "road", [("emphasis", None, None, None, None, "connectivity")]),
+    ("Chargers must stay 250 m clear of Ateneum.", "station", [("exclude_near", "Ateneum", 250.0, None, None, None)]),
+    ("Stations no closer than 350 m to one another.", "station", [("spacing_min", None, 350.0, None, None, None)]),
+    ("Use at most 2/3 of the budget", "station", [("budget_share_max", None, None, None, 0.6667, None)]),
+    ("Shorter walks to chargers matter most.", "station", [("emphasis", None, None, None, None, "access")]),
+    # each id its own words; a shared verb for a list
+    ("site 3 in and site 6 out", "station", [("lock_in", "3", None, None, None, None),
+                                             ("lock_out", "6", None, None, None, None)]),
+    ("We don't want site 3 or site 6.", "station", [("lock_out", "3", None, None, None, None),
+                                                    ("lock_out", "6", None, None, None, None)]),
+    ("Links 4 and 8 are off the table.", "road", [("lock_out", "4", None, None, None, None),
+                                                  ("lock_out", "8", None, None, None, None)]),
+    ("No offices at all.", "land", [("count_max", None, None, 0, None, None)]),
+    ("Every household should be within 500 m of green space.", "land", [("coverage", "green", 500.0, None, None, None)]),
+    ("Every residential block needs a school within 600 metres.", "land",
+     [("coverage", "school", 600.0, None, None, None)]),
     # unchanged forms still read as before
     ("at least 2 chargers within 300 m of Q-Park Erottaja", "station",
      [("count_min", "Q-Park Erottaja", 300.0, 2, None, None)]),
@@ -50,3 +65,15 @@ def brief(cons: list[dict]) -> list[tuple]:
 ])
 def test_rules_read_our_own_phrasings(text, task, expect):
     assert brief(parse(text, task, 500.0)) == expect
+
+
+@pytest.mark.parametrize("text, kind, count", [
+    ("no more than 2 chargers in Kluuvi", "count_max", 2),          # a count in an area, not "none in it"
+    ("at least one station inside Kaisaniemen puisto", "count_min", 1),
+    ("Nothing on Mannerheimintie.", "outside_area", None),
+])
+def test_counts_and_areas(text, kind, count):
+    (c,) = parse(text, "station", 500.0)
+    assert (c["kind"], c.get("count")) == (kind, count)
+    assert c["target"]["name"] in ("Kluuvi", "Kaisaniemen puisto", "Mannerheimintie")
+    assert c.get("area") is (True if kind.startswith("count") else None)
