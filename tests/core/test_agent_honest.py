@@ -125,7 +125,7 @@ def test_the_real_model_never_hands_back_less_than_the_best(ws):
     best_plan.record_run(ws, "greedy", list(SECOND))
     backend = make_backend("default", threads=1, n_ctx=2048, seed=0)
     try:
-        res = run_agent(backend, ws, AgentSettings(rounds=1, patience=1, max_turns=2, max_tokens=128, seed=0,
+        res = run_agent(backend, ws, AgentSettings(rounds=1, patience=1, max_turns=1, max_tokens=128, seed=0,
                                                    fallback=None, reference="default", time_limit=60.0))
     finally:
         backend.close()
