@@ -213,8 +213,10 @@ class PlannerAgent:
 
             # the same time limit; a run without one gives the reference the seconds the agent used
             limit = self.s.time_limit if self.s.time_limit is not None else max(1.0, result["seconds"])
-            ref = reference_run(self.ws, limit, self.s.reference, seed=self.s.seed, cancel=self.cancel)
-            result.update(side_by_side(result, ref))
+            ref = self._guarded(lambda: reference_run(self.ws, limit, self.s.reference, seed=self.s.seed,
+                                                      cancel=self.cancel), None)
+            if ref is not None:   # a failed reference solve is logged; the agent's result stands
+                result.update(side_by_side(result, ref))
         self._log({"event": "result", **{k: v for k, v in result.items() if k != "curve"}})
         return result
 
