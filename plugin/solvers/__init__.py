@@ -48,6 +48,7 @@ class SolveResult:
     method: str
     status: str                      # done | time_limit | cancelled | optimal | infeasible
     trace: list[tuple[float, float]] = field(default_factory=list)  # (seconds, best score)
+    bound_trace: list[tuple[float, float]] = field(default_factory=list)  # (seconds, proven bound)
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -59,6 +60,19 @@ def gap(upper_bound: float | None, score: float | None) -> float | None:
     if upper_bound is None or score is None:
         return None
     return round((upper_bound - score) / max(abs(upper_bound), 1e-9), 6)
+
+
+def time_to_gap(trace: list[tuple[float, float]], bound_trace: list[tuple[float, float]],
+                target: float) -> float | None:
+    """The first second at which the best plan so far and the best bound so far were within
+    ``target`` (relative gap, as ``gap``); None if never."""
+    events = sorted({t for t, _ in trace} | {t for t, _ in bound_trace})
+    for t in events:
+        scores = [s for ts, s in trace if ts <= t]
+        bounds = [b for tb, b in bound_trace if tb <= t]
+        if scores and bounds and gap(min(bounds), max(scores)) <= target:
+            return t
+    return None
 
 
 def solver(method: str) -> Callable[[Instance, Context], None]:
@@ -83,7 +97,7 @@ def solve(inst: Instance, method: str, time_limit: float = 60.0, seed: int = PAP
     return SolveResult(
         mask=mask, ids=ev.candidate_ids, valid=ev.valid, score=ev.score, upper_bound=ctx.upper_bound,
         gap=gap(ctx.upper_bound, inst.score_mask(mask)[0]) if ev.valid else None, seconds=round(ctx.elapsed(), 4),
-        method=method, status=ctx.final_status(), trace=ctx.trace, errors=ev.errors, notes=ctx.notes)
+        method=method, status=ctx.final_status(), trace=ctx.trace, bound_trace=ctx.bound_trace, errors=ev.errors, notes=ctx.notes)
 
 
-__all__ = ["SOLVERS", "Settings", "PAPER", "SolveResult", "better", "gap", "solve", "solver"]
+__all__ = ["SOLVERS", "Settings", "PAPER", "SolveResult", "better", "gap", "solve", "solver", "time_to_gap"]

@@ -81,6 +81,7 @@ class Context:
         self.best_key: tuple[bool, float | None] = (False, None)
         self.trace: list[tuple[float, float]] = []
         self.upper_bound: float | None = None
+        self.bound_trace: list[tuple[float, float]] = []   # (seconds, proven bound) as bounds arrive
         self.status: str | None = None     # a solver's own verdict (e.g. the MILP's)
         self.notes: list[str] = []
 
@@ -121,6 +122,11 @@ class Context:
         self.best_key = key
         self.trace.append((round(self.elapsed(), 4), round(float(score), 6)))
         return True
+
+    def set_bound(self, bound: float) -> None:
+        """A proven upper bound on S, known from now on."""
+        self.upper_bound = float(bound)
+        self.bound_trace.append((round(self.elapsed(), 4), self.upper_bound))
 
     def offer_state(self, st: SearchState) -> bool:
         # states reached by can_*-allowed moves from a valid plan are valid by contract

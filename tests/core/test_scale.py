@@ -124,8 +124,8 @@ def test_early_lp_bound_through_the_worker(monkeypatch):
 
 
 def test_default_at_scale_certifies_with_the_lp(monkeypatch):
-    """The scale path of ``default`` (LP bound, rounded plan, heuristics; no MIP), forced on a
-    tiny instance: a valid plan, and a bound at or above the brute-force optimum."""
+    """The scale path of ``default`` (LP bound, support MIP, heuristics; no full MIP), forced on
+    a tiny instance: a valid plan, and a bound at or above the brute-force optimum."""
     from cityplanner.plugin.solvers import default, solve
     from cityplanner.plugin.solvers.milp import relaxation
 
@@ -136,3 +136,33 @@ def test_default_at_scale_certifies_with_the_lp(monkeypatch):
     res = solve(inst, "default", time_limit=20)
     assert res.valid and res.score <= opt + 1e-6   # SolveResult rounds to 6 decimals
     assert res.upper_bound >= opt - 1e-6 and any("milp" in n for n in res.notes)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_at_scale_milp_bound_holds_and_support_covers_the_lp(seed):
+    """The at-scale MILP (full-lines LP bound, then the exact MIP over the LP's support) on
+    instances small enough to enumerate: its bound is ≥ the optimum, its plan valid and ≤ it;
+    the support holds every site the LP uses with all of that site's configurations."""
+    from cityplanner.plugin.solvers.milp import solve_milp
+
+    inst = random_station(200 + seed, n_sites=3 + seed % 3, n_cfg=1 + seed % 3, m=3 + seed % 6)
+    opt = brute_force(inst)
+    full, x = _lp(inst)
+    res = solve_milp(inst, 30, at_scale=True)
+    assert res.bound == pytest.approx(max(full, inst.score_mask(res.mask)[0]), abs=1e-6) and res.bound >= opt - 1e-7
+    assert inst.hard_errors(res.mask) == [] and inst.score_mask(res.mask)[0] <= opt + 1e-9
+    keep = milp_station.support(inst, x, np.zeros(inst.n, dtype=bool))
+    used = x[: inst.n] > milp_station.SUPPORT_EPS
+    assert keep[used].all()
+    sites = inst.group[keep & (inst.group >= 0)]
+    assert keep[np.isin(inst.group, sites) & (inst.group >= 0)].all()
+
+
+def test_time_to_gap_is_the_first_crossing():
+    """The plan reaches 0.99 at 5 s, but the bound 1.0 is known only at 8 s: 8 s, not the end."""
+    from cityplanner.plugin.solvers import time_to_gap
+
+    trace = [(0.5, 0.5), (5.0, 0.99), (9.0, 0.995)]
+    assert time_to_gap(trace, [(8.0, 1.0)], 0.01) == 8.0
+    assert time_to_gap(trace, [(1.0, 1.2), (2.0, 1.0)], 0.01) == 5.0
+    assert time_to_gap(trace, [(1.0, 1.2)], 0.01) is None

@@ -147,13 +147,15 @@ def result_from_highs(inst: Instance, res, const: float, trivial_bound: float, f
 
 
 def solve_milp(inst: Instance, time_limit: float, warm_start: np.ndarray | None = None,
-               cancel: Callable[[], bool] | None = None) -> MilpResult:
+               cancel: Callable[[], bool] | None = None, at_scale: bool = False) -> MilpResult:
     """Solve ``inst`` with its task's MILP for at most ``time_limit`` seconds (with the rows of
-    the planner constraints it carries, if any)."""
+    the planner constraints it carries, if any); ``at_scale``: the task's form for models too
+    large to finish (only tasks whose ``solve`` takes it)."""
     ext = getattr(inst, "milp_extension", None)
     token = MILP_EXTENSION.set(ext() if ext is not None else None)
     try:
-        return milp_module(inst.task).solve(inst, time_limit, warm_start=warm_start, cancel=cancel)
+        extra = {"at_scale": True} if at_scale else {}
+        return milp_module(inst.task).solve(inst, time_limit, warm_start=warm_start, cancel=cancel, **extra)
     finally:
         MILP_EXTENSION.reset(token)
 
