@@ -173,15 +173,15 @@ class NameIndex:
         words = [(m.start(), m.end()) for m in re.finditer(r"\w[\w'’.-]*", text)]
         spans: list[tuple[int, float, int, int, Match]] = []
         for i in range(len(words)):
-            if normalise(text[words[i][0]:words[i][1]]) in GENERIC:
-                continue
+            if all(w in GENERIC for w in normalise(text[words[i][0]:words[i][1]]).split()):
+                continue   # "land-use" is two generic words
             for k in range(1, min(max_words, len(words) - i) + 1):
                 s, e = words[i][0], words[i + k - 1][1]
                 if k > 1 and not re.fullmatch(r"[\s-]*", text[words[i + k - 2][1]:words[i + k - 1][0]]):
                     break   # punctuation between words ends a name
                 phrase = text[s:e].rstrip(".")
                 n = normalise(phrase)
-                if not n or n in GENERIC:
+                if not n or n in GENERIC or (all(w in GENERIC for w in n.split()) and n not in self._by_norm):
                     continue
                 hit = self._by_norm.get(n)
                 if not hit and n.split()[-1] in GENERIC:

@@ -222,3 +222,19 @@ def test_a_place_no_road_reaches_still_answers_comparisons_and_conditions(tmp_pa
     assert out["task"]["test"] == {"op": ">", "value": 2000.0}
     assert [c["tool"] for c in out["tool_calls"]] == ["route", "find_features"]
     assert "unreachable (no road connects them)" in out["answer"]
+
+
+def test_clause_boundaries_and_hyphenated_words():
+    task, goals = _reading("How many restaurants are within 200 m of the Esplanadi bandstand?")
+    assert task.absent[0].startswith("'Esplanadi bandstand' is not in the helsinki data")   # ≠ K-Market Esplanadi
+    _, goals = _reading("Of Erottajan Apteekki and Yliopiston apteekki, which lies closer by road to Kiasma?")
+    assert goals[0][0] == "compare" and goals[0][1]["names"] == ["Erottajan Apteekki", "Yliopiston apteekki"]
+    _, goals = _reading("Otsonkallio→Malminki km, Kotka overview", "kotka")
+    assert [g for g, _ in goals] == ["route", "summary"]
+    _, goals = _reading("Provide an overview of the Kotka region, together with the nearest fuel station to "
+                        "Helilän hautausmaa.", "kotka")
+    assert [g for g, _ in goals] == ["summary", "nearest"]
+    _, goals = _reading("Compare a 600 000 € road plan with a 600 000 € land-use plan for Helsinki.")   # not a place
+    assert goals == [("compare_plans", {"plans": [{"task": "road", "budget": 600.0}, {"task": "land", "budget": 600.0}]})]
+    task, _ = _reading("route Kiasma")
+    assert task.missing == ["the destination place"]

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from ...city import CATEGORIES
-from ...city.names import GENERIC, REGION_ALIASES, NameIndex, normalise
+from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normalise
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts
 
 INTENTS = ("summary", "find", "count", "exists", "nearest", "route", "within", "compare", "plan",
@@ -45,7 +45,8 @@ SPLIT = re.compile(
     r"|,\s*and\b(?!\s+[^,]*\bor\b)"
     r"|\band\b(?=\s+(?:how|what|which|the (?:number|nearest|closest|road|distance|overview|route)|tell|show|give|"
     r"count|list|evaluate|eval|nearest|closest|route|distance|its|score|report|draft|sketch|design|plan|spend))"
-    r"|,\s*(?=(?:how|what|which|count|list|evaluate|tell|show)\b))\s*", re.I)
+    r"|,\s*(?:together|along) with\b|,\s*(?=(?:\w+\s+)?(?:overview|summary)\b)"
+    r"|,\s*(?=(?:how|what|which|count|list|evaluate|tell|show)\b)(?!which\b[^,;]*\b(?:closer|nearer)\b))\s*", re.I)
 CUES = {
     "participation": r"participation|\bservice\b.*\becology\b|\becology\b|\.geojson\b",
     "compare": r"\b(?:closer|nearer)\b|\bvs\.?(?!\w)|\bversus\b",
@@ -177,8 +178,13 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
         s, e = s + words[0].start(), s + words[-1].end()
         if any(a < e and s < b for a, b in taken):
             continue
-        written = request[s:e]
         covered = [p for p in places if p.start < e and s < p.end]
+        nxt = re.match(r"\s+([a-zåäö][\w-]+)", request[e:])
+        if covered and covered[-1].end == e and covered[-1].match and _partial(covered[-1]) and nxt \
+                and nxt.group(1).casefold() not in SENTENCE_WORDS | GENERIC | UNITS | CONNECTORS \
+                and not category_terms(nxt.group(1)):
+            e += nxt.end()   # a part of a longer name and a noun of its own: "Esplanadi bandstand"
+        written = request[s:e]
         rest = re.sub("|".join(re.escape(p.written) for p in covered) or "^$", " ", written)
         if covered:
             if not all(p.start >= s and p.end <= e for p in covered) or not normalise(rest):
@@ -212,20 +218,26 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
     return sorted(places, key=lambda p: p.start)
 
 
+def _partial(p: _Place) -> bool:
+    """The name written is a part of a longer data name ("Kamppi" of "Kamppi Chapel")."""
+    return p.match.how not in ("exact", "alias") \
+        and len(normalise(p.match.matched).split()) > len(normalise(p.written).split())
+
+
 def _described(p: _Place, written: str, rest: str, idx: NameIndex) -> Any:
     """The feature that a name with descriptive words stands for: one of the descriptor's
     category among the phrase's candidates ("Stockmann car park" → Stockmann Q-Park), else the
     name's own feature; None when a part of a longer name gets a noun that the feature is not
-    ("Kamppi Center" is not Kampin kappeli, the Kamppi Chapel)."""
+    ("Kamppi Center" is not Kampin kappeli, the Kamppi Chapel; "Esplanadi bandstand" is not
+    K-Market Esplanadi; "Teboil station" is Teboil Karhula Tikankatu)."""
     f = p.match.feature
     cats = {t.category for t in category_terms(rest)}
     if cats and f.category not in cats:
         alt = next((m.feature for m in idx.lookup(written, limit=8) if m.feature.category in cats), None)
         if alt is not None:
             return alt
-    partial = p.match.how not in ("exact", "alias") \
-        and len(normalise(p.match.matched).split()) > len(normalise(p.written).split())
-    if partial and (cats - {f.category} or (not cats and f.kind != "poi")):
+    own_noun = any(w not in GENERIC for w in normalise(rest).split())   # "bandstand", not "station"
+    if _partial(p) and (cats - {f.category} or (not cats and (f.kind != "poi" or own_noun))):
         return None
     return f
 
@@ -617,7 +629,7 @@ def _missing(goals: list[Goal], region: str | None, ent: dict[str, Any]) -> list
              "plan": ("task", "budget"), "find": (), "count": (), "exists": (), "summary": (), "compare": (),
              "compare_plans": (), "participation": ("parcels",)}
     label = {"place": "the start place (where to search from)", "category": "the kind of facility (a category such as "
-             "pharmacy, school or parking)", "origin": "the start place", "destination": "the destination",
+             "pharmacy, school or parking)", "origin": "the start place", "destination": "the destination place",
              "task": "the kind of plan (land use, roads or charging stations)", "budget": "the budget (k€)",
              "parcels": "the parcels GeoJSON file"}
     for g in goals:
