@@ -20,6 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder for workspaces the tools build (default: a temporary one, removed at the end)")
     parser.add_argument("--allow-read", action="append", default=[], help="folder tools may read (repeatable)")
     parser.add_argument("--max-tokens", type=int, default=160, help="tokens per model call (default 160)")
+    parser.add_argument("--model-sentence", action="store_true",
+                        help="add one checked sentence in the model's words after the facts (for a strong model)")
     parser.add_argument("--trace", action="store_true", help="include the full trace")
     add_city_layer_arguments(parser)
 
@@ -43,7 +45,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             regions = {city.name: source_gpkg(city, Path(root) / "own-layers" / f"{city.name}.gpkg")}
             warnings, region = city.warnings, city.name
         out = ask(args.request, region, root=root, read_roots=tuple(args.allow_read), model=args.model,
-                  endpoint=args.endpoint, threads=args.threads, max_tokens=args.max_tokens, regions=regions)
+                  endpoint=args.endpoint, threads=args.threads, max_tokens=args.max_tokens, regions=regions,
+                  model_sentence=args.model_sentence)
     out["warnings"] = warnings
     if args.root is None:
         out["workspace_root"] = None

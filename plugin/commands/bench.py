@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=seed, default=0, help="fuzz suite: generator seed (default 0)")
     parser.add_argument("--lora", default=None, help="instructions suite: the adapter of train --task instructions")
     parser.add_argument("--split", default="test", choices=("dev", "test"),
-                        help="instructions suite: held-out half (default test)")
+                        help="instructions and ask suites: held-out half (default test)")
     parser.add_argument("--out", required=True, help="output folder")
 
 
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.suite == "ask":
         from ..agent.ask.bench import run_ask_bench
 
-        return run_ask_bench(args.out, model=args.model, endpoint=args.endpoint)
+        return run_ask_bench(args.out, model=args.model, endpoint=args.endpoint, split=args.split)
     if args.model or args.endpoint:  # read by the agent solver in each worker process
         os.environ.update({k: v for k, v in (("CITYPLANNER_MODEL", args.model),
                                                ("CITYPLANNER_ENDPOINT", args.endpoint)) if v})

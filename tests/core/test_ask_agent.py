@@ -47,7 +47,7 @@ def test_model_proposal_outside_schema_falls_back_to_policy(tmp_path):
     model = Scripted(['{"tool": "route", "args": {"x": 1}}',
                       "The nearest school to Stockmann is Ressun lukio, 999 m away. It is 218.8 m by road."])
     out = answer_request("What is the nearest school to Stockmann?", default_registry(tmp_path), model,
-                         model_steps=True)
+                         model_steps=True, model_sentence=True)
     assert [c["tool"] for c in out["tool_calls"]] == ["nearest_facility"]
     assert [t["purpose"] for t in out["trace"] if t["step"] == "model"] == ["step", "synthesis"]
     assert any(t.get("note") == "proposal not usable" for t in out["trace"])
@@ -102,10 +102,11 @@ def test_real_default_model_end_to_end(tmp_path):
     backend = make_backend(threads=1, n_ctx=2048)
     try:
         out = ask("What is the nearest school to Stockmann in helsinki?", backend=backend, root=tmp_path,
-                  max_tokens=48)
+                  max_tokens=48, model_sentence=True)
     finally:
         backend.close()
-    assert out["model_calls"] >= 1 and out["tokens"]["total"] > 0
+    # the rules read the request completely: the model is asked for its sentence only
+    assert out["model_calls"] == 1 and out["tokens"]["total"] > 0
     assert [c["tool"] for c in out["tool_calls"] if c["status"] == "ok"] == ["nearest_facility"]
     assert "Ressun lukio" in out["answer"]
 
@@ -150,6 +151,9 @@ def test_model_sentences_must_restate_one_fact():
     assert not aligned("Helsingin yliopisto lies on the island of Kauppatori, 480.6 m away.", facts)
     assert not aligned("Helsingin yliopisto is not the nearest school to Kauppatori.", facts)   # a negation of its own
     assert not aligned("1.", facts) and not aligned("Nearest school to Kauppatori, Helsingin yliopisto?", facts)
+    closer = ["Closer by road to Malmingin päiväkoti: Neste Huttunen (777.2 m); Teboil Karhula Tikankatu is 1248.1 m."]
+    assert aligned("Neste Huttunen is closer by road to Malmingin päiväkoti.", closer)
+    assert not aligned("The closest place to Malmingin päiväkoti is Teboil Karhula Tikankatu.", closer)   # seen
 
 
 def _reading(request, region="helsinki"):

@@ -13,7 +13,7 @@ from .agent import MAX_CALLS, MAX_SECONDS, answer_request
 def ask(request: str, region: str | None = None, backend: Any = None, *, root: str | os.PathLike | None = None,
         read_roots: tuple[str | os.PathLike, ...] = (), model: str | None = None, endpoint: str | None = None,
         threads: int | None = None, max_tokens: int = 160, seed: int = 0,
-        regions: dict[str, Path] | None = None) -> dict[str, Any]:
+        regions: dict[str, Path] | None = None, model_sentence: bool = False) -> dict[str, Any]:
     """Answer ``request`` (QGIS-free; the Planner dock's Ask box calls this in a worker).
 
     ``backend``: an object with ``chat`` (plugin.agent.backend); when None one is made from
@@ -22,7 +22,8 @@ def ask(request: str, region: str | None = None, backend: Any = None, *, root: s
     ``read_roots`` (e.g. a parcels layer) may be read. Returns the JSON record with
     ``clarification`` or ``answer``, ``tool_calls``, ``tokens``, ``seconds``, ``layers``, ``trace``.
     ``regions``: more regions the tools may use (name → .osm.pbf / GeoPackage), e.g. the
-    planner's own layers (``plugin.city.inputs.source_gpkg``)."""
+    planner's own layers (``plugin.city.inputs.source_gpkg``). ``model_sentence``: after the
+    facts, one checked sentence in the model's words (off by default: see ``agent.synthesize``)."""
     from ..tools import default_registry
 
     if not request or not request.strip():
@@ -33,7 +34,8 @@ def ask(request: str, region: str | None = None, backend: Any = None, *, root: s
     registry = default_registry(root, read_roots, regions)
     lazy = _LazyBackend(model, endpoint, threads, seed) if backend is None else None
     try:
-        out = answer_request(request.strip(), registry, backend or lazy, region, max_tokens=max_tokens, seed=seed)
+        out = answer_request(request.strip(), registry, backend or lazy, region, max_tokens=max_tokens, seed=seed,
+                             model_sentence=model_sentence)
     finally:
         if lazy is not None:
             lazy.close()

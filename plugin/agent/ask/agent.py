@@ -50,9 +50,10 @@ class Run:
     """One request's trace, budget, cache and failure counters."""
 
     def __init__(self, registry: Registry, backend: Any, *, max_calls: int = MAX_CALLS,
-                 max_seconds: float = MAX_SECONDS, max_tokens: int = 160, seed: int = 0, model_steps: bool = False):
+                 max_seconds: float = MAX_SECONDS, max_tokens: int = 160, seed: int = 0, model_steps: bool = False,
+                 model_sentence: bool = False):
         self.reg, self.backend = registry, backend
-        self.model_steps = model_steps
+        self.model_steps, self.model_sentence = model_steps, model_sentence
         self.max_calls, self.max_seconds, self.max_tokens, self.seed = max_calls, max_seconds, max_tokens, seed
         self.t0 = time.perf_counter()
         self.trace: list[dict[str, Any]] = []
@@ -383,9 +384,11 @@ def synthesize(run: Run, task: Task, request: str, limits: list[str]) -> dict[st
                 "unsupported": [], "draft": []}
     evidence = synthesis.numbers_in([o.result for o in good]) | synthesis.numbers_in(request) \
         | synthesis.numbers_in(draft)
-    # one sentence from the first facts: the sentence may only restate a fact (verify), so a
-    # longer prompt or answer would cost seconds of CPU time and add nothing
-    text = run.model("synthesis", [
+    # The model's sentence may only restate a fact (verify), so it adds wording, never content,
+    # for seconds of CPU time; the small default model also restated relations wrongly in ways
+    # a word check lets through ("the closest … is <the farther one>"), so it is asked only with
+    # ``model_sentence`` (a stronger model), for one sentence from the first facts.
+    text = None if not run.model_sentence else run.model("synthesis", [
         {"role": "system", "content": "Answer the planner's request in one sentence using only the facts given. "
                                       "Copy numbers and names exactly."},
         {"role": "user", "content": f"Request: {request}\nFacts:\n"

@@ -120,11 +120,19 @@ def aligned(sentence: str, facts: list[str]) -> bool:
     nums = NUMBER.findall(sentence)
     said = Counter(words)
     negations = NEGATIONS & set(normalise(sentence).split())
+    caps = _capitals(sentence)
     for f in facts:
         fl = normalise(f)
         have = Counter(fl.split())
         if negations - set(have):
             continue   # "… which is not on the map" where the fact says no such thing
+        where = {}
+        for k, w in enumerate(_capitals(f)):
+            where.setdefault(w, []).append(k)
+        if any(a in where and b in where and not any(abs(i - j) <= 1 for i in where[a] for j in where[b])
+               for a, b in zip(caps, caps[1:])):
+            continue   # names side by side that the fact keeps apart: "the closest to A is C" from
+            #            "closer to A: B (…); C is …"
         # a word used more often than the fact uses it swaps a relation's ends ("the nearest
         # school to Ressun lukio is Ressun lukio" from "… to Stockmann is Ressun lukio")
         if any(n > have[w] for w, n in said.items() if w in have):
@@ -132,6 +140,15 @@ def aligned(sentence: str, facts: list[str]) -> bool:
         if all(normalise(n) in fl for n in nums) and (not words or sum(w in have for w in words) >= ALIGN_MIN * len(words)):
             return True
     return False
+
+
+def _capitals(text: str) -> list[str]:
+    """Runs of capitalised words of ``text`` in order (names, mostly), generic words left out."""
+    from ...city.names import GENERIC, normalise
+
+    runs = (" ".join(w for w in normalise(r).split() if w not in GENERIC)
+            for r in re.findall(r"(?<![\w-])[A-ZÅÄÖ][\w'-]*(?:\s+[A-ZÅÄÖ][\w'-]*)*", text))
+    return [r for r in runs if r]
 
 
 def verify(text: str, evidence: set[float], evidence_text: str = "", names: Any = None,
