@@ -77,7 +77,7 @@ def _fix_spelling(text: str) -> str:
             return w
         close = difflib.get_close_matches(w, VOCAB, n=1, cutoff=0.8)
         return close[0] if close and abs(len(close[0]) - len(w)) <= 1 and close[0][0] == w[0] else w
-    return re.sub(r"\b[a-z]+\b", fix, text)
+    return re.sub(r"\b[a-z]+\b(?![’'])", fix, text)   # "shouldn't" is no misspelt "should"
 
 
 def _number(s: str) -> float:
@@ -122,7 +122,7 @@ MONEY = re.compile(r"(€\s*\d[\d\s.,]*\s*(?:k|m|million|thousand)?|\d[\d\s.,]*\
 
 
 def _money(s: str) -> float:
-    s = s.lower().replace("€", "").replace("euros", "").replace("euro", "").replace("eur", "").strip()
+    s = s.lower().replace("€", "").replace("euros", "").replace("euro", "").replace("eur", "").strip(" .,")
     mult = 1.0
     for suffix, f in (("million", 1e6), ("thousand", 1e3), ("k", 1e3), ("m", 1e6)):
         if s.endswith(suffix):
@@ -190,7 +190,8 @@ def target_phrase(text: str) -> str | None:
     """The place an instruction names: after of / from / near / by / on / around / inside …"""
     for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|avoid)\s+"
                          r"(?!\d)(?!least\b|most\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
-        phrase = re.split(r"\s*(?:,|;|\.\s|\.$|\s-\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b)",
+        phrase = re.split(r"\s*(?:,|;|\.\s|\.$|\s-\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b|"
+                          r"\b(?:would|should|could|must|is|are|will|please|if)\b)",
                           m.group(1))[0]
         phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase.strip(), flags=re.I).strip(" .!?'\"")
         first = phrase.split()[0].lower() if phrase else ""
@@ -226,18 +227,23 @@ def _base(kind: str, **kw: Any) -> dict[str, Any]:
 
 NEG = re.compile(r"\b(no|not|never|nothing|none|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|clear of|"
                  r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
-                 r"shall not|must not|don'?t|do not|without)\b", re.I)
+                 r"shall not|must not|don'?t|\w+n[’']t|do not|without)\b", re.I)
 OUT_WORDS = re.compile(r"\b(no|not|out|off|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
-                       r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|don'?t|do not)\b", re.I)
+                       r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|\w+n[’']t|do not)\b", re.I)
 EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? most|"
                   r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
                   r"optimi[sz]e for)\b", re.I)
 
 
+#: words that start a new instruction after "and" ("no charger near X and at least 2 near Y")
+CLAUSE_START = (r"(?:at least|at most|no|not|never|keep|leave|spend|only|every|all|each|max\w*|min\w*|up to|exactly|"
+                r"prioriti[sz]e|emphasi[sz]e|focus|favou?r|avoid|nothing|none|don'?t|do not)\b")
+
+
 def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
     """Constraints (neutral form) of one instruction; NoRule / Ambiguous when it cannot."""
-    parts = [p for p in re.split(r"\s*(?:;|,\s*(?=(?:and\s+)?(?:link|site|parcel|block)\b)|\band also\b|\balso\b)\s*",
-                                 text.strip()) if p.strip()]
+    parts = [p for p in re.split(r"\s*(?:;|,\s*(?=(?:and\s+)?(?:link|site|parcel|block)\b)|\band also\b|\balso\b|"
+                                 r",?\s+and\s+(?=" + CLAUSE_START + r"))\s*", text.strip()) if p.strip()]
     if len(parts) > 1:
         try:
             return [c for p in parts for c in parse_one(p, task, budget_keur)]
@@ -246,12 +252,22 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     return parse_one(text, task, budget_keur)
 
 
+def _count_word(w: str) -> int:
+    return int(w) if w.isdigit() else NUMBER_WORDS[w.lower()]
+
+
 def _plain(text: str) -> str:
     """Politeness off, distances in words as numbers, "closer than 200 m to X" as "… 200 m of X",
     "a 250 m radius of X" as "250 m of X"."""
     t = re.sub(r"[\s,]*\b(?:please|thanks|thank you|if possible|ok)\b[\s.!]*$", "", text.strip(), flags=re.I)
     for pat, metres in WORD_DIST:
         t = re.sub(rf"\b{pat}", f"{metres:g} m", t, flags=re.I)
+    t = re.sub(r"\blimit\s+(?:the\s+)?([a-z_ ]+?)\s+to\s+(\d+|[a-z]+)\b" + NOT_A_MEASURE, r"at most \2 \1", t, flags=re.I)
+    # "fewer than 4 stations" is at most 3, "more than 2" at least 3 (a count, never a distance or share)
+    t = re.sub(r"\b(?:fewer|less)\s+than\s+(\d+|" + "|".join(COUNT_WORDS) + r")\b" + NOT_A_MEASURE,
+               lambda m: f"at most {_count_word(m.group(1)) - 1}", t, flags=re.I)
+    t = re.sub(r"(?<!\bno )(?<!\bnot )\bmore\s+than\s+(\d+|" + "|".join(COUNT_WORDS) + r")\b" + NOT_A_MEASURE,
+               lambda m: f"at least {_count_word(m.group(1)) + 1}", t, flags=re.I)
     t = re.sub(r"\b((?:\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?)|(?:a |one )?kilomet(?:er|re))"
                r")\s+to\b", r"\1 of", t, flags=re.I)
     return re.sub(r"\b(?:an?\s+)?(\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?))\s+radius\s+(?:of|around|from)\b",
@@ -354,6 +370,7 @@ def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[di
         if re.search(r"\bexactly\b", low):
             return [_base("count_min", count=cnt, type=typ), _base("count_max", count=cnt, type=typ)]
         return [_base("count_min", count=cnt, type=typ)]
-    if re.search(r"\b(greener|better|nicer|safer|cheaper|more (?:green|sustainable|liveable|livable)|improve it)\b", low):
+    if re.search(r"\b(greener|better|nicer|safer|cheaper|more (?:green|sustainable|liveable|livable)|improve it|"
+                 r"somewhere (?:nice|good|sensible|suitable)|where it makes sense)\b", low):
         raise Ambiguous("no measurable target: which type, how many, where, or which score term to emphasise?")
     raise NoRule(text)

@@ -57,6 +57,19 @@ def brief(cons: list[dict]) -> list[tuple]:
     ("Every household should be within 500 m of green space.", "land", [("coverage", "green", 500.0, None, None, None)]),
     ("Every residential block needs a school within 600 metres.", "land",
      [("coverage", "school", 600.0, None, None, None)]),
+    # two instructions joined by "and"; a target phrase ends at its verb
+    ("No charger within 200 m of Kiasma and at least 2 within 500 m of Stockmann.", "station",
+     [("exclude_near", "Kiasma", 200.0, None, None, None), ("count_min", "Stockmann", 500.0, 2, None, None)]),
+    ("Don't exceed 75 % of the budget and keep 300 m between stations.", "station",
+     [("budget_share_max", None, None, None, 0.75, None), ("spacing_min", None, 300.0, None, None, None)]),
+    ("a charger by the Ateneum would be good", "station", [("count_min", "Ateneum", 300.0, 1, None, None)]),
+    # "fewer than 3" is at most 2, never at least 3; "limit … to N"; "shouldn't" is a negation
+    ("less than 3 chargers near Stockmann", "station", [("count_max", "Stockmann", 300.0, 2, None, None)]),
+    ("fewer than 4 stations", "station", [("count_max", None, None, 3, None, None)]),
+    ("more than two stations in total", "station", [("count_min", None, None, 3, None, None)]),
+    ("Limit business parcels to 3.", "land", [("count_max", None, None, 3, None, None)]),
+    ("Link 12 shouldn't be built.", "road", [("lock_out", "12", None, None, None, None)]),
+    ("Cap spending at €300,000 of the €400,000.", "road", [("budget_share_max", None, None, None, 0.75, None)]),
     # unchanged forms still read as before
     ("at least 2 chargers within 300 m of Q-Park Erottaja", "station",
      [("count_min", "Q-Park Erottaja", 300.0, 2, None, None)]),
@@ -77,3 +90,11 @@ def test_counts_and_areas(text, kind, count):
     assert (c["kind"], c.get("count")) == (kind, count)
     assert c["target"]["name"] in ("Kluuvi", "Kaisaniemen puisto", "Mannerheimintie")
     assert c.get("area") is (True if kind.startswith("count") else None)
+
+
+@pytest.mark.parametrize("text", ["make it better", "Put chargers somewhere nice."])
+def test_no_measurable_target_is_a_question(text):
+    from cityplanner.plugin.constraints.rules import Ambiguous
+
+    with pytest.raises(Ambiguous, match="no measurable target"):
+        parse(text, "station", 500.0)
