@@ -115,6 +115,10 @@ class NameIndex:
         for n, w, f in self._names:
             self._by_norm.setdefault(n, []).append((w, f))
 
+    def is_name(self, text: str) -> bool:
+        """True when ``text`` is exactly (normalised) a name or alias in the data."""
+        return normalise(text) in self._by_norm
+
     # ------------------------------------------------------------------ ranking
     def lookup(self, text: str, kinds: Iterable[str] | None = None, limit: int = 5,
                fuzzy_min: float = FUZZY_MIN) -> list[Match]:

@@ -20,7 +20,7 @@ TERMS: tuple[tuple[str, str, dict[str, tuple[str, ...] | None] | None], ...] = (
     (r"petrol(?: stations?)?|gas stations?|filling stations?|service stations?|fuel(?: stations?)?|"
      r"huoltoasemat?", "fuel", None),
     (r"car ?parks?|parking(?: garages?| lots?| places?| spaces?| halls?| houses?)?|garages?|parkkihalli|"
-     r"pysäköinti\w*", "parking", None),
+     r"pysäköinti\w*|(?:place|somewhere|where|space) to park(?: the car)?", "parking", None),   # "place to park": a verb
     (r"hospit\w*|sairaala\w*", "hospital", None),
     (r"pharmac(?:y|ies)|chemists?|drugstores?|apteek\w*", "clinic", {"amenity": ("pharmacy",)}),
     (r"dent(?:ists?|al(?: practices?| clinics?| surgery)?)|hammaslääkäri\w*", "clinic", {"amenity": ("dentist",)}),

@@ -242,3 +242,18 @@ def test_clause_boundaries_and_hyphenated_words():
     assert goals == [("compare_plans", {"plans": [{"task": "road", "budget": 600.0}, {"task": "land", "budget": 600.0}]})]
     task, _ = _reading("route Kiasma")
     assert task.missing == ["the destination place"]
+
+
+def test_enumerations_hyphen_pairs_and_verbs():
+    _, goals = _reading("where's the nearest place to park near Kiasma (the art museum)?")   # park: a verb
+    assert goals[0][1]["category"] == "parking"
+    task, _ = _reading("Is there parking close to the Kotka ice hall?", "kotka")
+    assert task.absent[0].startswith("'Kotka ice hall' is not in the kotka data")
+    _, goals = _reading("Kiasma-Ateneum road dist; libraries 400m Kiasma")
+    assert goals[0] == ("route", {"origin": "osm:building:8042215", "destination": "osm:building:8033120"})   # Ateneum
+    _, goals = _reading("Please report (a) the road distance from Stockmann to Kiasma and (b) the count of theatres "
+                        "within 600 m of Stockmann.")
+    assert [g for g, _ in goals] == ["route", "within"]
+    _, goals = _reading("how far is Neste Huttunen from Malmingin päiväkoti by road, oh and is there any clinic in Kotka?",
+                        "kotka")
+    assert [g for g, _ in goals] == ["route", "exists"]

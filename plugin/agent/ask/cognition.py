@@ -43,7 +43,9 @@ SPLIT = re.compile(
     r"\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
     r"|\.\s+(?=[A-Z])|\?\s+(?=\w)"
     r"|,\s*and\b(?!\s+[^,]*\bor\b)"
-    r"|\band\b(?=\s+(?:how|what|which|the (?:number|nearest|closest|road|distance|overview|route)|tell|show|give|"
+    r"|\((?:[a-h]|i{1,3}|iv|[1-9])\)|(?<![\w(])[1-9]\)"
+    r"|\band\b(?=\s+(?:is there|are there|do (?:we|you) have|"
+    r"how|what|which|the (?:number|nearest|closest|road|distance|overview|route)|tell|show|give|"
     r"count|list|evaluate|eval|nearest|closest|route|distance|its|score|report|draft|sketch|design|plan|spend))"
     r"|,\s*(?:together|along) with\b|,\s*(?=(?:\w+\s+)?(?:overview|summary)\b)"
     r"|,\s*(?=(?:how|what|which|count|list|evaluate|tell|show)\b)(?!which\b[^,;]*\b(?:closer|nearer)\b))\s*", re.I)
@@ -74,9 +76,8 @@ and or but so also then nearest closest neerest nearst route distance count numb
 eval road roads land charging chargers station stations budget with within near from to in of for on at by
 via spend we you our my me us it they them there here what's one otherwise else yes no not""".split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
-NOUN_TAIL = r"(?:\s+(?:central|main|old|new|city|public|university|community|shopping|department|sports|art|bus|" \
-            r"train|railway|metro|health|medical|dental|swimming|concert|music|fire|police|car|ev|charging|" \
-            r"petrol|gas))?\s+(?:park|library|stadium|hospital|school|station|church|museum|centre|center|mall|" \
+NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are)\b)[a-zåäö]+)?" \
+            r"\s+(?:park|library|stadium|hospital|school|station|church|museum|centre|center|mall|" \
             r"market|square|garden|hall|campus|tower|bridge|beach|harbou?r|port|airport|cathedral|castle|zoo|pool|" \
             r"arena|theatre|theater|cinema|hotel|clinic|store|shop|gallery|office|pharmacy|garage|parking|" \
             r"kindergarten|university|college|gym|cemetery|playground|chapel)\b"
@@ -266,6 +267,7 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     src: dict[str, str] = {}
     notes: list[str] = []
     missing: list[str] = []
+    task_request, request = request, _split_hyphen_pairs(request, regions, index_of, region)
     mentions = _region_mentions(request, regions)
     said = list(dict.fromkeys(r for _, _, r in mentions))
     country = re.search(r"(?:,\s*|\bin\s+)(" + COUNTRIES + r")\b", request, re.I)
@@ -314,8 +316,22 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     for k in ("places", "categories", "budgets_keur"):
         src.setdefault(k, "rules")
     intent = goals[0].intent if goals else "unknown"
-    return Task(request, intent, region, goals, ent, hard, [], list(dict.fromkeys(missing)), src,
+    return Task(task_request, intent, region, goals, ent, hard, [], list(dict.fromkeys(missing)), src,
                 list(dict.fromkeys(notes)), absent, test)
+
+
+def _split_hyphen_pairs(request: str, regions: tuple[str, ...], index_of: Callable[[str], NameIndex],
+                        region: str | None) -> str:
+    """"Kiasma-Ateneum" → "Kiasma→Ateneum" (same length, offsets kept) when both halves are data
+    names and the whole is none ("Q-Park", "Yrjö-Koskisen katu" stay)."""
+    out = request
+    for m in re.finditer(r"(?<![\w-])([A-ZÅÄÖ][\w']+)-([A-ZÅÄÖ][\w']+)(?![\w-])", request):
+        for r in ([region] if region else list(regions)):
+            exact = [index_of(r).is_name(t) for t in (m.group(0), m.group(1), m.group(2))]
+            if exact == [False, True, True]:
+                out = out[:m.end(1)] + "→" + out[m.end(1) + 1:]
+                break
+    return out
 
 
 def _metres(m: re.Match) -> float:
