@@ -37,6 +37,7 @@ from .agent import answer_request
 
 REQUESTS = RESOURCES / "ask" / "requests.json"
 HELDOUT = RESOURCES / "heldout"
+TUNING = RESOURCES / "ask" / "tuning.json"
 CATEGORIES = ("FR", "CR", "SD", "CC", "AI")
 
 
@@ -130,7 +131,10 @@ def table(summary: dict[str, Any], label: str) -> str:
 
 
 def load_heldout(split: str = "test") -> list[dict[str, Any]]:
-    return json.loads((HELDOUT / f"ask_{split}.json").read_text(encoding="utf-8"))["items"]
+    """A held-out half (``dev`` / ``test``), or ``tuning``: the parser tuner's own requests in the
+    same format (resources/ask/tuning.json; a regression set, not held out)."""
+    path = TUNING if split == "tuning" else HELDOUT / f"ask_{split}.json"
+    return json.loads(path.read_text(encoding="utf-8"))["items"]
 
 
 def heldout_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
