@@ -49,7 +49,7 @@ def read(text: str, inst: Instance, backend=None, model_source: str = "model",
             return parse(text, inst.task, inst.budget), "rules", None
         except Ambiguous as e:
             return [], "rules", str(e)
-        except NoRule:
+        except (NoRule, ValueError, ArithmeticError):   # a form the rules misjudge goes on to the reader below
             pass
     if backend is None:
         return [], "rules", HELP

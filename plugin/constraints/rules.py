@@ -128,10 +128,12 @@ def _money(s: str) -> float:
         if s.endswith(suffix):
             s, mult = s[: -len(suffix)].strip(), f
             break
-    s = s.replace("\u202f", "").replace(" ", "")
-    if re.fullmatch(r"\d{1,3}(,\d{3})+", s):
-        s = s.replace(",", "")
-    return _number(s) * mult
+    s = s.replace("\u202f", " ").strip(" .,")
+    grouped = re.match(r"\d{1,3}(?:([ ,])\d{3})(?:\1\d{3})*(?![\d.,])", s)   # 250 000, 300,000
+    if grouped:
+        return float(re.sub(r"\D", "", grouped.group(0))) * mult
+    plain = re.match(r"\d+(?:[.,]\d+)?", s.replace(" ", ""))   # 1.2, 0,4, 900
+    return _number(plain.group(0)) * mult
 
 
 def share_of(text: str, budget_keur: float | None) -> float | None:

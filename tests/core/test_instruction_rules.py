@@ -98,3 +98,15 @@ def test_no_measurable_target_is_a_question(text):
 
     with pytest.raises(Ambiguous, match="no measurable target"):
         parse(text, "station", 500.0)
+
+
+@pytest.mark.parametrize("text", ["€ 300,000. 0.5 less than € parcel 200 m less than", "300,000. 400k€ keep",
+                                  "€. 300,000. 0,4 M€", "1/0 of the budget", "spend 0/0"])
+def test_garbled_money_and_fractions_never_crash(text):
+    from cityplanner.plugin.constraints.rules import Ambiguous, NoRule
+
+    try:
+        out = parse(text, "station", 500.0)
+    except (NoRule, Ambiguous):
+        return
+    assert all(0 < c["share"] <= 1 for c in out if c["kind"] == "budget_share_max")
