@@ -257,3 +257,10 @@ def test_enumerations_hyphen_pairs_and_verbs():
     _, goals = _reading("how far is Neste Huttunen from Malmingin päiväkoti by road, oh and is there any clinic in Kotka?",
                         "kotka")
     assert [g for g, _ in goals] == ["route", "exists"]
+
+
+def test_a_facility_noun_stays_in_the_name_written():
+    task, _ = _reading("Is Kiasma or the Kamppi bus station closer to Stockmann?")
+    assert task.absent[0].startswith("'Kamppi bus station' is not in the helsinki data")
+    _, goals = _reading("nearest cinema to the Helsinki Music Centre and an overview of Helsinki")   # name:en
+    assert [g for g, _ in goals] == ["nearest", "summary"] and goals[0][1]["place"] == "poi:63"

@@ -45,7 +45,7 @@ SPLIT = re.compile(
     r"|,\s*and\b(?!\s+[^,]*\bor\b)"
     r"|\((?:[a-h]|i{1,3}|iv|[1-9])\)|(?<![\w(])[1-9]\)"
     r"|\band\b(?=\s+(?:is there|are there|do (?:we|you) have|"
-    r"how|what|which|the (?:number|nearest|closest|road|distance|overview|route)|tell|show|give|"
+    r"how|what|which|the (?:number|nearest|closest|road|distance|route)|(?:the |an? )?(?:overview|summary)|tell|show|give|"
     r"count|list|evaluate|eval|nearest|closest|route|distance|its|score|report|draft|sketch|design|plan|spend))"
     r"|,\s*(?:together|along) with\b|,\s*(?=(?:\w+\s+)?(?:overview|summary)\b)"
     r"|,\s*(?=(?:how|what|which|count|list|evaluate|tell|show)\b)(?!which\b[^,;]*\b(?:closer|nearer)\b))\s*", re.I)
@@ -172,8 +172,8 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
         words = list(re.finditer(r"[\w'’€-]+", request[s:e]))
         while words and words[0].group(0).casefold() in SENTENCE_WORDS | GENERIC | UNITS:
             words.pop(0)
-        while words and words[-1].group(0).casefold() in SENTENCE_WORDS | UNITS:
-            words.pop()
+        while words and words[-1].group(0).casefold() in SENTENCE_WORDS | UNITS and not words[-1].group(0).islower():
+            words.pop()   # a lowercase last word is the facility noun of the name ("Kamppi bus station")
         if not words:
             continue
         s, e = s + words[0].start(), s + words[-1].end()
