@@ -145,6 +145,9 @@ class PlannerAgent:
                 improved = self._accept(self.episode("improve", rnd, best.ids), best, curve)
                 idle = 0 if improved is not best else idle + 1
                 best = improved
+                if self._model_down:   # started from the workspace's best, the model never answered
+                    stop_reason = "model_unavailable"
+                    break
                 if idle >= self.s.patience:
                     stop_reason = "patience"
                     break

@@ -133,3 +133,13 @@ def test_the_real_model_never_hands_back_less_than_the_best(ws):
     assert res["valid"] and res["score"] >= HAND_CASES[SECOND][0] - 1e-9
     assert res["default_score"] == pytest.approx(HAND_CASES[BEST][0]) and res["upper_bound"] is not None
     assert res["gap"] == pytest.approx((res["upper_bound"] - res["score"]) / res["upper_bound"], abs=1e-6)
+
+
+def test_a_model_that_never_answers_leaves_the_best_as_it_was(ws):
+    from cityplanner.plugin.agent.backend import BackendError
+
+    best_plan.record_run(ws, "greedy", list(SECOND))
+    backend = Scripted([BackendError("connection refused")])
+    res = run_agent(backend, ws, AgentSettings(rounds=5, patience=3, max_turns=2, fallback=None))
+    assert len(backend.calls) == 1 and res["stop_reason"] == "model_unavailable"   # asked once, not per round
+    assert res["valid"] and set(res["candidate_ids"]) == set(SECOND) and res["best_from"] == "workspace best"
