@@ -37,11 +37,17 @@ SCALE_N: dict[str, tuple[int, ...]] = {
 TIMES = (60.0, 120.0)
 TARGET_GAP = 0.01
 #: smallest synthetic grid (rows = cols) per task whose whole area offers n candidates
-GRID_PER_N = {"station": 700, "land": 250, "road": 250}   # candidates one tile row/column adds, about
+#: station: candidates one tile row/column adds, about (the sites are sampled down to n / 5)
+STATION_PER_ROW = 700
+#: land and road: the whole area's candidates per tile, a little under the 4 × 4 city's
+#: (2,040 parcel × type and 1,009 links over 16 tiles)
+PER_TILE = {"land": 120, "road": 60}
 
 
 def grid_for(task: str, n: int) -> int:
-    return max(2, min(12, math.ceil(n / GRID_PER_N[task]) + 1))
+    """Rows (= columns) of the smallest synthetic city that offers about ``n`` candidates."""
+    g = math.ceil(n / STATION_PER_ROW) + 1 if task == "station" else math.ceil(math.sqrt(n / PER_TILE[task]))
+    return max(2, min(12, g))
 
 
 def scale_instance(task: str, n: int, seed: int = 0):
@@ -96,7 +102,7 @@ def run_scale(out: str | Path, tasks: tuple[str, ...] = tuple(SCALE_N), sizes: d
               progress=print) -> dict[str, Any]:
     """Every cell of the scale suite, one run at a time; writes scale.json, scale.md, scale.png."""
     out = Path(out)
-    runs, cells = [], []
+    runs, cells = _kept(out / "scale.json", tasks)
     for task in tasks:
         for n in (sizes or SCALE_N)[task]:
             first = _spawned_run(task, n, TIMES[0])
@@ -108,12 +114,22 @@ def run_scale(out: str | Path, tasks: tuple[str, ...] = tuple(SCALE_N), sizes: d
             cells.append(_cell(task, n, first, second))
             progress(_row_text(cells[-1]))
             atomic_write_json(out / "scale.json", {"cells": cells, "runs": runs})
-    fits = {t: fit_exponent([c for c in cells if c["task"] == t]) for t in tasks}
+    fits = {t: fit_exponent([c for c in cells if c["task"] == t]) for t in SCALE_N if any(c["task"] == t for c in cells)}
     atomic_write_json(out / "scale.json", {"cells": cells, "runs": runs, "exponents": fits})
     atomic_write_text(out / "scale.md", scale_markdown(cells, fits))
     plot_scale(cells, fits, out / "scale.png")
     return {"cells": cells, "exponents": fits,
             "files": [str(out / "scale.json"), str(out / "scale.md"), str(out / "scale.png")]}
+
+
+def _kept(path: Path, tasks: tuple[str, ...]) -> tuple[list[dict], list[dict]]:
+    """(runs, cells) of the tasks not re-run now, from an earlier scale.json in the same folder
+    (a suite of an hour or more can be run a task at a time)."""
+    if not path.is_file():
+        return [], []
+    old = json.loads(path.read_text())
+    return ([r for r in old.get("runs", []) if r.get("task") not in tasks],
+            [c for c in old.get("cells", []) if c.get("task") not in tasks])
 
 
 def _cell(task: str, n: int, first: dict, second: dict) -> dict[str, Any]:

@@ -49,6 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turns", type=int, default=10_000, help="fuzz suite: generated turns (default 10000)")
     parser.add_argument("--seed", type=seed, default=0, help="fuzz suite: generator seed (default 0)")
     parser.add_argument("--lora", default=None, help="instructions suite: the adapter of train --task instructions")
+    parser.add_argument("--tasks", default=None,
+                        help="scale suite: comma-separated tasks to run; the others' rows already in OUT are kept")
     parser.add_argument("--split", default="test", choices=("dev", "test"),
                         help="instructions and ask suites: held-out half (default test)")
     parser.add_argument("--out", required=True, help="output folder")
@@ -65,7 +67,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.suite == "scale":
         from ..bench.scale import run_scale
 
-        return run_scale(args.out)
+        from ..bench.scale import SCALE_N
+
+        tasks = tuple(t.strip() for t in args.tasks.split(",")) if args.tasks else tuple(SCALE_N)
+        if not set(tasks) <= set(SCALE_N):
+            raise InputError(f"--tasks: choose from {', '.join(SCALE_N)}")
+        return run_scale(args.out, tasks)
     if args.suite == "fuzz":
         return _fuzz(Path(args.out), args.turns, args.seed)
     if args.suite == "participation":

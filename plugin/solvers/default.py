@@ -9,8 +9,8 @@ plan with the remaining time less ``milp_margin`` (HiGHS runs in a child process
 at its limit, ``plugin.solvers.milp.run_highs``; the margin covers the kill and the final
 evaluation; from ``SCALE_N`` candidates on ALNS gets at most ``SCALE_ALNS_SHARE``). The
 better plan under the validity-first order is kept and the MILP's bound
-becomes the upper bound. From ``SCALE_N`` candidates on (station) the full MIP gives way to
-its at-scale form, LP bound + support MIP (``run_at_scale``). Without a MILP (task has none, or more than ``milp_max_n``
+becomes the upper bound. From ``AT_SCALE_N`` candidates on (station, road) the full MIP gives
+way to its at-scale form (``run_at_scale``). Without a MILP (task has none, or more than ``milp_max_n``
 candidates), or when the MILP fails, ALNS gets the remaining time instead.
 """
 from __future__ import annotations
@@ -89,9 +89,12 @@ def alns_share(inst: Instance, ctx: Context) -> float:
     return min(share, SCALE_ALNS_SHARE) if inst.n >= SCALE_N else share
 
 
-#: tasks whose full MIP cannot finish at scale (land's ends in seconds at 1,000 candidates,
-#: road's pair model is pruned by its incumbent), so ``run_at_scale`` uses their at-scale MILP
-AT_SCALE_TASKS = ("station",)
+#: from this many candidates on, a task's full MIP gives way to its at-scale form in
+#: ``run_at_scale`` (station: LP bound + support MIP; road: the connection-cost bound, the flow
+#: models outgrow memory). Land's MIP ends in seconds at 1,000 candidates: none. Station from
+#: 500: there the full MIP, with no early LP below LP_MIN_VARS, was killed at 60 s with only the
+#: trivial bound (optimal at 104 s), while the at-scale form always has its LP bound
+AT_SCALE_N = {"station": 500, "road": SCALE_N}
 #: at scale, the share of the time limit kept for local search and ALNS after the MILP
 SCALE_HEURISTIC_SHARE = 0.15
 #: at scale, greedy's time box (its plan is only the fallback: the support MIP's is better)
@@ -99,10 +102,10 @@ SCALE_GREEDY_SHARE = 0.1
 
 
 def run_at_scale(inst: Instance, ctx: Context) -> None:
-    """greedy → the MILP's at-scale form (its LP relaxation's optimum is the bound; the exact
-    MIP over the LP's support gives the plan) until SCALE_HEURISTIC_SHARE of the time is left
-    → local search and ALNS rounds from the best plan. The full MIP is skipped: at thousands
-    of candidates its root node outlasts two minutes on two cores."""
+    """greedy → the MILP's at-scale form (a true bound, and for station the exact MIP over
+    the LP's support for the plan) until SCALE_HEURISTIC_SHARE of the time is left → local
+    search and ALNS rounds from the best plan. The full MIP is skipped: at thousands of
+    candidates its root node outlasts two minutes on two cores."""
     with ctx.boxed(ctx.start + SCALE_GREEDY_SHARE * ctx.time_limit):   # 17 s at 4,000 candidates
         greedy_run(inst, ctx)
     if milp_stage(inst, ctx, (1.0 - SCALE_HEURISTIC_SHARE) * ctx.time_limit - ctx.elapsed(), at_scale=True):
@@ -112,7 +115,7 @@ def run_at_scale(inst: Instance, ctx: Context) -> None:
 
 def run(inst: Instance, ctx: Context) -> None:
     use_milp = _has_milp(inst, ctx)
-    if use_milp and inst.n >= SCALE_N and inst.task in AT_SCALE_TASKS:
+    if use_milp and inst.n >= AT_SCALE_N.get(inst.task, inst.n + 1):
         run_at_scale(inst, ctx)
         return
     with ctx.boxed(ctx.start + (alns_share(inst, ctx) if use_milp else 1.0) * ctx.time_limit):

@@ -90,3 +90,25 @@ def test_pair_model_on_handmade():
     res = solve(inst, 10.0, warm_start=inst.mask_of(["r0", "n1"]))  # already optimal
     assert inst.ids_of(res.mask) == ["r0", "n1"] and res.status == "optimal"
     assert res.bound == pytest.approx(46 / 47 - 0.05, abs=1e-6)
+
+
+def test_connection_cost_bound_by_hand():
+    """Components {1,2}, {3,4}, {5,6} hold groups A, B, C; every pair is in Π. Leaving A:
+    r0, n0, n2; B: r0, n0, n1; C: n1, n2. Cheapest cover r0 + n2 = 30 of budget 100, so
+    S ≤ 1 − 0.1·30/100 = 0.97."""
+    from cityplanner.plugin.solvers.milp.road_scale import connection_cost, leaving_rows
+
+    inst = handmade()
+    rows = leaving_rows(inst)
+    assert sorted(map(tuple, rows.astype(int))) == [(0, 0, 1, 1), (1, 1, 0, 1), (1, 1, 1, 0)]
+    assert connection_cost(inst, 10) == pytest.approx(30.0)
+    res = solve_milp(inst, 10, at_scale=True)
+    assert res.bound == pytest.approx(0.97) and res.bound >= brute_force(inst) - 1e-9
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_at_scale_bound_holds_over_the_optimum(seed):
+    """The connection-cost bound is ≥ the brute-force optimum; the plan is the valid fallback."""
+    inst = random_instance(300 + seed)
+    res = solve_milp(inst, 10, at_scale=True)
+    assert res.bound >= brute_force(inst) - 1e-9 and inst.hard_errors(res.mask) == []

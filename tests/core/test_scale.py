@@ -129,7 +129,7 @@ def test_default_at_scale_certifies_with_the_lp(monkeypatch):
     from cityplanner.plugin.solvers import default, solve
     from cityplanner.plugin.solvers.milp import relaxation
 
-    monkeypatch.setattr(default, "SCALE_N", 1)
+    monkeypatch.setitem(default.AT_SCALE_N, "station", 1)
     monkeypatch.setattr(relaxation, "LP_MIN_VARS", 0)
     inst = random_station(11, n_sites=4, n_cfg=2, m=6)
     opt = brute_force(inst)

@@ -47,6 +47,7 @@ from scipy.sparse.csgraph import dijkstra
 
 from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
 from .relaxation import LP_SHARE, lp_bound
+from .road_scale import solve_at_scale
 from ...tasks.road import W_CROSS, W_RHO, RoadConstruction, _csr
 
 
@@ -288,11 +289,14 @@ def _plan_rows(m: _Model, inst: RoadConstruction, x: np.ndarray) -> None:
 
 
 def solve(inst: RoadConstruction, time_limit: float, warm_start: np.ndarray | None = None,
-          cancel: Callable[[], bool] | None = None) -> MilpResult:
-    """Solve exactly (within ``time_limit`` seconds); see the module docstring."""
+          cancel: Callable[[], bool] | None = None, at_scale: bool = False) -> MilpResult:
+    """Solve exactly (within ``time_limit`` seconds); see the module docstring. ``at_scale``:
+    only the connection-cost bound (``road_scale``) for networks too large for the flow models."""
     check_cancel(cancel, "road-construction")
     t0 = time.perf_counter()
     fallback = valid_warm_start(inst, warm_start)
+    if at_scale:
+        return solve_at_scale(inst, time_limit, fallback, cancel, t0)
     s_inc = inst.score_mask(fallback)[0]
     if s_inc >= 0:
         model = _pair_model(inst, s_inc)

@@ -28,7 +28,7 @@ variable keeps the 21 service rows of a candidate at 3 non-zeros each.
 
 Early bound: on large models the LP relaxation is solved first (``relaxation.lp_bound``), so
 a bound exists even when the MIP's root node outlasts the time limit. At scale (``default``
-from ``SCALE_N`` candidates) the full MIP is not attempted: ``solve_at_scale``.
+from ``AT_SCALE_N`` candidates) the full MIP is not attempted: ``solve_at_scale``.
 
 Warm start: scipy's milp takes none, so the warm start is only a fallback — it is returned
 when HiGHS finds nothing better (a cutoff row S ≥ S(warm) made the LP harder in practice).
