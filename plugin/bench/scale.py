@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import resource
 import subprocess
 import time
@@ -26,7 +27,7 @@ import numpy as np
 
 from .. import PLUGIN_ROOT
 from ..tasks.station.constants import AREA_CONFIGS
-from ..util.io import atomic_write_json, atomic_write_text
+from ..util.io import atomic_write_bytes, atomic_write_json, atomic_write_text
 from ..util.spawned import python_executable
 
 SCALE_N: dict[str, tuple[int, ...]] = {
@@ -62,12 +63,18 @@ def scale_instance(task: str, n: int, seed: int = 0):
     return task_class(task).build(city, "large", seed, n_candidates=n)
 
 
-def run_cell(task: str, n: int, time_limit: float, seed: int = 0) -> dict[str, Any]:
-    """One timed ``default`` run (in the calling process) with its peak memory."""
+def run_cell(task: str, n: int, time_limit: float, seed: int = 0, cache: str | None = None) -> dict[str, Any]:
+    """One timed ``default`` run (in the calling process) with its peak memory; the instance is
+    read from the pickle ``cache`` when it exists, else built (and written there)."""
     from ..solvers import solve, time_to_gap
 
     t0 = time.perf_counter()
-    inst = scale_instance(task, n, seed)
+    if cache and Path(cache).is_file():
+        inst = pickle.loads(Path(cache).read_bytes())
+    else:
+        inst = scale_instance(task, n, seed)
+        if cache:
+            atomic_write_bytes(Path(cache), pickle.dumps(inst, protocol=pickle.HIGHEST_PROTOCOL))
     build_s = time.perf_counter() - t0
     res = solve(inst, "default", time_limit=time_limit)
     # the run's peak plus its largest worker's: an upper bound on what they held at once
@@ -80,12 +87,12 @@ def run_cell(task: str, n: int, time_limit: float, seed: int = 0) -> dict[str, A
             "peak_mb": round(peak_kb / 1024.0, 1)}
 
 
-def _spawned_run(task: str, n: int, time_limit: float) -> dict[str, Any]:
+def _spawned_run(task: str, n: int, time_limit: float, cache: Path) -> dict[str, Any]:
     """``run_cell`` in a fresh interpreter (its own peak memory), importing this package as
     ``plugin`` from the plugin root; generous wall limit: building a 4,000-candidate instance on
-    a loaded machine takes minutes."""
+    a loaded machine takes minutes (the cell's second run reads it from ``cache``)."""
     code = ("import json, sys; from plugin.bench.scale import run_cell; "
-            f"print(json.dumps(run_cell({task!r}, {int(n)}, {float(time_limit)})))")
+            f"print(json.dumps(run_cell({task!r}, {int(n)}, {float(time_limit)}, cache={str(cache)!r})))")
     try:
         out = subprocess.run([python_executable(), "-c", code], cwd=PLUGIN_ROOT, capture_output=True, text=True,
                              timeout=4 * time_limit + 600)
@@ -105,10 +112,12 @@ def run_scale(out: str | Path, tasks: tuple[str, ...] = tuple(SCALE_N), sizes: d
     runs, cells = _kept(out / "scale.json", tasks)
     for task in tasks:
         for n in (sizes or SCALE_N)[task]:
-            first = _spawned_run(task, n, TIMES[0])
+            cache = out / "instances" / f"{task}-{n}.pickle"
+            first = _spawned_run(task, n, TIMES[0], cache)
             runs.append(first)
             reached = first.get("gap") is not None and first["gap"] <= TARGET_GAP
-            second = first if reached else _spawned_run(task, n, TIMES[1])
+            second = first if reached else _spawned_run(task, n, TIMES[1], cache)
+            cache.unlink(missing_ok=True)
             if second is not first:
                 runs.append(second)
             cells.append(_cell(task, n, first, second))
