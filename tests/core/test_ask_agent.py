@@ -264,3 +264,11 @@ def test_a_facility_noun_stays_in_the_name_written():
     assert task.absent[0].startswith("'Kamppi bus station' is not in the helsinki data")
     _, goals = _reading("nearest cinema to the Helsinki Music Centre and an overview of Helsinki")   # name:en
     assert [g for g, _ in goals] == ["nearest", "summary"] and goals[0][1]["place"] == "poi:63"
+
+
+def test_listed_questions_and_a_bare_plan_verb():
+    _, goals = _reading("how about: nearest pharmacy to Forum, nearest cinema to Forum, and the route Forum to Kiasma")
+    assert [(g, s.get("tag")) for g, s in goals] == [("nearest", "amenity=pharmacy"), ("nearest", "amenity=cinema"),
+                                                     ("route", None)]
+    task, _ = _reading("plan something nice for us", "kotka")
+    assert task.missing == ["the kind of plan (land use, roads or charging stations)", "the budget (k€)"]

@@ -48,7 +48,8 @@ SPLIT = re.compile(
     r"how|what|which|the (?:number|nearest|closest|road|distance|route)|(?:the |an? )?(?:overview|summary)|tell|show|give|"
     r"count|list|evaluate|eval|nearest|closest|route|distance|its|score|report|draft|sketch|design|plan|spend))"
     r"|,\s*(?:together|along) with\b|,\s*(?=(?:\w+\s+)?(?:overview|summary)\b)"
-    r"|,\s*(?=(?:how|what|which|count|list|evaluate|tell|show)\b)(?!which\b[^,;]*\b(?:closer|nearer)\b))\s*", re.I)
+    r"|,\s*(?=(?:how|what|which|count|list|evaluate|tell|show|(?:the )?(?:nearest|closest))\b)"
+    r"(?!which\b[^,;]*\b(?:closer|nearer)\b))\s*", re.I)
 CUES = {
     "participation": r"participation|\bservice\b.*\becology\b|\becology\b|\.geojson\b",
     "compare": r"\b(?:closer|nearer)\b|\bvs\.?(?!\w)|\bversus\b",
@@ -512,7 +513,8 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
     plan_cue = cue("plan") or (cm and task_kinds)
     if plan_cue and (task_kinds or cm or re.search(r"where should|sort out|what'?s best|\b(?:a|the|some|new) (?:\w+ )?plan\b|"
                                                    r"\bdraft|\bsketch|\bdesign|\bwhat (?:should|can|could) (?:we|i) do\b|"
-                                                   r"\bneeds? (?:\w+ )*?most\b", low)) \
+                                                   r"\bneeds? (?:\w+ )*?most\b|(?:^|\b(?:please|you|we|us|to)\s+)"
+                                                   r"(?:plan|draft|sketch|design)\b", low.strip())) \
             and not (cue("nearest") and not cm) and not (cue("route") and cp and not cm):
         task = task_kinds[0] if task_kinds else None
         if task is None and re.search(r"\bdo it\b", low):
