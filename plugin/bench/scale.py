@@ -109,7 +109,8 @@ def run_scale(out: str | Path, tasks: tuple[str, ...] = tuple(SCALE_N), sizes: d
               progress=print) -> dict[str, Any]:
     """Every cell of the scale suite, one run at a time; writes scale.json, scale.md, scale.png."""
     out = Path(out)
-    runs, cells = _kept(out / "scale.json", tasks)
+    todo = {(t, n) for t in tasks for n in (sizes or SCALE_N)[t]}
+    runs, cells = _kept(out / "scale.json", todo)
     for task in tasks:
         for n in (sizes or SCALE_N)[task]:
             cache = out / "instances" / f"{task}-{n}.pickle"
@@ -123,6 +124,8 @@ def run_scale(out: str | Path, tasks: tuple[str, ...] = tuple(SCALE_N), sizes: d
             cells.append(_cell(task, n, first, second))
             progress(_row_text(cells[-1]))
             atomic_write_json(out / "scale.json", {"cells": cells, "runs": runs})
+    order = {t: k for k, t in enumerate(SCALE_N)}
+    cells.sort(key=lambda c: (order.get(c["task"], len(order)), c["n_target"]))
     fits = {t: fit_exponent([c for c in cells if c["task"] == t]) for t in SCALE_N if any(c["task"] == t for c in cells)}
     atomic_write_json(out / "scale.json", {"cells": cells, "runs": runs, "exponents": fits})
     atomic_write_text(out / "scale.md", scale_markdown(cells, fits))
@@ -131,14 +134,14 @@ def run_scale(out: str | Path, tasks: tuple[str, ...] = tuple(SCALE_N), sizes: d
             "files": [str(out / "scale.json"), str(out / "scale.md"), str(out / "scale.png")]}
 
 
-def _kept(path: Path, tasks: tuple[str, ...]) -> tuple[list[dict], list[dict]]:
-    """(runs, cells) of the tasks not re-run now, from an earlier scale.json in the same folder
-    (a suite of an hour or more can be run a task at a time)."""
+def _kept(path: Path, todo: set[tuple[str, int]]) -> tuple[list[dict], list[dict]]:
+    """(runs, cells) of the (task, n) cells not re-run now, from an earlier scale.json in the
+    same folder (a suite of an hour or more can be run a few cells at a time); in task, n order."""
     if not path.is_file():
         return [], []
     old = json.loads(path.read_text())
-    return ([r for r in old.get("runs", []) if r.get("task") not in tasks],
-            [c for c in old.get("cells", []) if c.get("task") not in tasks])
+    keep = lambda r: (r.get("task"), r.get("n_target")) not in todo  # noqa: E731
+    return [r for r in old.get("runs", []) if keep(r)], [c for c in old.get("cells", []) if keep(c)]
 
 
 def _cell(task: str, n: int, first: dict, second: dict) -> dict[str, Any]:

@@ -50,7 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=seed, default=0, help="fuzz suite: generator seed (default 0)")
     parser.add_argument("--lora", default=None, help="instructions suite: the adapter of train --task instructions")
     parser.add_argument("--tasks", default=None,
-                        help="scale suite: comma-separated tasks to run; the others' rows already in OUT are kept")
+                        help="scale suite: comma-separated tasks to run; the other rows already in OUT are kept")
+    parser.add_argument("--sizes", default=None,
+                        help="scale suite: comma-separated candidate counts to run (default 100 … 4000)")
     parser.add_argument("--split", default="test", choices=("dev", "test"),
                         help="instructions and ask suites: held-out half (default test)")
     parser.add_argument("--out", required=True, help="output folder")
@@ -72,7 +74,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         tasks = tuple(t.strip() for t in args.tasks.split(",")) if args.tasks else tuple(SCALE_N)
         if not set(tasks) <= set(SCALE_N):
             raise InputError(f"--tasks: choose from {', '.join(SCALE_N)}")
-        return run_scale(args.out, tasks)
+        sizes = None
+        if args.sizes:
+            try:
+                ns = tuple(int(x) for x in args.sizes.split(","))
+            except ValueError:
+                raise InputError(f"--sizes: comma-separated whole numbers, got '{args.sizes}'") from None
+            sizes = {t: ns for t in tasks}
+        return run_scale(args.out, tasks, sizes)
     if args.suite == "fuzz":
         return _fuzz(Path(args.out), args.turns, args.seed)
     if args.suite == "participation":

@@ -419,6 +419,10 @@ class PlannerDock(QgsDockWidget):
         if run is not None:
             state = "cancelled, " if result.get("cancelled") else ""
             lines.append(f"<b>This run</b> ({state}{html.escape(run['file'])}) — {html.escape(describe(run))}")
+        if result.get("default_score") is not None:   # an agent run: default on the same instance and time
+            gap = result.get("default_gap")
+            lines.append(self.tr("<b>default</b> (same instance and time) — score {0:.4f}{1}").format(
+                result["default_score"], "" if gap is None else self.tr(", gap {0:.1f} %").format(100 * gap)))
         if best is not None and best.get("valid"):
             lines.append(html.escape(explain_score(result.get("task", ""), result.get("best_metrics", {}),
                                                    best["score"])))

@@ -137,7 +137,9 @@ class PlannerTask(QgsTask):
         backend = make_backend(o.get("model"), o.get("endpoint"), threads=o.get("threads"), seed=o["seed"])
         try:
             res = run_agent(backend, o["workspace"],
-                            AgentSettings(rounds=o.get("rounds", 5), seed=o["seed"], time_limit=o["time_limit"]),
+                            # default on the same instance and time, so the agent's gap stands beside its
+                            AgentSettings(rounds=o.get("rounds", 5), seed=o["seed"], time_limit=o["time_limit"],
+                                          reference="default"),
                             cancel=self.isCanceled, on_event=self._emit)
         finally:
             backend.close()

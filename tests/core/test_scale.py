@@ -166,3 +166,20 @@ def test_time_to_gap_is_the_first_crossing():
     assert time_to_gap(trace, [(8.0, 1.0)], 0.01) == 8.0
     assert time_to_gap(trace, [(1.0, 1.2), (2.0, 1.0)], 0.01) == 5.0
     assert time_to_gap(trace, [(1.0, 1.2)], 0.01) is None
+
+
+def test_scale_table_pieces(tmp_path):
+    """The exponent of time ∝ n² is 2; a cell takes its time to 1 % from the 60 s run, else the
+    120 s one; re-running some cells keeps the other rows of the folder."""
+    from cityplanner.plugin.bench import scale
+
+    cells = [{"task": "land", "n": n, "time_to_1pct": n * n / 1000.0} for n in (100, 200, 400)]
+    assert scale.fit_exponent(cells) == pytest.approx(2.0)
+    assert scale.fit_exponent(cells[:1]) is None
+    first, second = {"n": 50, "gap": 0.02, "time_to_1pct": None}, {"n": 50, "gap": 0.0, "time_to_1pct": 80.0}
+    cell = scale._cell("road", 50, first, second)
+    assert cell["time_to_1pct"] == 80.0 and (cell["gap_60"], cell["gap_120"]) == (0.02, 0.0)
+    rows = [{"task": "land", "n_target": 100}, {"task": "land", "n_target": 200}, {"task": "road", "n_target": 100}]
+    (tmp_path / "scale.json").write_text(json.dumps({"cells": rows, "runs": rows}))
+    runs, kept = scale._kept(tmp_path / "scale.json", {("land", 200)})
+    assert kept == [rows[0], rows[2]] == runs

@@ -161,9 +161,10 @@ def test_agent_run_with_the_real_model_keeps_the_gui_live(dock, qtbot, station_w
     timer = QTimer()
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start(10)
-    res = run_to_end(dock, qtbot, 90000)
+    res = run_to_end(dock, qtbot, 180000)   # the agent (a model turn cannot be cut short), then default
     timer.stop()
     assert res.get("valid"), res
+    assert res["default_score"] is not None and "<b>default</b>" in dock.summary.text()
     assert dock.turns.toPlainText().count("[build") >= 1 and dock.proposals.rowCount() >= 1
     gaps = [b - a for a, b in zip(ticks, ticks[1:])]
     print(f"\nmain-thread stall during an agent run: max {1000 * max(gaps):.1f} ms over {len(gaps)} ticks")

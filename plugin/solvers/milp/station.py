@@ -159,10 +159,12 @@ def station_model(inst: StationPlacement, lines: np.ndarray | None = None):
 SCALE_LP_SHARE = 0.75
 #: an LP value above this puts a candidate's site into the support MIP
 SUPPORT_EPS = 1e-6
-#: up to this many candidates the at-scale LP keeps every φ̂ line (the exact model's LP, the
-#: tighter bound); above it only LP_LINES. Interior point on 2 cores: 2,000 candidates, all
-#: lines 25 s (bound 0.4729) vs LP_LINES 17 s (0.4750); 4,000: 74 s vs 33 s (0.4852 vs 0.4875)
-FULL_LINES_MAX_N = 2500
+#: the at-scale LP keeps every φ̂ line (the exact model's LP, the tighter bound) when it may take
+#: at least this many seconds per candidate, else only LP_LINES: a bound that comes late is no
+#: bound. Interior point on 2 cores, quiet: 2,000 candidates, all lines 25 s (bound 0.4729) vs
+#: LP_LINES 17 s (0.4750); 4,000: 74 s vs 33 s (0.4852 vs 0.4875); 2.4 × margin for a loaded
+#: machine (at load 5 the all-lines LP at 2,000 missed a 34 s limit)
+FULL_LINES_S_PER_N = 0.03
 
 
 def solve(inst: StationPlacement, time_limit: float, warm_start: np.ndarray | None = None,
@@ -197,9 +199,9 @@ def support(inst: StationPlacement, y: np.ndarray, plan: np.ndarray) -> np.ndarr
 
 def solve_at_scale(inst: StationPlacement, time_limit: float, fallback: np.ndarray,
                    cancel: Callable[[], bool] | None, t0: float) -> MilpResult:
-    """The exact model's LP relaxation (all φ̂ lines up to FULL_LINES_MAX_N candidates, else
-    LP_LINES: either optimum is a bound), then the exact MIP restricted to the LP's support
-    (``support``) for the plan.
+    """The exact model's LP relaxation (all φ̂ lines when the time allows, FULL_LINES_S_PER_N,
+    else LP_LINES: either optimum is a bound), then the exact MIP restricted to the LP's
+    support (``support``) for the plan.
 
     At thousands of candidates the full MIP's root node (dual simplex, then cuts that moved the
     bound by 0.2 % at 2,000 candidates) outlasts two minutes on two cores, and reduced-cost
@@ -208,8 +210,9 @@ def solve_at_scale(inst: StationPlacement, time_limit: float, fallback: np.ndarr
     configurations solved in 31 s and its plan was within 0.7 % of the LP bound (synthetic
     city, 2,000 candidates; 2.7 % before with ALNS from the rounded LP). The restricted MIP's
     own bound holds only for its sub-problem, so the LP's is the one reported."""
-    c, const, cons, _, bounds = station_model(inst, None if inst.n <= FULL_LINES_MAX_N else LP_LINES)
-    lp, x = lp_bound(c, const, cons, bounds, SCALE_LP_SHARE * time_limit, t0, cancel, 0)
+    lp_seconds = SCALE_LP_SHARE * time_limit
+    c, const, cons, _, bounds = station_model(inst, None if lp_seconds >= FULL_LINES_S_PER_N * inst.n else LP_LINES)
+    lp, x = lp_bound(c, const, cons, bounds, lp_seconds, t0, cancel, 0)
     if x is not None:
         c, const, cons, integrality, bounds = station_model(inst)
         fallback = _better(inst, round_lp(inst, x), fallback)
