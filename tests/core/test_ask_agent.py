@@ -272,3 +272,16 @@ def test_listed_questions_and_a_bare_plan_verb():
                                                      ("route", None)]
     task, _ = _reading("plan something nice for us", "kotka")
     assert task.missing == ["the kind of plan (land use, roads or charging stations)", "the budget (k€)"]
+
+
+def test_conditions_written_after_the_plan_or_with_unless_should():
+    cases = {"Plan charging in Kotka with 300k if there are no chargers yet": ("<", "then", "station"),
+             "Unless there are already chargers in Kotka, plan some with 200k": ("<", "then", "station")}
+    for request, (op, branch, kind) in cases.items():
+        task, goals = _reading(request, "kotka")
+        assert task.test["op"] == op and [(g.branch, g.slots.get("task")) for g in task.goals] == [("if", None),
+                                                                                                  (branch, kind)]
+    task, goals = _reading("Should the Kotka data contain any fuel stations, list them; else plan chargers with 300k.",
+                           "kotka")
+    assert [(g.branch, g.intent, g.slots.get("category")) for g in task.goals] == [
+        ("if", "exists", "fuel"), ("then", "find", "fuel"), ("else", "plan", None)]

@@ -351,14 +351,19 @@ def _clauses(request: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in out if request[s:e].strip(" ,.?!")]
 
 
-IF_RE = re.compile(r"^\s*if\b(?P<cond>.+?)(?:,\s+(?:then\s+)?|\s+then\s+)(?P<then>.+?)"
-                   r"(?:[;,.]?\s*\b(?:otherwise|else|if not|if no\w*|if there (?:are|is) none|if it does(?:n'?t| not))\b"
-                   r"[,:]?\s*(?P<else>.+))?$", re.I | re.S)
+_ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|if no\w*|if there (?:are|is) none|if it does(?:n'?t| not))\b"
+         r"[,:]?\s*(?P<else>.+))?$")
+IF_RE = re.compile(r"^\s*(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming)\b(?P<cond>.+?)"
+                   r"(?:,\s+(?:then\s+)?|\s+then\s+)(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: "Plan chargers in Kotka with 300k if there are none yet": a plan first, its condition after
+IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|build|spend|put|allocate|invest)\b.+?)"
+                      r",?\s+(?P<kw>if|unless|provided(?: that)?)\b(?P<cond>.+?)" + _ELSE, re.I | re.S)
+NEGATED = {">=": "<", "<": ">=", ">": "<=", "<=": ">"}
 
 
 def _read_goals(request: str, places: list[_Place], terms: list[CategoryTerm], money: list[Money],
                 dists: list[tuple[int, int, float]]) -> tuple[list[Goal], dict[str, Any] | None]:
-    m = IF_RE.match(request)
+    m = IF_RE.match(request) or IF_AFTER.match(request)
     if m:
         parts = [("if", m.start("cond"), m.end("cond")), ("then", m.start("then"), m.end("then"))]
         if m.group("else"):
@@ -370,7 +375,10 @@ def _read_goals(request: str, places: list[_Place], terms: list[CategoryTerm], m
                 goals.append(g)
         cond = request[m.start("cond"):m.end("cond")]
         first = next((g for g in goals if g.branch == "if"), None)
-        return goals, _test(cond, first is not None and first.intent in ("within", "count", "exists", "find"))
+        test = _test(cond, first is not None and first.intent in ("within", "count", "exists", "find"))
+        if m.group("kw").casefold() == "unless":   # "unless there are chargers": if there are none
+            test["op"] = NEGATED[test["op"]]
+        return goals, test
     goals = []
     for s, e in _clauses(request):
         goals.extend(_clause_goals(request, s, e, places, terms, money, dists, goals))
@@ -517,6 +525,9 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
                                                    r"(?:plan|draft|sketch|design)\b", low.strip())) \
             and not (cue("nearest") and not cm) and not (cue("route") and cp and not cm):
         task = task_kinds[0] if task_kinds else None
+        if task is None and any(g.slots.get("category") == "charging" for g in before) \
+                and re.search(r"\b(?:some|them|those|ones?)\b", low):
+            task = "station"   # "Unless there are chargers in Kotka, plan some with 200k"
         if task is None and re.search(r"\bdo it\b", low):
             task = next((g.slots.get("task") for g in reversed(before) if g.intent == "plan"), None)
             budget = budget if budget is not None else next((g.slots.get("budget") for g in reversed(before)
@@ -565,6 +576,12 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
         elif area_places:
             slots["area"] = None
         return [goal(intent, **slots)]
+    prev = before[-1].slots if before else {}
+    if term is None and not cp and prev.get("category") and before[-1].intent in ("find", "count", "exists") \
+            and re.search(r"\b(?:them|those|these|they)\b", low) and (cue("count") or cue("list")):
+        # "Should the data contain any fuel stations, list them": the kind (and area) just asked about
+        return [goal("count" if cue("count") else "find",
+                     **{k: prev[k] for k in ("category", "tag", "word", "area", "area_name") if k in prev})]
     if re.search(r"\bnear\b|\baround\b|\bclose to\b", low):
         return [goal("nearest", place=origin, category=None)]
     if term is not None and len(cp) == 1 and not before:   # terse: "pharmacies Bulevardi", "pharmacy Stockmann"
