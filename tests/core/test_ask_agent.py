@@ -285,3 +285,10 @@ def test_conditions_written_after_the_plan_or_with_unless_should():
                            "kotka")
     assert [(g.branch, g.intent, g.slots.get("category")) for g in task.goals] == [
         ("if", "exists", "fuel"), ("then", "find", "fuel"), ("else", "plan", None)]
+
+
+def test_distances_in_words_and_which_of_the_shortest():
+    _, goals = _reading("how many dentists are there around Stockmann within half a kilometre?")
+    assert goals[0][0] == "within" and goals[0][1]["radius_m"] == 500.0 and not goals[0][1]["default_radius"]
+    _, goals = _reading("Which of Kiasma and Ateneum is the shortest drive from Forum?")
+    assert goals[0][0] == "compare" and goals[0][1]["target_name"] == "Forum"

@@ -37,6 +37,8 @@ COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|us
 AREA_KINDS = ("street", "place", "area")
 NEAR_M = 500.0   # what "near" means when the planner gives no distance (said in the answer)
 DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:re|er)s?|m|met(?:re|er)s?)(?!\w)", re.I)
+WORD_KM = {"half a": 0.5, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+WORD_DIST = re.compile(r"\b(half a|an?|one|two|three|four|five)\s+(?:kilomet(?:re|er)s?|km)\b", re.I)   # "half a kilometre"
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10, "a": 1, "an": 1, "any": 1}
 SPLIT = re.compile(
@@ -286,8 +288,9 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
         if region:
             src["region"] = "place names"
     money = money_amounts(request)
-    dists = [(m.start(), m.end(), _metres(m)) for m in DIST.finditer(request)
-             if not any(o.start <= m.start() < o.end for o in money)]
+    dists = sorted([(m.start(), m.end(), _metres(m)) for m in DIST.finditer(request)
+                    if not any(o.start <= m.start() < o.end for o in money)]
+                   + [(m.start(), m.end(), WORD_KM[m.group(1).casefold()] * 1000) for m in WORD_DIST.finditer(request)])
     all_terms = category_terms(request)
     taken = [(o.start, o.end) for o in money] + [(a, b) for a, b, _ in dists]
     places = _places(request, index_of(region), taken) if region else []
@@ -493,7 +496,8 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
             mo = min(cm, key=lambda mo: abs(mo.start - a))
             plans.append({"task": t, "budget": mo.keur})
         return [goal("compare_plans", plans=list({p["task"]: p for p in plans}.values()))]
-    if cue("compare") and (len(cp) >= 3 or (len(cp) == 2 and refs)):
+    if (cue("compare") or re.search(r"\bwhich of\b.*\b(?:shortest|quickest|closest|nearest|shorter|quicker)\b", low)) \
+            and (len(cp) >= 3 or (len(cp) == 2 and refs)):
         k = re.search(r"\b(?:closer|nearer)\b(?:\s+\w+){0,3}?\s+(?:to\s+)?", low)
         after = [p for p in cp if k and p.start - s >= k.start()]
         target = after[0] if after and len(cp) >= 3 and cp.index(after[0]) != 1 else None
