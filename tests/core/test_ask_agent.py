@@ -292,3 +292,12 @@ def test_distances_in_words_and_which_of_the_shortest():
     assert goals[0][0] == "within" and goals[0][1]["radius_m"] == 500.0 and not goals[0][1]["default_radius"]
     _, goals = _reading("Which of Kiasma and Ateneum is the shortest drive from Forum?")
     assert goals[0][0] == "compare" and goals[0][1]["target_name"] == "Forum"
+
+
+def test_what_a_vague_request_lacks_is_named():
+    task, _ = _reading("What's the best place for new chargers?", None)
+    assert task.missing == ["the region (helsinki or kotka)", "the budget (k€)"]
+    task, _ = _reading("How many are there in Kotka?", "kotka")
+    assert task.missing == ["what to look for (a name or a kind of place)"]
+    task, _ = _reading("Compare two plans for Kotka", "kotka")
+    assert "the kind of plan (land use, roads or charging stations)" in task.missing

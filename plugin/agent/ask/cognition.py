@@ -57,7 +57,8 @@ CUES = {
     "compare": r"\b(?:closer|nearer)\b|\bvs\.?(?!\w)|\bversus\b",
     "plan": r"\bplan\w*|where should|\bspend\w*|allocat\w*|sort out|upgrades?|\bbuild\w*|construct\w*|\bput\b|"
             r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
-            r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b",
+            r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
+            r"\bbest (?:place|location|site|spot)s? for\b",
     "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
     "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|locations?|\bwhere\b.*\bsites?\b",
     "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in",
@@ -526,7 +527,8 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
     if plan_cue and (task_kinds or cm or re.search(r"where should|sort out|what'?s best|\b(?:a|the|some|new) (?:\w+ )?plan\b|"
                                                    r"\bdraft|\bsketch|\bdesign|\bwhat (?:should|can|could) (?:we|i) do\b|"
                                                    r"\bneeds? (?:\w+ )*?most\b|(?:^|\b(?:please|you|we|us|to)\s+)"
-                                                   r"(?:plan|draft|sketch|design)\b", low.strip())) \
+                                                   r"(?:plan|draft|sketch|design)\b|\bplans\b|"
+                                                   r"\bbest (?:place|location|site|spot)s? for\b", low.strip())) \
             and not (cue("nearest") and not cm) and not (cue("route") and cp and not cm):
         task = task_kinds[0] if task_kinds else None
         if task is None and any(g.slots.get("category") == "charging" for g in before) \
@@ -599,6 +601,8 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
     if cue("route"):
         o, d = _route_ends(request, s, cp, refs, before)
         return [goal("route", origin=o, destination=d)]
+    if term is None and not cp and not cm and re.search(r"\bhow many\b|\bnumber of\b", low):
+        return [goal("count", category=None)]   # "How many are there in Kotka?": of what?
     return out
 
 
