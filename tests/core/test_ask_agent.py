@@ -301,3 +301,8 @@ def test_what_a_vague_request_lacks_is_named():
     assert task.missing == ["what to look for (a name or a kind of place)"]
     task, _ = _reading("Compare two plans for Kotka", "kotka")
     assert "the kind of plan (land use, roads or charging stations)" in task.missing
+
+
+def test_a_lead_in_that_refers_back_stays_with_its_question():
+    _, goals = _reading("Find the nearest pharmacy to Kiasma. Using that pharmacy, how far is Forum by road?")
+    assert goals[1] == ("route", {"origin": "poi:103", "destination": "$goal:0"})

@@ -80,7 +80,8 @@ and or but so also then nearest closest neerest nearst route distance count numb
 eval road roads land charging chargers station stations budget with within near from to in of for on at by
 via spend we you our my me us it they them there here what's one otherwise else yes no not""".split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
-NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are)\b)[a-zåäö]+)?" \
+NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
+            r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest)\b)[a-zåäö]+)?" \
             r"\s+(?:park|library|stadium|hospital|school|station|church|museum|centre|center|mall|" \
             r"market|square|garden|hall|campus|tower|bridge|beach|harbou?r|port|airport|cathedral|castle|zoo|pool|" \
             r"arena|theatre|theater|cinema|hotel|clinic|store|shop|gallery|office|pharmacy|garage|parking|" \
@@ -352,9 +353,14 @@ def _clauses(request: str) -> list[tuple[int, int]]:
         pos = m.end()
     if pos < len(request):
         out.append((pos, len(request)))
-    return [(s, e) for s, e in out if request[s:e].strip(" ,.?!")]
+    out = [(s, e) for s, e in out if request[s:e].strip(" ,.?!")]
+    for k in range(len(out) - 2, -1, -1):   # "Using that pharmacy, how far is Forum?": one question
+        if LEAD_IN.fullmatch(request[out[k][0]:out[k][1]]):
+            out[k:k + 2] = [(out[k][0], out[k + 1][1])]
+    return out
 
 
+LEAD_IN = re.compile(r"\s*(?:using|from|with|taking|starting (?:at|from)|for)\s+(?:that|this|the same|it)\b[^,;]*", re.I)
 _ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|if no\w*|if there (?:are|is) none|if it does(?:n'?t| not))\b"
          r"[,:]?\s*(?P<else>.+))?$")
 IF_RE = re.compile(r"^\s*(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming)\b(?P<cond>.+?)"
