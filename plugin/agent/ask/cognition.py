@@ -193,7 +193,7 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
         written = request[s:e]
         rest = re.sub("|".join(re.escape(p.written) for p in covered) or "^$", " ", written)
         if covered:
-            if not all(p.start >= s and p.end <= e for p in covered) or not normalise(rest):
+            if not all(p.start >= s and p.end <= e and p.found for p in covered) or not normalise(rest):
                 continue   # the name found is the whole phrase
             named = [w for w in re.findall(r"[\w'’-]+", rest) if w[:1].isupper() and normalise(w) not in GENERIC]
             if not named and not all(p.kind == "region" for p in covered):
