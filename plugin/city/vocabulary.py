@@ -115,7 +115,7 @@ def matches_tags(tags: dict[str, str], term_tags: dict[str, tuple[str, ...] | No
 
 # ---------------------------------------------------------------------- money
 _NUM = r"(\d{1,3}(?:[  ]\d{3})+|\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?)"
-_MILLION = r"(?:million|mill?\.?|mn|m(?=€|\b)|M€|meur|m eur)"
+_MILLION = r"(?:million|mill?\.?|milj(?:\.|oonaa)?|mn|m(?=€|\b)|M€|meur|m eur)"
 _THOUSAND = r"(?:k€|keur|k eur|k|thousand|grand|tuhatta)"
 _EURO = r"(?:€|eur|euros?|e)"
 #: amounts in words: "a million", "half a million", "a quarter of a million", "two and a half million",
@@ -132,7 +132,7 @@ MONEY = re.compile(
     + r"|k€)?(?!\w)"
     r"|" + _NUM.replace("(", "(?P<num2>", 1) + r"\s*(?P<cur2>€|eur|euros?)(?!\w)"
     r"|(?P<words>" + _WORD_NUM + r")\s+(?P<wmult>million|mil\b|hundred (?:thousand|grand|k)|thousand|grand)"
-    r"(?:\s+and a half(?!\s+\w))?(?:\s*(?:€|eur|euros?)(?!\w))?)", re.I)
+    r"(?:\s+and a half(?!\s+(?!(?:€|eur|euros?)\b)\w))?(?:\s*(?:€|eur|euros?)(?!\w))?)", re.I)
 _BUDGET_CUE = re.compile(r"\b(?:budget|spend\w*|have|got|with|costs?|afford|invest\w*|money|funds?)\b", re.I)
 
 

@@ -55,7 +55,8 @@ def test_poi_tags_narrow_categories(helsinki):
     ("We've got €1.2 million for chargers", 1200), ("we can spend 250 000 euros", 250), ("2 M€", 2000),
     ("with 300k?", 300), ("400 grand", 400), ("EUR 700,000 on roads", 700), ("0,4 M€", 400), ("budget 500", 500),
     ("we have a million", 1000), ("half a million euros", 500), ("a quarter of a million euros", 250),
-    ("two and a half million", 2500), ("three hundred thousand euros", 300),
+    ("two and a half million", 2500), ("three hundred thousand euros", 300), ("a million and a half euros", 1500),
+    ("1,1 milj. €", 1100),
 ])
 def test_money_in_any_common_form_is_k_euros(text, keur):
     assert [m.keur for m in money_amounts(text)] == [keur]
