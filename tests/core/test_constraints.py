@@ -234,3 +234,18 @@ def test_the_real_model_reads_what_the_rules_cannot(station):
     assert it.clarification or all(c["source"] == "model" for c in it.constraints)
     names = {f.name for f in name_index("helsinki").features}
     assert all(c["target"].get("name") in names for c in it.constraints if c.get("target", {}).get("name"))
+
+
+def test_at_scale_form_keeps_the_instruction(station):
+    """The station MILP's at-scale form (LP bound + MIP over the LP's support) under an
+    instruction to use a site the unconstrained LP leaves out: its LP carries the planner's
+    rows, so the support holds the site, the plan keeps the instruction, and the bound holds
+    over the certified constrained optimum."""
+    from cityplanner.plugin.solvers.milp import solve_milp
+
+    it = interpret("site 5 in", station)
+    ci = constrain(station, compile_constraints(station, it.constraints))
+    res = solve_milp(ci, TIME, at_scale=True)
+    exact = certified_plan(station, it.constraints, TIME)
+    assert ci.hard_errors(res.mask) == [] and ci.score_mask(res.mask)[0] <= exact["score"] + 1e-6
+    assert res.bound >= exact["score"] - 1e-6

@@ -15,13 +15,13 @@ from functools import partial
 from typing import Callable
 
 import numpy as np
-from scipy.optimize import linprog
+from scipy.optimize import LinearConstraint, linprog
 from scipy.sparse import vstack
 
 from ...errors import Cancelled
 from ...tasks.base import Instance
 from ...util.spawned import bounded_call
-from . import KILL_GRACE
+from . import KILL_GRACE, MILP_EXTENSION
 
 #: share of a MILP's time the LP may take (it usually needs far less)
 LP_SHARE = 0.6
@@ -55,6 +55,22 @@ def lp_bound(c: np.ndarray, const: float, constraints, bounds, time_limit: float
     if state != "ok" or out.status != 0 or out.x is None:
         return math.inf, None
     return float(const - c @ out.x), out.x
+
+
+def with_planner_rows(c: np.ndarray, constraints: LinearConstraint, bounds) -> tuple[np.ndarray, LinearConstraint, float]:
+    """(c, constraints, offset) with the planner's rows and emphasis of the MILP being solved
+    (``MILP_EXTENSION``; unchanged without one), merged into one LinearConstraint for
+    ``lp_bound``; the LP's bound is then ``lp_bound(...) − offset``. An LP that keeps the
+    planner's rows has a support whose plans can keep them too."""
+    extend = MILP_EXTENSION.get()
+    if extend is None:
+        return c, constraints, 0.0
+    c, cons, _, _, offset = extend(c, constraints, None, bounds)
+    cons = cons if isinstance(cons, (list, tuple)) else [cons]
+    merged = LinearConstraint(vstack([k.A for k in cons]).tocsr(),
+                              np.concatenate([np.broadcast_to(k.lb, (k.A.shape[0],)) for k in cons]),
+                              np.concatenate([np.broadcast_to(k.ub, (k.A.shape[0],)) for k in cons]))
+    return c, merged, float(offset)
 
 
 def round_lp(inst: Instance, y: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:

@@ -45,7 +45,7 @@ from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix
 
 from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
-from .relaxation import LP_SHARE, lp_bound, round_lp
+from .relaxation import LP_SHARE, lp_bound, round_lp, with_planner_rows
 from ...tasks.station import W_A, W_D, W_RHO, W_T, WAIT_A, WAIT_B, StationPlacement
 
 #: a trivially valid bound: A, D, T ≤ 1 and every other term is ≤ 0
@@ -186,7 +186,9 @@ def solve(inst: StationPlacement, time_limit: float, warm_start: np.ndarray | No
 
 
 def _better(inst: StationPlacement, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return a if inst.score_mask(a)[0] > inst.score_mask(b)[0] else b
+    """The better plan, validity first (a rounded LP may break a planner's constraint)."""
+    key = lambda m: (not inst.hard_errors(m), inst.score_mask(m)[0])  # noqa: E731
+    return a if key(a) > key(b) else b
 
 
 def support(inst: StationPlacement, y: np.ndarray, plan: np.ndarray) -> np.ndarray:
@@ -212,7 +214,9 @@ def solve_at_scale(inst: StationPlacement, time_limit: float, fallback: np.ndarr
     own bound holds only for its sub-problem, so the LP's is the one reported."""
     lp_seconds = SCALE_LP_SHARE * time_limit
     c, const, cons, _, bounds = station_model(inst, None if lp_seconds >= FULL_LINES_S_PER_N * inst.n else LP_LINES)
+    c, cons, offset = with_planner_rows(c, cons, bounds)
     lp, x = lp_bound(c, const, cons, bounds, lp_seconds, t0, cancel, 0)
+    lp -= offset
     if x is not None:
         c, const, cons, integrality, bounds = station_model(inst)
         fallback = _better(inst, round_lp(inst, x), fallback)
@@ -223,5 +227,5 @@ def solve_at_scale(inst: StationPlacement, time_limit: float, fallback: np.ndarr
             mask = res.x[: inst.n] > 0.5
             if not inst.hard_errors(mask):
                 fallback = _better(inst, mask, fallback)
-    return MilpResult(fallback, max(min(TRIVIAL_BOUND, lp), inst.score_mask(fallback)[0]), "time_limit", True,
-                      time.perf_counter() - t0)
+    plan_s = inst.score_mask(fallback)[0] if not inst.hard_errors(fallback) else -np.inf
+    return MilpResult(fallback, max(min(TRIVIAL_BOUND, lp), plan_s), "time_limit", True, time.perf_counter() - t0)
