@@ -14,12 +14,12 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import shapely
-from scipy.sparse.csgraph import dijkstra
 from scipy.spatial import cKDTree
 
 from ...errors import InputError
 from .assemble import assemble
 from .constants import BUDGET_FACTOR, N_GROUPS
+from .graph import pair_distances
 from .sampler import _candidate_table, _Network
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def from_links(cls: "type[RoadConstruction]", city, links: gpd.GeoDataFrame, see
     if not ok.any():
         raise InputError(f"{label}: no proposed link reaches the road network at both ends "
                          f"(within {SNAP_M:.0f} m of a node, two different nodes)")
-    net_dist = dijkstra(net._graph(net.kept), directed=False, indices=k[ok, 0])[np.arange(int(ok.sum())), k[ok, 1]]
+    net_dist = pair_distances(net._graph(net.kept), k[ok, 0], k[ok, 1])
     length = np.maximum(shapely.length(geoms[ok]), 1.0)
     nid = net.nodes.index.to_numpy()
     table = pd.DataFrame({"u": nid[k[ok, 0]], "v": nid[k[ok, 1]], "length": length, "detour": net_dist / length,

@@ -14,7 +14,7 @@ from ...errors import InputError
 from .assemble import assemble
 from .constants import (BUDGET_FACTOR, CUT_MARGIN, LINK_RADIUS, MIN_DETOUR, MIN_LINK, N_CUT, N_DETOUR, N_GROUPS,
                         NEW_CLASS, TARGET, UNIT_COST, class_factor)
-from .graph import _csr
+from .graph import _csr, pair_distances
 
 if TYPE_CHECKING:
     from .task import RoadConstruction
@@ -132,9 +132,9 @@ class _Network:
         adjacent = set(zip(self.pos[self.edges["a"]], self.pos[self.edges["b"]]))
         keep = (eu >= MIN_LINK) & np.array([(a, b) not in adjacent for a, b in pairs], dtype=bool)
         pairs, eu = pairs[keep], eu[keep]
-        dist = dijkstra(self._graph(self.kept), directed=False)
-        keep = dist[pairs[:, 0], pairs[:, 1]] >= MIN_DETOUR * eu
-        pairs, eu = pairs[keep], eu[keep]
+        dist = pair_distances(self._graph(self.kept), pairs[:, 0], pairs[:, 1])
+        keep = dist >= MIN_DETOUR * eu
+        pairs, eu, dist = pairs[keep], eu[keep], dist[keep]
         segs = shapely.linestrings(np.stack([xy[pairs[:, 0]], xy[pairs[:, 1]]], axis=1))
         bad = np.zeros(len(segs), dtype=bool)
         b = self.city.buildings
@@ -156,14 +156,12 @@ class _Network:
         bad[si[~shapely.is_empty(shapely.difference(shapely.intersection(segs[si], roads[ri]), ends))]] = True
         nid = self.nodes.index.to_numpy()
         return pd.DataFrame({"u": nid[pairs[~bad, 0]], "v": nid[pairs[~bad, 1]], "length": eu[~bad],
-                             "detour": dist[pairs[~bad, 0], pairs[~bad, 1]] / eu[~bad],
+                             "detour": dist[~bad] / eu[~bad],
                              "geometry": segs[~bad]})
 
 
 def _candidate_table(net: _Network, removed: pd.DataFrame, links: pd.DataFrame, city) -> pd.DataFrame:
-    dist = dijkstra(net._graph(net.kept), directed=False, indices=net.pos[removed["u"]].to_numpy()) \
-        if len(removed) else np.zeros((0, len(net.nodes)))
-    gap = dist[np.arange(len(removed)), net.pos[removed["v"]].to_numpy()] if len(removed) else np.zeros(0)
+    gap = pair_distances(net._graph(net.kept), net.pos[removed["u"]].to_numpy(), net.pos[removed["v"]].to_numpy())
     reb = pd.DataFrame({
         "id": [f"r{k:02d}" for k in range(len(removed))], "kind": "rebuild",
         "reason": removed["reason"].to_numpy(), "highway": removed["highway"].to_numpy(),

@@ -27,7 +27,7 @@ from scipy.sparse.csgraph import connected_components, dijkstra
 from ...errors import InputError
 from ..base import BUILD_SIZES, Instance
 from .constants import W_CROSS, W_RHO
-from .graph import _csr
+from .graph import _csr, distance_rows
 from .layers import from_links
 from .sampler import sample_city
 from .search import RoadState
@@ -97,7 +97,7 @@ class RoadConstruction(Instance):
                 self.Dg0[a] = dist[self.key_nodes]
                 self.G0[a] = [dist[e].min() if len(e) else np.inf for e in self.entries]
         self.G0 = np.minimum(self.G0, self.G0.T)  # equal up to rounding; keep it exactly symmetric
-        self.D0 = dijkstra(self.csr, directed=False, indices=self.key_nodes)[:, self.key_nodes] if m else \
+        self.D0 = distance_rows(self.csr, self.key_nodes, self.key_nodes) if m else \
             np.zeros((0, 0))
         self.D0 = np.minimum(self.D0, self.D0.T)
         self.cross = np.zeros((self.n, self.n), dtype=bool)
