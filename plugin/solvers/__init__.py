@@ -11,6 +11,7 @@ that evaluation. Defaults (the paper's seed and iteration counts) live in
 from __future__ import annotations
 
 import importlib
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -66,11 +67,11 @@ def time_to_gap(trace: list[tuple[float, float]], bound_trace: list[tuple[float,
                 target: float) -> float | None:
     """The first second at which the best plan so far and the best bound so far were within
     ``target`` (relative gap, as ``gap``); None if never."""
-    events = sorted({t for t, _ in trace} | {t for t, _ in bound_trace})
-    for t in events:
-        scores = [s for ts, s in trace if ts <= t]
-        bounds = [b for tb, b in bound_trace if tb <= t]
-        if scores and bounds and gap(min(bounds), max(scores)) <= target:
+    best, bound = -math.inf, math.inf
+    # one pass over both traces in time order (a score before a bound at the same second)
+    for t, kind, v in sorted([(t, 0, s) for t, s in trace] + [(t, 1, b) for t, b in bound_trace]):
+        best, bound = (max(best, v), bound) if kind == 0 else (best, min(bound, v))
+        if math.isfinite(best) and math.isfinite(bound) and gap(bound, best) <= target:
             return t
     return None
 

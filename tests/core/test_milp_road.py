@@ -112,3 +112,16 @@ def test_at_scale_bound_holds_over_the_optimum(seed):
     inst = random_instance(300 + seed)
     res = solve_milp(inst, 10, at_scale=True)
     assert res.bound >= brute_force(inst) - 1e-9 and inst.hard_errors(res.mask) == []
+
+
+def test_connection_cost_ignores_the_planner_extension():
+    """The covering MILP is not the task MILP: an active planner extension (here an emphasis
+    that would reward every link) leaves its cost bound at the hand-computed 30."""
+    from cityplanner.plugin.solvers.milp import MILP_EXTENSION
+    from cityplanner.plugin.solvers.milp.road_scale import connection_cost
+
+    token = MILP_EXTENSION.set(lambda c, cons, integ, b: (c - 100.0, cons, integ, b, 5.0))
+    try:
+        assert connection_cost(handmade(), 10) == pytest.approx(30.0)
+    finally:
+        MILP_EXTENSION.reset(token)

@@ -28,7 +28,7 @@ from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from . import MilpResult, run_highs
+from . import MILP_EXTENSION, MilpResult, run_highs
 from ...tasks.road import W_RHO, RoadConstruction
 
 #: seconds for the covering MILP (a few hundred binaries and a handful of rows)
@@ -63,8 +63,14 @@ def connection_cost(inst: RoadConstruction, time_limit: float, cancel: Callable[
     a = csr_matrix(np.vstack([rows, np.ones(inst.n), inst.cost]).astype(float))
     lo = np.r_[np.ones(len(rows)), -np.inf, -np.inf]
     hi = np.r_[np.full(len(rows), np.inf), inst.max_select, inst.budget]
-    res = run_highs(inst.cost.astype(float), LinearConstraint(a, lo, hi), np.ones(inst.n), Bounds(0, 1),
-                    min(time_limit, COVER_SECONDS), time.perf_counter(), cancel=cancel)
+    # the covering model is not the task MILP: the planner's rows and emphasis stay out of it
+    # (without them it is still a relaxation, and an emphasis would change what it minimises)
+    token = MILP_EXTENSION.set(None)
+    try:
+        res = run_highs(inst.cost.astype(float), LinearConstraint(a, lo, hi), np.ones(inst.n), Bounds(0, 1),
+                        min(time_limit, COVER_SECONDS), time.perf_counter(), cancel=cancel)
+    finally:
+        MILP_EXTENSION.reset(token)
     if res.status == 2:   # infeasible within budget and step limit
         return np.inf
     dual = res.mip_dual_bound
