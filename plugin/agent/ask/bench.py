@@ -131,8 +131,9 @@ def table(summary: dict[str, Any], label: str) -> str:
 
 
 def load_heldout(split: str = "test") -> list[dict[str, Any]]:
-    """A held-out half (``dev`` / ``test``), or ``tuning``: the parser tuner's own requests in the
-    same format (resources/ask/tuning.json; a regression set, not held out)."""
+    """A held-out half (``dev`` / ``test``), ``v1`` (the first test half, retired after its one
+    held-out run and now a dev set: resources/heldout/README.md), or ``tuning``: the parser tuner's
+    own requests in the same format (resources/ask/tuning.json; a regression set, not held out)."""
     path = TUNING if split == "tuning" else HELDOUT / f"ask_{split}.json"
     return json.loads(path.read_text(encoding="utf-8"))["items"]
 
