@@ -306,3 +306,76 @@ def test_what_a_vague_request_lacks_is_named():
 def test_a_lead_in_that_refers_back_stays_with_its_question():
     _, goals = _reading("Find the nearest pharmacy to Kiasma. Using that pharmacy, how far is Forum by road?")
     assert goals[1] == ("route", {"origin": "poi:103", "destination": "$goal:0"})
+
+
+def test_conditions_as_planners_write_them():
+    """Branches after a second 'if', a scene-setting sentence, 'yes → …, no → …', a distance said in
+    brackets; the branch's 'those' / 'it' is the set or route the condition looked at."""
+    cases = [
+        ("If the region has no EV chargers yet, plan charging stations with €900k; if it has some, evaluate a "
+         "road plan with 900 000 € instead.", "helsinki", {"op": "<", "value": 1.0},
+         [("if", "exists", None), ("then", "plan", "station"), ("else", "plan", "road")]),
+        ("Budget is two million euros. If there are more than 10 offices within 300 m of World Trade Center "
+         "Helsinki, plan land allocation; otherwise plan roads.", "helsinki", {"op": ">", "value": 10.0},
+         [("if", "within", None), ("then", "plan", "land"), ("else", "plan", "road")]),
+        ("pharmacy within 200m of Forum? yes→name it, no→nearest one", "helsinki", {"op": ">=", "value": 1.0},
+         [("if", "within", None), ("then", "within", None), ("else", "nearest", None)]),
+        ("If Erkinkulma is within walking distance (say 800 m) of Otsonkallio, tell me the route length; else "
+         "tell me the closest shop to Otsonkallio.", "kotka", {"op": "<=", "value": 800.0},
+         [("if", "route", None), ("then", "route", None), ("else", "nearest", None)]),
+    ]
+    for request, region, test, shape in cases:
+        task, _ = _reading(request, region)
+        assert task.test == test and not task.missing, request
+        assert [(g.branch, g.intent, g.slots.get("task")) for g in task.goals] == shape, request
+        plans = [g for g in task.goals if g.intent == "plan"]
+        assert all(g.slots["budget"] in (900.0, 2000.0) for g in plans), request   # each branch has the amount
+    task, _ = _reading("If fewer than three car parks lie within 400 m of Kiasma, plan charging stations with a "
+                       "budget of 600 k€; otherwise report those car parks.")
+    assert task.goals[2].intent == "within" and task.goals[2].slots == task.goals[0].slots
+
+
+def test_dashes_follow_up_plans_and_what_a_reference_means():
+    _, goals = _reading("what's near the Svenska Teatern — cafés count within 200 m — and also how far is it to "
+                        "Kauppatori by car?")   # the aside between dashes stays with its clause
+    assert [(g, s.get("place")) for g, s in goals] == [("within", "poi:84"), ("route", None)]
+    assert goals[0][1]["tag"] == "amenity=cafe" and goals[1][1]["origin"] == "poi:84"
+    _, goals = _reading("which school is closest to Kauppatori — Ressun lukio, Kaisaniemen ala-aste or "
+                        "Kruununhaan yläasteen koulu?")
+    assert goals[0][0] == "compare" and len(goals[0][1]["candidates"]) == 3 and goals[0][1]["target_name"] == "Kauppatori"
+    for request, kind in (("Our street-network money for Karhula is 275 000 euros — draft the new links and score "
+                           "them.", "road"), ("With 0.5 M€, allocate land in Kotka, then evaluate the allocation.", "land")):
+        _, goals = _reading(request, "kotka")   # one plan, evaluated; 'allocation' asks for no site list
+        assert goals == [("plan", {"task": kind, "budget": 275.0 if kind == "road" else 500.0, "size": "small",
+                                   "evaluate": True, "sites": False})], request
+    _, goals = _reading("Should the remaining 350 k€ go to land allocation or EV charging in Kotka? Compare both "
+                        "plans' scores and recommend one.", "kotka")
+    assert [g for g, _ in goals] == ["compare_plans"]
+    _, goals = _reading("Kindly identify the nearest apteekki (pharmacy) to the Stockmann department store and "
+                        "give the driving distance.")   # the search reports the road distance
+    assert [g for g, _ in goals] == ["nearest"]
+    _, goals = _reading("Need the number of playgrounds within 600 m of Kruununhaan yläasteen koulu, and how far "
+                        "it is to Kaisaniemen ala-aste")   # 'it': the school, not the playgrounds counted
+    assert goals[1] == ("route", {"origin": "poi:110", "destination": "poi:201"})
+    _, goals = _reading("find me a gym near Sanomatalo and then tell me how far it is to walk there from Kiasma")
+    assert goals[1][1]["destination"] == "$goal:0"   # 'a gym': the one found
+    task, goals = _reading("What's the closest petrol station to Karhulan lukio?", "kotka")
+    assert task.absent[0].startswith("'Karhulan lukio' is not in the kotka data")   # not the region Karhula
+    assert _reading("what's around Karhula?", "kotka")[1] == [("summary", {})]
+    task, _ = _reading("we've got about a million, what should we build?")
+    assert task.missing == ["the kind of plan (land use, roads or charging stations)"]
+
+
+def test_judge_lists_within_a_radius_and_fails_a_reply_without_region():
+    """Two pharmacies lie within 200 m of Forum (Yliopiston apteekki 81 m, Yliopiston Apteekki
+    Kaivopiha 129 m); a list 'within' counts those, not the region's; no region fails, never raises."""
+    from cityplanner.plugin.agent.ask.judge import judge
+
+    item = {"region": "helsinki", "expect": {"kind": "list", "category": "clinic", "area": None,
+                                             "osm_tag": "amenity=pharmacy", "within": {"of": "Forum", "radius_m": 200}}}
+    rec = {"answer": "There are 2 pharmacies within 200 m of Forum: Yliopiston apteekki, Yliopiston Apteekki "
+                     "Kaivopiha.", "tool_calls": [], "request": "pharmacies within 200 m of Forum"}
+    assert judge(item, rec)["success"]
+    assert not judge(item, {**rec, "answer": rec["answer"].replace("There are 2", "There are 3")})["success"]
+    verdict = judge({**item, "region": None}, {**rec, "region": None})
+    assert not verdict["success"] and verdict["judge_error"] is None

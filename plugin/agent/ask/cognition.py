@@ -31,7 +31,8 @@ INTENTS = ("summary", "find", "count", "exists", "nearest", "route", "within", "
 TASKS = ("station", "land", "road")
 TASK_WORDS = (("station", r"charg\w*|\bev\b|\bevs\b|chargers?|charging stations?"),
               ("land", r"land(?:[- ]use)?|allocat\w*|parcels?|zoning"),
-              ("road", r"roads?(?! (?:distance|route))|street upgrades?|road building|road construction"))
+              ("road", r"roads?(?! (?:distance|route))|street upgrades?|road building|road construction|"
+                       r"street[- ]network|road[- ]network|\bnew (?:street |road )?links?\b|street connections?"))
 COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|usa|united states|america|" \
             r"england|britain|uk|canada|japan|china|poland|latvia|lithuania"
 AREA_KINDS = ("street", "place", "area")
@@ -44,6 +45,8 @@ NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, 
 SPLIT = re.compile(
     r"\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
     r"|\.\s+(?=[A-Z])|\?\s+(?=\w)"
+    # a dash before a lowercase clause; "A — an aside — B": the aside stays with A
+    r"|\s+[—–]\s+(?:and\s+(?:also\s+)?)?(?=(?-i:[a-zåäö]))(?!(?:which|closer|nearer|better)\b)(?![^—–]*\s[—–]\s)"
     r"|,\s*and\b(?!\s+[^,]*\bor\b)"
     r"|\((?:[a-h]|i{1,3}|iv|[1-9])\)|(?<![\w(])[1-9]\)"
     r"|\band\b(?=\s+(?:is there|are there|do (?:we|you) have|"
@@ -60,7 +63,7 @@ CUES = {
             r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
             r"\bbest (?:place|location|site|spot)s? for\b",
     "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
-    "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|locations?|\bwhere\b.*\bsites?\b",
+    "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|\blocations?|\bwhere\b.*\bsites?\b",
     "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in",
     "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest",
     "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
@@ -85,7 +88,8 @@ NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|vi
             r"\s+(?:park|library|stadium|hospital|school|station|church|museum|centre|center|mall|" \
             r"market|square|garden|hall|campus|tower|bridge|beach|harbou?r|port|airport|cathedral|castle|zoo|pool|" \
             r"arena|theatre|theater|cinema|hotel|clinic|store|shop|gallery|office|pharmacy|garage|parking|" \
-            r"kindergarten|university|college|gym|cemetery|playground|chapel)\b"
+            r"kindergarten|university|college|gym|cemetery|playground|chapel|" \
+            r"koulu|lukio|kirjasto|sairaala|terveysasema|uimahalli|kirkko|päiväkoti|apteekki|museo|kenttä)\b"
 
 
 @dataclass
@@ -361,10 +365,16 @@ def _clauses(request: str) -> list[tuple[int, int]]:
 
 
 LEAD_IN = re.compile(r"\s*(?:using|from|with|taking|starting (?:at|from)|for)\s+(?:that|this|the same|it)\b[^,;]*", re.I)
-_ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|if no\w*|if there (?:are|is) none|if it does(?:n'?t| not))\b"
+_ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|if no\w*|if there (?:are|is) none|if it does(?:n'?t| not)|"
+         r"(?:but )?if (?:it|there|they|the \w+) (?:has|have|are|is|does|do)(?: \w+)? (?:some|any|one)(?: \w+)?)\b"
          r"[,:]?\s*(?P<else>.+))?$")
-IF_RE = re.compile(r"^\s*(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming)\b(?P<cond>.+?)"
-                   r"(?:,\s+(?:then\s+)?|\s+then\s+)(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: a sentence before the condition sets the scene ("Budget is two million euros. If …"): no goal of its own
+_PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
+IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming)\b(?P<cond>.+?)"
+                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*)(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: "pharmacy within 200 m of Forum? yes → name it, no → the nearest one"
+YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:if\s+)?(?P<kw>yes|so)\b\s*(?:→|->|:|,|-)?\s*(?P<then>.+?)[,;.]?\s*"
+                    r"(?:if\s+)?\b(?:no|not)\b\s*(?:→|->|:|,|-)\s*(?P<else>.+)$", re.I | re.S)
 #: "Plan chargers in Kotka with 300k if there are none yet": a plan first, its condition after
 IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|build|spend|put|allocate|invest)\b.+?)"
                       r",?\s+(?P<kw>if|unless|provided(?: that)?)\b(?P<cond>.+?)" + _ELSE, re.I | re.S)
@@ -373,7 +383,7 @@ NEGATED = {">=": "<", "<": ">=", ">": "<=", "<=": ">"}
 
 def _read_goals(request: str, places: list[_Place], terms: list[CategoryTerm], money: list[Money],
                 dists: list[tuple[int, int, float]]) -> tuple[list[Goal], dict[str, Any] | None]:
-    m = IF_RE.match(request) or IF_AFTER.match(request)
+    m = IF_RE.match(request) or IF_AFTER.match(request) or YES_NO.match(request)
     if m:
         parts = [("if", m.start("cond"), m.end("cond")), ("then", m.start("then"), m.end("then"))]
         if m.group("else"):
@@ -406,6 +416,10 @@ def _test(cond: str, counting: bool) -> dict[str, Any]:
                                     + "|".join(NUMBER_WORDS) + r")\b\s*(km|kilomet(?:re|er)s?|m\b|metres|meters)?", low)
              if bool(m.group(3)) != counting and not (counting and m.group(1) == "within")]
     m = found[0] if found else None
+    if not m and not counting:   # "within walking distance (say 800 m)", "close — under 1 km —": the distance said
+        d = DIST.search(low)
+        if d and re.search(r"\bwithin\b|\bclose\b|\bwalking distance\b|\bunder\b|\bless\b", low[:d.start()]):
+            return {"op": "<=", "value": _metres(d)}
     if not m:
         if counting and re.search(r"\bno\b|\bnone\b|n't\b|\bnot any\b|\bwithout\b", low):
             return {"op": "<", "value": 1.0}   # "if there are no chargers …"
@@ -487,7 +501,9 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
     budget = cm[0].keur if cm else None
     if budget is None and re.search(r"same (?:money|budget|amount)", low):
         budget = next((g.slots.get("budget") for g in reversed(before) if g.intent == "plan"), None)
-    if budget is None and not cm and len(money) == 1 and not any(g.intent == "plan" for g in before):
+    if budget is None and not cm and len(money) == 1 and not any(g.intent == "plan" and g.branch in ("", "if")
+                                                                 for g in before):
+        # the one amount said anywhere ("Budget is 2 M€. If …, plan land; otherwise plan roads"): each branch's
         budget = money[0].keur if money[0].start >= e or money[0].start < s else None
 
     def goal(intent: str, **slots: Any) -> Goal:
@@ -503,8 +519,9 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
             mo = min(cm, key=lambda mo: abs(mo.start - a))
             plans.append({"task": t, "budget": mo.keur})
         return [goal("compare_plans", plans=list({p["task"]: p for p in plans}.values()))]
-    if (cue("compare") or re.search(r"\bwhich of\b.*\b(?:shortest|quickest|closest|nearest|shorter|quicker)\b", low)) \
-            and (len(cp) >= 3 or (len(cp) == 2 and refs)):
+    if (cue("compare") or re.search(r"\bwhich of\b.*\b(?:shortest|quickest|closest|nearest|shorter|quicker)\b", low)
+            or (cue("nearest") and len(cp) >= 3 and re.search(r"\bor\b", low))) \
+            and (len(cp) >= 3 or (len(cp) == 2 and refs)):   # "which school is closest to X: A, B or C?"
         k = re.search(r"\b(?:closer|nearer)\b(?:\s+\w+){0,3}?\s+(?:to\s+)?", low)
         after = [p for p in cp if k and p.start - s >= k.start()]
         target = after[0] if after and len(cp) >= 3 and cp.index(after[0]) != 1 else None
@@ -519,9 +536,11 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
         # "Plan road upgrades for Kotka; we can spend 250 000 euros": the money is that plan's
         last_plan.slots["budget"] = cm[0].keur
         return []
-    if (cue("evaluate") or cue("sites")) and not cp and not ct and not cm and not task_kinds \
-            and any(g.intent == "plan" for g in before):   # "…, then evaluate the resulting plan"
-        last = next(g for g in reversed(before) if g.intent == "plan")
+    earlier_plan = next((g for g in reversed(before) if g.intent == "plan"), None)
+    if (cue("evaluate") or cue("sites")) and not cp and not ct and not cm and earlier_plan is not None \
+            and set(task_kinds) <= {earlier_plan.slots.get("task")}:
+        # "…, then evaluate the resulting plan" / "…, then evaluate the allocation": the plan just made
+        last = earlier_plan
         last.slots["evaluate"] = last.slots.get("evaluate") or cue("evaluate")
         last.slots["sites"] = last.slots.get("sites") or cue("sites")
         return []
@@ -529,14 +548,25 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
         # "Is there a cinema near Lasipalatsi? say within 400 metres": the radius of that search
         before[-1].slots.update(radius_m=cd[0], default_radius=False)
         return []
+    if any(g.intent == "compare_plans" for g in before) and not cp and not ct and not cm and not task_kinds \
+            and (cue("plan") or cue("evaluate") or cue("compare")):
+        return []   # "… or EV charging? Compare both plans' scores and recommend one": that comparison
     plan_cue = cue("plan") or (cm and task_kinds)
     if plan_cue and (task_kinds or cm or re.search(r"where should|sort out|what'?s best|\b(?:a|the|some|new) (?:\w+ )?plan\b|"
-                                                   r"\bdraft|\bsketch|\bdesign|\bwhat (?:should|can|could) (?:we|i) do\b|"
+                                                   r"\bdraft|\bsketch|\bdesign|"
+                                                   r"\bwhat (?:should|can|could|do) (?:we|i) "
+                                                   r"(?:do|build|fund|spend it on|invest in)\b|"
                                                    r"\bneeds? (?:\w+ )*?most\b|(?:^|\b(?:please|you|we|us|to)\s+)"
                                                    r"(?:plan|draft|sketch|design)\b|\bplans\b|"
                                                    r"\bbest (?:place|location|site|spot)s? for\b", low.strip())) \
             and not (cue("nearest") and not cm) and not (cue("route") and cp and not cm):
         task = task_kinds[0] if task_kinds else None
+        if budget is None and not cm and earlier_plan is not None and task in (None, earlier_plan.slots.get("task")) \
+                and not re.search(r"\b(?:another|second|other)\b", low):
+            # "… is 275 000 euros for roads — draft the new links and score them": the same plan
+            earlier_plan.slots["evaluate"] = earlier_plan.slots.get("evaluate") or cue("evaluate")
+            earlier_plan.slots["sites"] = earlier_plan.slots.get("sites") or cue("sites")
+            return []
         if task is None and any(g.slots.get("category") == "charging" for g in before) \
                 and re.search(r"\b(?:some|them|those|ones?)\b", low):
             task = "station"   # "Unless there are chargers in Kotka, plan some with 200k"
@@ -546,10 +576,20 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
                                                              if g.intent == "plan"), None)
         return [goal("plan", task=task, budget=budget, size="small", evaluate=cue("evaluate"), sites=cue("sites"))]
     if (cue("summary") or re.search(r"residents|inhabitants|population|buildings|road km|kilomet\w* of road|"
-                                    r"junctions|dead ends", low)) and not ct:
+                                    r"junctions|dead ends", low)
+            or (area_places and not cp and re.search(r"\bwhat(?:'?s| is| are| lies)\b.*\b(?:around|in|near)\b", low))) \
+            and not ct:   # "what's around Karhula?": the region itself
         return [goal("summary")]
     out: list[Goal] = []
     term = ct[0] if ct else None
+    found_set = next((g for g in reversed(before) if g.intent in ("within", "find", "count", "exists")), None)
+    if found_set is not None and not cp and re.search(r"\b(?:those|these|them|they)\b" if term else
+                                                      r"\b(?:those|these|them|they|it)\b", low) \
+            and (term is None or term.category == found_set.slots.get("category")) \
+            and (cue("list") or cue("count") or re.search(r"\b(?:report|name|give)\b", low)):
+        # "…; otherwise report those car parks": the set the condition counted
+        return [Goal("find" if found_set.intent in ("count", "exists") else found_set.intent,
+                     dict(found_set.slots), text.strip())]
     origin = _origin(request, s, cp, refs)
     if cue("nearest") and (term or not cd):
         slots = term_slots(term)
@@ -572,8 +612,13 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
             or (cp[-1] if cp else None)
         place = (center.id or center.written) if center else (refs.get("any") or None)
         return [goal("within", place=place, radius_m=cd[0], default_radius=default_radius, **term_slots(term))]
+    if cue("route") and term is None and not cp and not refs and before and before[-1].intent == "nearest":
+        return []   # "nearest pharmacy to X and give the driving distance": the search reports it
     if cue("route") and term is not None and not cp and not refs:   # "the distance to the pharmacy": from where?
         return [goal("nearest", place=None, **term_slots(term))]
+    cond_route = next((g for g in before if g.branch == "if" and g.intent == "route"), None)
+    if cue("route") and not cp and not refs and cond_route is not None:
+        return [Goal("route", dict(cond_route.slots), text.strip())]   # "If A is within 800 m of B, tell me the route length"
     if cue("route") and (len(cp) + len(refs) >= 1):
         o, d = _route_ends(request, s, cp, refs, before)
         return [goal("route", origin=o, destination=d)]
@@ -623,7 +668,10 @@ def _backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
     for m in BACKREF.finditer(text):
         role = (m.group(1) or "any").lower()
         word = m.group(2).lower()
-        if word == "there" and (role == "from" or prev.intent != "nearest"):
+        if (word == "there" and (role == "from" or prev.intent != "nearest")) \
+                or (prev.intent in ("within", "find", "count", "exists") and prev.slots.get("place")
+                    and re.search(CUES["count"], prev.clause, re.I)):
+            # a number of places counted around X is no place to go from: 'it' is X ("a gym near X … to it": the gym)
             value = prev.slots.get("place") or prev.slots.get("origin") or f"$goal:{last}"
         else:
             value = f"$goal:{last}"

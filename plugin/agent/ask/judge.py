@@ -159,6 +159,9 @@ class Judge:
     def run(self) -> bool:
         exp = self.item["expect"]
         parts = exp["parts"] if exp["kind"] == "all" else [exp]
+        if self.region is None and any(p["kind"] not in ("clarify", "absent_name") for p in parts):
+            self.notes.append("no region: neither the item nor the reply names one")
+            return False   # the reply acted on no region's data, so no fact in it can be right
         ok = True
         for k, part in enumerate(parts):
             good = self.part(part, k)
@@ -238,6 +241,9 @@ class Judge:
             c = self._where(e["of"])[0]
             hits = [p for p in pts if p[0] != c[0] and np.hypot(p[2] - c[2], p[3] - c[3]) <= e["radius_m"]]
             return has_count(self.reply, len(hits))
+        if e.get("within"):   # "list those car parks within 400 m of Kiasma"
+            c = self._where(e["within"]["of"])[0]
+            pts = [p for p in pts if p[0] != c[0] and np.hypot(p[2] - c[2], p[3] - c[3]) <= e["within"]["radius_m"]]
         pts = in_area(self.region, e.get("area"), pts)
         if e["kind"] == "exists":
             if not pts:
