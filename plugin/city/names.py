@@ -216,8 +216,10 @@ class NameIndex:
         return f.area
 
     def within_area(self, f: NamedFeature, xy: np.ndarray, ids: list[str] | None = None) -> np.ndarray:
-        """Which points (n × 2, region CRS) lie in the area ``f`` names; a street also takes
-        features (by ``ids``) whose addr:street is the street."""
+        """Which points (n × 2, region CRS) lie in the area ``f`` names. On a street: a feature
+        (by ``ids``) with an address is on it when its addr:street is the street (a pharmacy on
+        Mannerheimintie 30 m from Keskuskatu is not on Keskuskatu); one without, when it lies in
+        the street's corridor."""
         import shapely
 
         if f.kind == "region":
@@ -226,8 +228,8 @@ class NameIndex:
         if f.area is not None and len(xy):
             inside = shapely.contains_xy(f.area, xy[:, 0], xy[:, 1])
         if f.kind == "street" and ids is not None:
-            street = normalise(f.name)
-            inside |= np.array([normalise(self.poi_tags.get(i, {}).get("addr:street", "")) == street for i in ids])
+            addr = [normalise(self.poi_tags.get(i, {}).get("addr:street", "")) for i in ids]
+            inside = np.array([a == normalise(f.name) if a else bool(c) for a, c in zip(addr, inside)], dtype=bool)
         return inside
 
 
@@ -282,7 +284,8 @@ def _score(q: str, qw: list[str], core: list[str], n: str, written: str, f: Name
         sm.set_seq1(n)
         if sm.real_quick_ratio() >= fuzzy_min and sm.quick_ratio() >= fuzzy_min:
             r = sm.ratio()
-            if r >= fuzzy_min:
+            if r >= fuzzy_min and (len(qw) != len(nw) or _words_alike(qw, nw)):
+                # word for word a misspelling: "finnish national opera" is not "finnish national theatre"
                 return Match(f, 60.0 + 30.0 * r, "fuzzy", written)
     if len(qw) < len(nw) and len(q) >= 5:   # a misspelt part of a longer name: "erotaja" ~ "q park erottaja"
         k = len(qw)

@@ -29,7 +29,7 @@ TERMS: tuple[tuple[str, str, dict[str, tuple[str, ...] | None] | None], ...] = (
     (r"clinics?|healthcare|health care", "clinic", None),
     (r"kindergartens?|day ?cares?|nurser(?:y|ies)|päiväkod\w*|päiväkoti", "school", {"amenity": ("kindergarten",)}),
     (r"universit(?:y|ies)|colleges?", "school", {"amenity": ("university", "college")}),
-    (r"schools?|koulu\w*", "school", None),
+    (r"schools?|koulu\w*|educat\w*(?: (?:institutions?|facilities|buildings?|sites?))?", "school", None),
     (r"cinemas?|movie theat(?:re|er)s?|movies", "recreation", {"amenity": ("cinema",)}),
     (r"librar(?:y|ies)|libary|kirjasto\w*", "recreation", {"amenity": ("library",)}),
     (r"theat(?:re|er)s?|teatteri\w*", "recreation", {"amenity": ("theatre",)}),
@@ -45,7 +45,8 @@ TERMS: tuple[tuple[str, str, dict[str, tuple[str, ...] | None] | None], ...] = (
     (r"restaurants?|ravintola\w*", "business", {"amenity": ("restaurant",)}),
     (r"banks?", "business", {"amenity": ("bank",)}),
     (r"bars?|pubs?", "business", {"amenity": ("bar", "pub")}),
-    (r"supermarkets?|grocer(?:y|ies)(?: stores?)?|food stores?", "business",
+    (r"supermarkets?", "business", {"shop": ("supermarket",)}),
+    (r"grocer(?:y|ies)(?: stores?| shops?)?|food (?:stores?|shops?)|convenience stores?|corner shops?", "business",
      {"shop": ("supermarket", "convenience")}),
     (r"shops?|stores?|malls?|shopping(?: cent(?:re|er)s?)?|retail", "business", {"shop": None}),
     (r"business(?:es)?|commercial", "business", None),
@@ -104,6 +105,19 @@ def category_terms(text: str) -> list[CategoryTerm]:
                 word = _fuzzy_word(word) or word   # the word as it is spelt
             out.append(CategoryTerm(s, e, word, c, tuple(sorted((t or {}).items()))))
     return sorted(out, key=lambda o: o.start)
+
+
+#: facilities planners ask about that the data has no category for: the answer is "the data has
+#: none", never the nearest thing that has a category
+UNCATEGORISED = re.compile(
+    r"(?<!\w)(?:bus stops?|tram stops?|(?:metro|subway|underground|train|railway|rail) stations?|post offices?|"
+    r"police stations?|fire stations?|(?:public )?toilets?|atms?|cash machines?|bike racks?|city ?bikes?(?: stations?)?|"
+    r"taxi (?:stands?|ranks?))(?!\w)", re.I)
+
+
+def uncategorised_terms(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, word) of facility words the data has no category for."""
+    return [(m.start(), m.end(), m.group(0)) for m in UNCATEGORISED.finditer(text)]
 
 
 def matches_tags(tags: dict[str, str], term_tags: dict[str, tuple[str, ...] | None]) -> bool:

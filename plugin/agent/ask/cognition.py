@@ -24,12 +24,12 @@ from typing import Any, Callable
 
 from ...city import CATEGORIES
 from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normalise
-from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts
+from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
 
 INTENTS = ("summary", "find", "count", "exists", "nearest", "route", "within", "compare", "plan",
            "compare_plans", "participation")
 TASKS = ("station", "land", "road")
-TASK_WORDS = (("station", r"charg\w*|\bev\b|\bevs\b|chargers?|charging stations?"),
+TASK_WORDS = (("station", r"charg\w*|\bev\b|\bevs\b|chargers?|charging stations?|\bstation plans?\b"),
               ("land", r"land(?:[- ]use)?|allocat\w*|parcels?|zoning"),
               ("road", r"roads?(?! (?:distance|route))|street upgrades?|road building|road construction|"
                        r"street[- ]network|road[- ]network|\bnew (?:street |road )?links?\b|street connections?"))
@@ -52,7 +52,7 @@ SPLIT = re.compile(
     r"|\band\b(?=\s+(?:is there|are there|do (?:we|you) have|"
     r"how|what|which|the (?:number|nearest|closest|road|distance|route)|(?:the |an? )?(?:overview|summary)|tell|show|give|"
     r"count|list|evaluate|eval|nearest|closest|route|distance|its|score|report|draft|sketch|design|plan|spend))"
-    r"|,\s*(?:together|along) with\b|,\s*(?=(?:\w+\s+)?(?:overview|summary)\b)"
+    r"|,?\s*(?:together|along) with\b|,\s*(?=(?:\w+\s+)?(?:overview|summary)\b)"
     r"|,\s*(?=(?:how|what|which|count|list|evaluate|tell|show|(?:the )?(?:nearest|closest))\b)"
     r"(?!which\b[^,;]*\b(?:closer|nearer)\b))\s*", re.I)
 CUES = {
@@ -131,6 +131,7 @@ class _Place:
     message: str = ""    # for absent names
     match: Any = None    # the resolver's Match for a found name
     area_too: bool = False   # a district, street or named area has the same name ("Kluuvi")
+    area_name: str = ""      # that area's name, when the name written is exactly it ("Kaisaniemi")
 
     @property
     def found(self) -> bool:
@@ -306,21 +307,34 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     # "Oodi (the library)": a word in brackets after a name describes it, it asks for nothing
     terms = [t for t in terms if not any(p.found and re.fullmatch(r"\s*\((?:the |a |an )?", request[p.end:t.start])
                                          and re.match(r"\s*\)", request[t.end:]) for p in places)]
+    # "post office": a word the data has no category for, even with one that it has inside
+    unknown_spans = [u for u in uncategorised_terms(request) if not any(p.start <= u[0] < p.end for p in places)]
+    terms = [t for t in terms if not any(a <= t.start < b for a, b, _ in unknown_spans)]
+    unknown = [w for _, _, w in unknown_spans]
     for p in places:
         if p.found and p.kind not in AREA_KINDS:
-            p.area_too = any(normalise(m.feature.name) == normalise(p.name)
-                             for m in index_of(region).lookup(p.name, kinds=AREA_KINDS, limit=2))
+            same = [m.feature.name for w in (p.name, p.written) for m in index_of(region).lookup(w, kinds=AREA_KINDS, limit=2)
+                    if normalise(m.feature.name) == normalise(w)]
+            p.area_too = bool(same)
+            p.area_name = same[0] if same else ""
     goals, test = _read_goals(request, places, terms, money, dists)
     if any(g.intent in ("plan", "compare_plans") for g in goals) or not goals:
         notes += [f"Budget read as {mo.keur:g} k€ (from '{mo.written}')." for mo in money]
     ent = {"places": [p.name for p in places if p.found and p.kind != "region"],
            "places_absent": [p.written for p in places if not p.found],
            "categories": [t.describe() for t in terms], "budgets_keur": [m.keur for m in money],
-           "distances_m": [d for _, _, d in dists]}
+           "distances_m": [d for _, _, d in dists], "categories_absent": unknown}
     for p in places:
         if p.found and p.kind != "region" and normalise(p.written) != normalise(p.name):
             notes.append(f"'{p.written}' read as {p.name}.")
     absent = list(dict.fromkeys(p.message for p in places if not p.found))
+    if unknown and not any(g.slots.get("category") or g.intent not in ("nearest", "within", "find", "count", "exists")
+                           for g in goals):
+        # "How many bus stops are on Mannerheimintie?": no category holds them, so none in the data
+        where = region or "bundled"
+        absent.append(f"The {where} data has no {unknown[0]}: '{unknown[0]}' is not in the {where} data's categories "
+                      f"({', '.join(CATEGORIES)}).")
+        goals = []
     missing += _missing(goals, region, ent)
     hard = [f"budget = {m.keur:g} k€" for m in money] + [f"distance = {d:g} m" for _, _, d in dists]
     for k in ("places", "categories", "budgets_keur"):
@@ -372,6 +386,9 @@ _ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|if no\w*|if there (?:are|is) n
 _PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
 IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming)\b(?P<cond>.+?)"
                    r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*)(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: "fewer than 10 car parks in karhula -> land plan 250 k€, else road plan 250 k€": a terse condition
+TERSE_IF = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:fewer|more|less|at least|at most|over|under|no|any)\b.+?)\s*(?:->|→|=>)\s*"
+                      r"(?P<then>.+?)" + _ELSE, re.I | re.S)
 #: "pharmacy within 200 m of Forum? yes → name it, no → the nearest one"
 YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:if\s+)?(?P<kw>yes|so)\b\s*(?:→|->|:|,|-)?\s*(?P<then>.+?)[,;.]?\s*"
                     r"(?:if\s+)?\b(?:no|not)\b\s*(?:→|->|:|,|-)\s*(?P<else>.+)$", re.I | re.S)
@@ -383,7 +400,7 @@ NEGATED = {">=": "<", "<": ">=", ">": "<=", "<=": ">"}
 
 def _read_goals(request: str, places: list[_Place], terms: list[CategoryTerm], money: list[Money],
                 dists: list[tuple[int, int, float]]) -> tuple[list[Goal], dict[str, Any] | None]:
-    m = IF_RE.match(request) or IF_AFTER.match(request) or YES_NO.match(request)
+    m = IF_RE.match(request) or IF_AFTER.match(request) or YES_NO.match(request) or TERSE_IF.match(request)
     if m:
         parts = [("if", m.start("cond"), m.end("cond")), ("then", m.start("then"), m.end("then"))]
         if m.group("else"):
@@ -575,8 +592,8 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
             budget = budget if budget is not None else next((g.slots.get("budget") for g in reversed(before)
                                                              if g.intent == "plan"), None)
         return [goal("plan", task=task, budget=budget, size="small", evaluate=cue("evaluate"), sites=cue("sites"))]
-    if (cue("summary") or re.search(r"residents|inhabitants|population|buildings|road km|kilomet\w* of road|"
-                                    r"junctions|dead ends", low)
+    if (cue("summary") or (not cp and re.search(r"residents|inhabitants|population|buildings|road km|"
+                                                r"kilomet\w* of road|junctions|dead ends", low))
             or (area_places and not cp and re.search(r"\bwhat(?:'?s| is| are| lies)\b.*\b(?:around|in|near)\b", low))) \
             and not ct:   # "what's around Karhula?": the region itself
         return [goal("summary")]
@@ -590,6 +607,11 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
         # "…; otherwise report those car parks": the set the condition counted
         return [Goal("find" if found_set.intent in ("count", "exists") else found_set.intent,
                      dict(found_set.slots), text.strip())]
+    same_nearest = next((g for g in reversed(before) if g.intent == "nearest" and term is not None
+                         and g.slots.get("category") == term.category and g.slots.get("tag") == term_slots(term)["tag"]), None)
+    if same_nearest is not None and not cp and not cd and not cue("count") \
+            and re.search(r"\b(?:the|that)\s+" + re.escape(term.word.casefold()) + r"\b", low):
+        return [Goal("nearest", dict(same_nearest.slots), text.strip())]   # "…; otherwise just tell me the pharmacy"
     origin = _origin(request, s, cp, refs)
     if cue("nearest") and (term or not cd):
         slots = term_slots(term)
@@ -628,8 +650,7 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
         intent = "count" if cue("count") else "exists" if cue("exists") or conditional else "find"
         slots = term_slots(term)
         if area is not None:   # by name: the tool resolves it among areas (a district, not a shop so named)
-            slots["area"] = area.name or area.written
-            slots["area_name"] = area.name or area.written
+            slots["area"] = slots["area_name"] = area.area_name or area.name or area.written
         elif area_places:
             slots["area"] = None
         return [goal(intent, **slots)]
@@ -644,7 +665,8 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
     if term is not None and len(cp) == 1 and not before:   # terse: "pharmacies Bulevardi", "pharmacy Stockmann"
         p = cp[0]
         if p.kind in AREA_KINDS or (p.area_too and re.search(r"s\b", term.word)):   # "dentists Kluuvi": a district's
-            return [goal("find", area=p.name or p.written, area_name=p.name or p.written, **term_slots(term))]
+            name = p.area_name or p.name or p.written
+            return [goal("find", area=name, area_name=name, **term_slots(term))]
         return [goal("nearest", place=p.id or p.written, **term_slots(term))]
     if len(cp) >= 2 and re.search(r"\bfrom\b", low) and re.search(r"\bto\b", low):   # "then from Kiasma to Forum"
         o, d = _route_ends(request, s, cp, refs, before)
@@ -659,7 +681,8 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
 
 def _backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
     """'from it' / 'to that car park' → the previous goal's result; 'there' → the facility a
-    nearest-search found ("route there"), but 'from there' and other goals' 'there' → its place."""
+    nearest-search found ("route there", "how far is it from there"), but a bare 'from there'
+    ("how far is Tokoinranta from there") and other goals' 'there' → its place."""
     out: dict[str, str] = {}
     if not before:
         return out
@@ -668,7 +691,7 @@ def _backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
     for m in BACKREF.finditer(text):
         role = (m.group(1) or "any").lower()
         word = m.group(2).lower()
-        if (word == "there" and (role == "from" or prev.intent != "nearest")) \
+        if (word == "there" and (prev.intent != "nearest" or (role == "from" and not re.search(r"\bit\b", text, re.I)))) \
                 or (prev.intent in ("within", "find", "count", "exists") and prev.slots.get("place")
                     and re.search(CUES["count"], prev.clause, re.I)):
             # a number of places counted around X is no place to go from: 'it' is X ("a gym near X … to it": the gym)
@@ -718,7 +741,7 @@ def _route_ends(request: str, s: int, cp: list[_Place], refs: dict[str, str],
 def _missing(goals: list[Goal], region: str | None, ent: dict[str, Any]) -> list[str]:
     """Task-defining inputs the request lacks (never filled in by assumption)."""
     if not goals:
-        if ent.get("places_absent"):
+        if ent.get("places_absent") or ent.get("categories_absent"):
             return []
         return ["what you want to know (a place query, a route or a plan)"]
     miss: list[str] = []
