@@ -63,7 +63,8 @@ CUES = {
             r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
             r"\bbest (?:place|location|site|spot)s? for\b",
     "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
-    "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|\blocations?|\bwhere\b.*\bsites?\b",
+    "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|\blocations?|"
+             r"\bstreets?\b.*\bsites?\b|\bsites?\b.*\bstreets?\b|\bwhere\b.*\bsites?\b",
     "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in",
     "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest",
     "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
@@ -417,8 +418,12 @@ def _read_goals(request: str, places: list[_Place], terms: list[CategoryTerm], m
             test["op"] = NEGATED[test["op"]]
         return goals, test
     goals = []
+    carry = None   # "kumparepuisto to neste, how far by car": places without a question join the next clause
     for s, e in _clauses(request):
-        goals.extend(_clause_goals(request, s, e, places, terms, money, dists, goals))
+        start = s if carry is None else carry
+        got = _clause_goals(request, start, e, places, terms, money, dists, goals)
+        carry = start if not got and any(_in(p.start, s, e) and p.found and p.kind != "region" for p in places) else None
+        goals.extend(got)
     return goals, None
 
 
@@ -532,8 +537,11 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
     task_kinds = list(dict.fromkeys(t for _, t in sorted(tasks)))
     if len(task_kinds) >= 2 and cm and re.search(r"compare|against|versus|\bvs\b|better|\bor\b", low):
         plans = []
+        starts = sorted(a for a, _ in tasks)
         for a, t in sorted(tasks):
-            mo = min(cm, key=lambda mo: abs(mo.start - a))
+            # "roads at 200k vs chargers at 300k": the amount after the task word, before the next one
+            nxt = next((b for b in starts if b > a), len(request))
+            mo = next((mo for mo in cm if a < mo.start < nxt), None) or min(cm, key=lambda mo: abs(mo.start - a))
             plans.append({"task": t, "budget": mo.keur})
         return [goal("compare_plans", plans=list({p["task"]: p for p in plans}.values()))]
     if (cue("compare") or re.search(r"\bwhich of\b.*\b(?:shortest|quickest|closest|nearest|shorter|quicker)\b", low)

@@ -208,20 +208,25 @@ def _what(g: Any, n: int = 2) -> str:
     s = g.slots
     cat = s.get("category") or "feature"
     word = _number(s.get("word") or cat, n)
-    if normalise_word(word) != cat or s.get("tag"):
+    if normalise_word(word).split(" ")[0] != cat or s.get("tag"):
         return f"{word} ({cat}{', ' + s['tag'] if s.get('tag') else ''})"
     return word
+
+
+MASS_NOUNS = {"parking": "place", "fuel": "station", "green": "area", "recreation": "place", "charging": "point"}
 
 
 def _number(word: str, n: int) -> str:
     """'pharmacy' / 'pharmacies' by ``n`` (last word only; words the planner wrote stay theirs otherwise)."""
     head, _, last = word.rpartition(" ")
     low = last.casefold()
+    if low in MASS_NOUNS:   # "12 parking places", not "12 parking"
+        return f"{word} {MASS_NOUNS[low]}{'' if n == 1 else 's'}"
     if n == 1 and low.endswith("ies"):
         last = last[:-3] + "y"
     elif n == 1 and low.endswith("s") and not low.endswith("ss"):
         last = last[:-1]
-    elif n != 1 and not low.endswith("s") and low not in ("parking", "fuel", "green", "recreation", "charging"):
+    elif n != 1 and not low.endswith("s"):
         last = last[:-1] + "ies" if low.endswith("y") and low[-2:-1] not in "aeiou" else last + "s"
     return f"{head} {last}".strip()
 
@@ -259,6 +264,17 @@ def _site_line(site: dict[str, Any], street: str) -> str:
     return f"{site['id']}{where}{xy}" + (f" — {'; '.join(desc)}" if desc else "")
 
 
+def _why_empty(built: dict[str, Any], budget: float) -> str:
+    """Why a plan selects nothing, with the figure a planner needs to change it."""
+    low = built.get("cheapest_cost")
+    if low is None:
+        return " The instance has no candidates."
+    if low > budget:
+        return f" No candidate fits within the budget: the cheapest costs {low:g} k€."
+    return (f" No selection improves the score: each candidate's cost share outweighs what it adds "
+            f"(the cheapest costs {low:g} k€).")
+
+
 def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, show_sites: bool = True) -> list[str]:
     by = {o.tool: o for o in obs if o.ok}
     label = TASK_LABEL.get(g_task, g_task)
@@ -272,9 +288,9 @@ def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, sho
         return out
     r = ev.result
     state = "valid" if r["valid"] else "invalid (" + "; ".join(r["errors"][:2]) + ")"
-    out.append(f"The plan selects {r['selected']} candidates and is {state}, evaluator score {r['score']}"
+    out.append(f"The plan selects {r['selected']} candidate{'' if r['selected'] == 1 else 's'} and is {state}, evaluator score {r['score']}"
                + (f", cost ratio {r['cost_ratio']}" if r.get("cost_ratio") is not None else "") + "."
-               + (" No candidate fits within the budget or improves the score." if not r["selected"] else ""))
+               + (_why_empty(b, budget) if not r["selected"] else ""))
     sites = (by.get("solve_plan").result if by.get("solve_plan") else r).get("sites") or r.get("sites") or []
     if show_sites and sites:
         lines = [_site_line(st, idx.street_near(st["x"], st["y"]) if idx is not None and "x" in st else "")

@@ -41,7 +41,8 @@ def build_instance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     except InputError as e:
         raise ToolFailure(str(e)) from None
     return {"workspace": name, "task": inst.task, "region": a["region"], "instance_id": inst.instance_id,
-            "candidates": inst.n, "budget": round(float(inst.budget), 2), "step_limit": inst.max_select}
+            "candidates": inst.n, "budget": round(float(inst.budget), 2), "step_limit": inst.max_select,
+            "cheapest_cost": round(float(inst.cost.min()), 2) if inst.n else None}
 
 
 def solve_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
