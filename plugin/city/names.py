@@ -191,8 +191,11 @@ class NameIndex:
                 if not hit and n.split()[-1] in GENERIC:
                     continue
                 if hit:
-                    # a region's own name is the region, not a feature called so ("Helsinki" the place node)
-                    f = min((f for _, f in hit), key=lambda f: (f.kind != "region", KIND_ORDER.get(f.kind, 9), f.id))
+                    # a region's own name is the region, not a feature called so ("Helsinki" the place node);
+                    # then a feature named so before one with it as an alias ("Helsingin päärautatieasema": the
+                    # station building, not the node named "Helsinki")
+                    f = min((f for _, f in hit), key=lambda f: (f.kind != "region", normalise(f.name) != n,
+                                                                KIND_ORDER.get(f.kind, 9), f.id))
                     spans.append((len(n), 100.0, s, s + len(phrase), Match(f, 100.0, "exact", hit[0][0])))
                 elif fuzzy and re.search(r"(?:^|\s)[A-ZÅÄÖ]", phrase) and not n.split()[-1].isdigit() and len(n) >= 5 \
                         and any(len(w) > 2 and w not in GENERIC for w in n.split()) \
@@ -202,8 +205,16 @@ class NameIndex:
                             (len(cands) == 1 or cands[0].score > cands[1].score or cands[0].how != "fuzzy"):
                         spans.append((len(n), cands[0].score, s, s + len(phrase), cands[0]))
         exact = [(s, e, m.feature.id) for _, sc, s, e, m in spans if sc >= 100]
-        spans = [r for r in spans if r[1] >= 100 or not any(r[2] <= s and e <= r[3] and f == r[4].feature.id
-                                                            for s, e, f in exact)]
+        # a longer inexact span around an exact name of the same feature is that feature, whole
+        # ("Hotel Torni" around the alias "Torni" of Hotelli Torni: not "Hotel" as Hotel Finn plus "Torni")
+        def around_exact(r: tuple) -> bool:
+            return r[1] < 100 and any(r[2] <= s and e <= r[3] and f == r[4].feature.id for s, e, f in exact)
+
+        def whole(r: tuple) -> bool:
+            return r[4].how == "fuzzy" and len(normalise(text[r[2]:r[3]]).split()) == len(normalise(r[4].feature.name).split())
+
+        spans = [(r[0], 100.0, *r[2:]) if around_exact(r) and whole(r) else r for r in spans
+                 if not around_exact(r) or whole(r)]
         out: list[tuple[int, int, Match]] = []
         for _, _, s, e, m in sorted(spans, key=lambda r: (-r[0], -r[1], r[2])):
             if all(e <= s2 or s >= e2 for s2, e2, _ in out):
@@ -216,10 +227,9 @@ class NameIndex:
         return f.area
 
     def within_area(self, f: NamedFeature, xy: np.ndarray, ids: list[str] | None = None) -> np.ndarray:
-        """Which points (n × 2, region CRS) lie in the area ``f`` names. On a street: a feature
-        (by ``ids``) with an address is on it when its addr:street is the street (a pharmacy on
-        Mannerheimintie 30 m from Keskuskatu is not on Keskuskatu); one without, when it lies in
-        the street's corridor."""
+        """Which points (n × 2, region CRS) lie in the area ``f`` names; a street also takes
+        features (by ``ids``) whose addr:street is the street (a corner café in the corridor is
+        on both streets)."""
         import shapely
 
         if f.kind == "region":
@@ -228,8 +238,8 @@ class NameIndex:
         if f.area is not None and len(xy):
             inside = shapely.contains_xy(f.area, xy[:, 0], xy[:, 1])
         if f.kind == "street" and ids is not None:
-            addr = [normalise(self.poi_tags.get(i, {}).get("addr:street", "")) for i in ids]
-            inside = np.array([a == normalise(f.name) if a else bool(c) for a, c in zip(addr, inside)], dtype=bool)
+            street = normalise(f.name)
+            inside |= np.array([normalise(self.poi_tags.get(i, {}).get("addr:street", "")) == street for i in ids])
         return inside
 
 

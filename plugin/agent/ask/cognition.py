@@ -82,7 +82,9 @@ whats what's hey hi ok okay could would please need want wanna let lets let's ca
 tell show list find plan build do does is are was were has have any how where which who why when if the a an
 and or but so also then nearest closest neerest nearst route distance count number compute calculate evaluate
 eval road roads land charging chargers station stations budget with within near from to in of for on at by
-via spend we you our my me us it they them there here what's one otherwise else yes no not""".split())
+via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
+thursday friday saturday sunday january february march april may june july august september october november
+december memo council""".split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
             r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest)\b)[a-zåäö]+)?" \
@@ -90,7 +92,9 @@ NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|vi
             r"market|square|garden|hall|campus|tower|bridge|beach|harbou?r|port|airport|cathedral|castle|zoo|pool|" \
             r"arena|theatre|theater|cinema|hotel|clinic|store|shop|gallery|office|pharmacy|garage|parking|" \
             r"kindergarten|university|college|gym|cemetery|playground|chapel|" \
-            r"koulu|lukio|kirjasto|sairaala|terveysasema|uimahalli|kirkko|päiväkoti|apteekki|museo|kenttä)\b"
+            r"[a-zåäö-]*(?:halli|asema|museo|tehdas|kirkko|koulu|lukio|kirjasto|puisto|tori|talo|kenttä|sairaala|" \
+            r"satama|silta|ranta|linna|teatteri|kauppa|keskus|aukio|kappeli|koti|stadion|areena|ravintola|" \
+            r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri))\b"   # Finnish: "Sunilan tehdas"
 
 
 @dataclass
@@ -418,13 +422,17 @@ def _read_goals(request: str, places: list[_Place], terms: list[CategoryTerm], m
             test["op"] = NEGATED[test["op"]]
         return goals, test
     goals = []
-    carry = None   # "kumparepuisto to neste, how far by car": places without a question join the next clause
+    carry, held = None, []   # "kumparepuisto to neste, how far by car": places without a question join the next clause
     for s, e in _clauses(request):
         start = s if carry is None else carry
         got = _clause_goals(request, start, e, places, terms, money, dists, goals)
-        carry = start if not got and any(_in(p.start, s, e) and p.found and p.kind != "region" for p in places) else None
+        bare_route = len(got) == 1 and got[0].intent == "route" and not any(got[0].slots.values())
+        if bare_route or (not got and any(_in(p.start, s, e) and p.found and p.kind != "region" for p in places)):
+            carry, held = start, got   # "how far, by road, the nearest pharmacy is from X": the question goes on
+            continue
+        carry, held = None, []
         goals.extend(got)
-    return goals, None
+    return goals + held, None
 
 
 def _test(cond: str, counting: bool) -> dict[str, Any]:
@@ -682,15 +690,15 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
     if cue("route"):
         o, d = _route_ends(request, s, cp, refs, before)
         return [goal("route", origin=o, destination=d)]
-    if term is None and not cp and not cm and re.search(r"\bhow many\b|\bnumber of\b", low):
-        return [goal("count", category=None)]   # "How many are there in Kotka?": of what?
+    if term is None and not cm and re.search(r"\bhow many\b|\bnumber of\b", low):
+        return [goal("count", category=None)]   # "How many are there in Kotka?", "how many are within 500 m of X?": of what?
     return out
 
 
 def _backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
     """'from it' / 'to that car park' → the previous goal's result; 'there' → the facility a
-    nearest-search found ("route there", "how far is it from there"), but a bare 'from there'
-    ("how far is Tokoinranta from there") and other goals' 'there' → its place."""
+    nearest-search found ("route there", "how far is it from there", "the drive from there to X"), but
+    'X from there' ("how far is Tokoinranta from there") and other goals' 'there' → its place."""
     out: dict[str, str] = {}
     if not before:
         return out
@@ -699,7 +707,8 @@ def _backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
     for m in BACKREF.finditer(text):
         role = (m.group(1) or "any").lower()
         word = m.group(2).lower()
-        if (word == "there" and (prev.intent != "nearest" or (role == "from" and not re.search(r"\bit\b", text, re.I)))) \
+        if (word == "there" and (prev.intent != "nearest" or (role == "from" and not re.search(r"\bit\b", text, re.I)
+                                                             and not re.search(r"\bfrom there\s+to\b", text, re.I)))) \
                 or (prev.intent in ("within", "find", "count", "exists") and prev.slots.get("place")
                     and re.search(CUES["count"], prev.clause, re.I)):
             # a number of places counted around X is no place to go from: 'it' is X ("a gym near X … to it": the gym)
@@ -724,8 +733,8 @@ def _origin(request: str, s: int, cp: list[_Place], refs: dict[str, str]) -> str
 def _route_ends(request: str, s: int, cp: list[_Place], refs: dict[str, str],
                 before: list[Goal]) -> tuple[str | None, str | None]:
     def role(p: _Place) -> str:
-        m = re.search(r"\b(from|to)\s+(?:the\s+)?$", request[max(s, p.start - 10):p.start], re.I)
-        return m.group(1).lower() if m else ""
+        m = re.search(r"(?:\b(from|to)|(→|->))\s+(?:the\s+)?$", request[max(s, p.start - 10):p.start], re.I)
+        return "" if not m else "to" if m.group(2) else m.group(1).lower()   # "then → Malmingin päiväkoti"
 
     ids = [(p.id or p.written, role(p)) for p in cp]
     origin = next((i for i, r in ids if r == "from"), None) or refs.get("from")
@@ -751,6 +760,9 @@ def _missing(goals: list[Goal], region: str | None, ent: dict[str, Any]) -> list
     if not goals:
         if ent.get("places_absent") or ent.get("categories_absent"):
             return []
+        if ent.get("budgets_keur"):   # "0,5 M€ please": money is for a plan, of which kind?
+            return ["the kind of plan (land use, roads or charging stations)"] + \
+                (["the region (helsinki or kotka)"] if region is None else [])
         return ["what you want to know (a place query, a route or a plan)"]
     miss: list[str] = []
     needs = {"nearest": ("place", "category"), "route": ("origin", "destination"), "within": ("place",),

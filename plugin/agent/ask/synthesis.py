@@ -288,7 +288,8 @@ def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, sho
         return out
     r = ev.result
     state = "valid" if r["valid"] else "invalid (" + "; ".join(r["errors"][:2]) + ")"
-    out.append(f"The plan selects {r['selected']} candidate{'' if r['selected'] == 1 else 's'} and is {state}, evaluator score {r['score']}"
+    out.append(f"The plan selects {r['selected']} candidate{'' if r['selected'] == 1 else 's'} and is {state}, "
+               f"evaluator score {r['score']}"
                + (f", cost ratio {r['cost_ratio']}" if r.get("cost_ratio") is not None else "") + "."
                + (_why_empty(b, budget) if not r["selected"] else ""))
     sites = (by.get("solve_plan").result if by.get("solve_plan") else r).get("sites") or r.get("sites") or []
