@@ -138,8 +138,10 @@ class NameIndex:
             m = _score(q, qw, core, n, written, f, fuzzy_min, sm)
             if m and (f.id not in best or m.score > best[f.id].score):
                 best[f.id] = m
-        ranked = sorted(best.values(), key=lambda m: (-m.score, KIND_ORDER.get(m.feature.kind, 9),
-                                                      len(m.feature.name), m.feature.id))
+        # on a tie a feature's own name before another's alias ("Helsingin päärautatiasema": the station
+        # building so named, not the node "Helsinki" with it as an alias)
+        ranked = sorted(best.values(), key=lambda m: (-m.score, normalise(m.matched) != normalise(m.feature.name),
+                                                      KIND_ORDER.get(m.feature.kind, 9), len(m.feature.name), m.feature.id))
         return ranked[:limit]
 
     def suggestions(self, text: str, n: int = 3) -> list[str]:
@@ -202,7 +204,8 @@ class NameIndex:
                         and not any(w in CONNECTORS for w in n.split()):
                     cands = self.lookup(phrase, limit=2, fuzzy_min=0.86)
                     if cands and cands[0].how != "contains" and cands[0].feature.kind != "region" and \
-                            (len(cands) == 1 or cands[0].score > cands[1].score or cands[0].how != "fuzzy"):
+                            (len(cands) == 1 or cands[0].score > cands[1].score or cands[0].how != "fuzzy"
+                             or cands[0].matched == cands[1].matched):   # one name, ranked by whose own it is
                         spans.append((len(n), cands[0].score, s, s + len(phrase), cands[0]))
         exact = [(s, e, m.feature.id) for _, sc, s, e, m in spans if sc >= 100]
         # a longer inexact span around an exact name of the same feature is that feature, whole

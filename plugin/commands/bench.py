@@ -53,9 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="scale suite: comma-separated tasks to run; the other rows already in OUT are kept")
     parser.add_argument("--sizes", default=None,
                         help="scale suite: comma-separated candidate counts to run (default 100 … 4000)")
-    parser.add_argument("--split", default="test", choices=("dev", "test", "v1", "dev2", "dev3"),
+    parser.add_argument("--split", default="test", choices=("dev", "test", "v1", "dev2", "dev3", "dev4"),
                         help="instructions and ask suites: held-out half (default test); "
-                             "ask only: v1, the retired first test half; dev2, dev3: more dev sets")
+                             "ask only: v1, the retired first test half; dev2 … dev4: more dev sets")
     parser.add_argument("--out", required=True, help="output folder")
 
 

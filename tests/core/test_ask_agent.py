@@ -425,3 +425,30 @@ def test_finnish_names_weekdays_arrows_and_what_a_bare_amount_lacks():
     assert goals[0][1]["place"] == "osm:building:123525580"
     _, goals = _reading("Which of Bio Rex and Kino Engel is nearer by road to Helsingin päärautatieasema?")
     assert goals[0][1]["target_name"] == "Helsingin päärautatieasema"   # the building so named, not the node 'Helsinki'
+
+
+def test_exclusions_hundreds_of_metres_arrows_and_which_place_a_noun_means():
+    task, goals = _reading("For the council memo: how many theatres lie within 600 metres of Svenska Teatern (not "
+                           "counting Svenska Teatern itself)?")
+    assert goals == [("within", {"place": "poi:84", "radius_m": 600.0, "default_radius": False, "category": "recreation",
+                                 "tag": "amenity=theatre", "word": "theatres"})]
+    _, goals = _reading("count of car parks within two hundred and fifty metres of Musiikkitallo")
+    assert goals[0][0] == "within" and goals[0][1]["radius_m"] == 250.0
+    _, goals = _reading("nearest cinema to Pääposti → road distance from it to Hotel Arthur")
+    assert [g for g, _ in goals] == ["nearest", "route"] and goals[1][1]["origin"] == "$goal:0"
+    _, goals = _reading("Kindly determine the fuel station nearest to Otsolan Koulu and subsequently the road distance "
+                        "from it to Piispan Puutarha.", "kotka")
+    assert [g for g, _ in goals] == ["nearest", "route"] and goals[1][1]["origin"] == "$goal:0"
+    _, goals = _reading("what's the closest petrol station to Reijon Diesel/Bosch Car service, and how many car parks "
+                        "are within a kilometre of that garage?", "kotka")   # the garage asked from, not the station
+    assert goals[1][0] == "within" and goals[1][1]["place"] == goals[0][1]["place"]
+    _, goals = _reading("pharmacies on Mannerheimintie; dentists on Bulevardi")
+    assert [(g, s.get("area")) for g, s in goals] == [("find", "Mannerheimintie"), ("find", "Bulevardi")]
+    _, goals = _reading("Kindly list the schools in the data and state which dental practice is nearest to Kruununhaan "
+                        "yläasteen koulu, with its road distance.")
+    assert [(g, s.get("category")) for g, s in goals][:2] == [("find", "school"), ("nearest", "clinic")]
+    task, _ = _reading("if the drive from Otsolan kolu to the Teboil on Tikankatu is under 2 km, count car parks within "
+                       "500 m of the Teboil; else give me the nearest petrol station to the school", "kotka")
+    assert not task.missing and task.goals[2].slots["place"] == task.goals[0].slots["origin"]   # the school: Otsolan Koulu
+    _, goals = _reading("nearest dentist to Helsingin päärautatiasema? distance by road pls")
+    assert goals[0][1]["place"] == "osm:building:122595198"   # misspelt: the building so named, not the node 'Helsinki'

@@ -25,78 +25,15 @@ from typing import Any, Callable
 from ...city import CATEGORIES
 from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normalise
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
+from .wording import (BACKREF, COUNTRIES, CUES, DIST, IF_AFTER, IF_RE, JOINED, LEAD_IN, NEGATED, NOUN_TAIL, SENTENCE_WORDS,
+                      SPLIT, TASK_WORDS, TERSE_IF, UNITS, WORD_DIST, WORD_KM, WORD_M, HUNDREDS, YES_NO, condition_test,
+                      metres)
 
 INTENTS = ("summary", "find", "count", "exists", "nearest", "route", "within", "compare", "plan",
            "compare_plans", "participation")
 TASKS = ("station", "land", "road")
-TASK_WORDS = (("station", r"charg\w*|\bev\b|\bevs\b|chargers?|charging stations?|\bstation plans?\b"),
-              ("land", r"land(?:[- ]use)?|allocat\w*|parcels?|zoning"),
-              ("road", r"roads?(?! (?:distance|route))|street upgrades?|road building|road construction|"
-                       r"street[- ]network|road[- ]network|\bnew (?:street |road )?links?\b|street connections?"))
-COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|usa|united states|america|" \
-            r"england|britain|uk|canada|japan|china|poland|latvia|lithuania"
 AREA_KINDS = ("street", "place", "area")
 NEAR_M = 500.0   # what "near" means when the planner gives no distance (said in the answer)
-DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:re|er)s?|m|met(?:re|er)s?)(?!\w)", re.I)
-WORD_KM = {"half a": 0.5, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-WORD_DIST = re.compile(r"\b(half a|an?|one|two|three|four|five)\s+(?:kilomet(?:re|er)s?|km)\b", re.I)   # "half a kilometre"
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                "ten": 10, "a": 1, "an": 1, "any": 1}
-SPLIT = re.compile(
-    r"\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
-    r"|\.\s+(?=[A-Z])|\?\s+(?=\w)"
-    # a dash before a lowercase clause; "A — an aside — B": the aside stays with A
-    r"|\s+[—–]\s+(?:and\s+(?:also\s+)?)?(?=(?-i:[a-zåäö]))(?!(?:which|closer|nearer|better)\b)(?![^—–]*\s[—–]\s)"
-    r"|,\s*and\b(?!\s+[^,]*\bor\b)"
-    r"|\((?:[a-h]|i{1,3}|iv|[1-9])\)|(?<![\w(])[1-9]\)"
-    r"|\band\b(?=\s+(?:is there|are there|do (?:we|you) have|"
-    r"how|what|which|the (?:number|nearest|closest|road|distance|route)|(?:the |an? )?(?:overview|summary)|tell|show|give|"
-    r"count|list|evaluate|eval|nearest|closest|route|distance|its|score|report|draft|sketch|design|plan|spend))"
-    r"|,?\s*(?:together|along) with\b|,\s*(?=(?:\w+\s+)?(?:overview|summary)\b)"
-    r"|,\s*(?=(?:how|what|which|count|list|evaluate|tell|show|(?:the )?(?:nearest|closest))\b)"
-    r"(?!which\b[^,;]*\b(?:closer|nearer)\b))\s*", re.I)
-CUES = {
-    "participation": r"participation|\bservice\b.*\becology\b|\becology\b|\.geojson\b",
-    "compare": r"\b(?:closer|nearer)\b|\bvs\.?(?!\w)|\bversus\b",
-    "plan": r"\bplan\w*|where should|\bspend\w*|allocat\w*|sort out|upgrades?|\bbuild\w*|construct\w*|\bput\b|"
-            r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
-            r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
-            r"\bbest (?:place|location|site|spot)s? for\b",
-    "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
-    "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|\blocations?|"
-             r"\bstreets?\b.*\bsites?\b|\bsites?\b.*\bstreets?\b|\bwhere\b.*\bsites?\b",
-    "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in",
-    "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest",
-    "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
-             r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s",
-    "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
-    "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much",
-    "exists": r"\bany\b|are there|is there|got any|do (?:we|you) have|\byet\b|\bexist\w*",
-    "list": (r"\blist\b|\bshow\b|pull up|where are|where can|where do|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b"
-             r"|\bgive me\b|\bget me\b"),
-}
-BACKREF = re.compile(r"\b(?:(from|to|of)\s+)?(it|there|that (?:one|place|car park|parking|\w+)|this (?:one|\w+)|"
-                     r"the result|the same (?:place|one))\b", re.I)
-SENTENCE_WORDS = set("""kindly provide report determine locate spend overview two jobs pull compare allocate sort got
-whats what's hey hi ok okay could would please need want wanna let lets let's can quick i we've we're i'm i'd give
-tell show list find plan build do does is are was were has have any how where which who why when if the a an
-and or but so also then nearest closest neerest nearst route distance count number compute calculate evaluate
-eval road roads land charging chargers station stations budget with within near from to in of for on at by
-via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
-thursday friday saturday sunday january february march april may june july august september october november
-december memo council""".split())
-UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
-NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
-            r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest)\b)[a-zåäö]+)?" \
-            r"\s+(?:park|library|stadium|hospital|school|station|church|museum|centre|center|mall|" \
-            r"market|square|garden|hall|campus|tower|bridge|beach|harbou?r|port|airport|cathedral|castle|zoo|pool|" \
-            r"arena|theatre|theater|cinema|hotel|clinic|store|shop|gallery|office|pharmacy|garage|parking|" \
-            r"kindergarten|university|college|gym|cemetery|playground|chapel|" \
-            r"[a-zåäö-]*(?:halli|asema|museo|tehdas|kirkko|koulu|lukio|kirjasto|puisto|tori|talo|kenttä|sairaala|" \
-            r"satama|silta|ranta|linna|teatteri|kauppa|keskus|aukio|kappeli|koti|stadion|areena|ravintola|" \
-            r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri))\b"   # Finnish: "Sunilan tehdas"
-
-
 @dataclass
 class Goal:
     intent: str
@@ -300,12 +237,18 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
         if region:
             src["region"] = "place names"
     money = money_amounts(request)
-    dists = sorted([(m.start(), m.end(), _metres(m)) for m in DIST.finditer(request)
+    dists = sorted([(m.start(), m.end(), metres(m)) for m in DIST.finditer(request)
                     if not any(o.start <= m.start() < o.end for o in money)]
-                   + [(m.start(), m.end(), WORD_KM[m.group(1).casefold()] * 1000) for m in WORD_DIST.finditer(request)])
+                   + [(m.start(), m.end(), WORD_KM[m.group(1).casefold()] * 1000) for m in WORD_DIST.finditer(request)]
+                   + [(m.start(), m.end(), HUNDREDS[m.group(1).casefold()] * 100 + (50 if m.group(2) else 0))
+                      for m in WORD_M.finditer(request)])
     all_terms = category_terms(request)
     taken = [(o.start, o.end) for o in money] + [(a, b) for a, b, _ in dists]
     places = _places(request, index_of(region), taken) if region else []
+    # "(not counting Svenska Teatern itself)": a place named only to be left out is not asked about
+    excluded = [(m.start(), m.end()) for m in re.finditer(r"\((?:not counting|excluding|except|apart from|other than)\b[^)]*\)",
+                                                          request, re.I)]
+    places = [p for p in places if not any(a <= p.start < b for a, b in excluded)]
     # a facility word inside a found name is part of the name ("Q-Park", "Kaisaniemen puisto")
     places = [p for p in places if p.found or not any(t.start <= p.start and p.end <= t.end for t in all_terms)]
     terms = [t for t in all_terms if not any(p.start <= t.start < p.end and p.kind != "region" for p in places)]
@@ -363,11 +306,6 @@ def _split_hyphen_pairs(request: str, regions: tuple[str, ...], index_of: Callab
     return out
 
 
-def _metres(m: re.Match) -> float:
-    v = float(m.group(1).replace(",", "."))
-    return v * 1000 if m.group(2).lower().startswith("k") else v
-
-
 def _clauses(request: str) -> list[tuple[int, int]]:
     out, pos = [], 0
     for m in SPLIT.finditer(request):
@@ -381,26 +319,6 @@ def _clauses(request: str) -> list[tuple[int, int]]:
         if LEAD_IN.fullmatch(request[out[k][0]:out[k][1]]):
             out[k:k + 2] = [(out[k][0], out[k + 1][1])]
     return out
-
-
-LEAD_IN = re.compile(r"\s*(?:using|from|with|taking|starting (?:at|from)|for)\s+(?:that|this|the same|it)\b[^,;]*", re.I)
-_ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|if no\w*|if there (?:are|is) none|if it does(?:n'?t| not)|"
-         r"(?:but )?if (?:it|there|they|the \w+) (?:has|have|are|is|does|do)(?: \w+)? (?:some|any|one)(?: \w+)?)\b"
-         r"[,:]?\s*(?P<else>.+))?$")
-#: a sentence before the condition sets the scene ("Budget is two million euros. If …"): no goal of its own
-_PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
-IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming)\b(?P<cond>.+?)"
-                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*)(?P<then>.+?)" + _ELSE, re.I | re.S)
-#: "fewer than 10 car parks in karhula -> land plan 250 k€, else road plan 250 k€": a terse condition
-TERSE_IF = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:fewer|more|less|at least|at most|over|under|no|any)\b.+?)\s*(?:->|→|=>)\s*"
-                      r"(?P<then>.+?)" + _ELSE, re.I | re.S)
-#: "pharmacy within 200 m of Forum? yes → name it, no → the nearest one"
-YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:if\s+)?(?P<kw>yes|so)\b\s*(?:→|->|:|,|-)?\s*(?P<then>.+?)[,;.]?\s*"
-                    r"(?:if\s+)?\b(?:no|not)\b\s*(?:→|->|:|,|-)\s*(?P<else>.+)$", re.I | re.S)
-#: "Plan chargers in Kotka with 300k if there are none yet": a plan first, its condition after
-IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|build|spend|put|allocate|invest)\b.+?)"
-                      r",?\s+(?P<kw>if|unless|provided(?: that)?)\b(?P<cond>.+?)" + _ELSE, re.I | re.S)
-NEGATED = {">=": "<", "<": ">=", ">": "<=", "<=": ">"}
 
 
 def _read_goals(request: str, places: list[_Place], terms: list[CategoryTerm], money: list[Money],
@@ -417,7 +335,7 @@ def _read_goals(request: str, places: list[_Place], terms: list[CategoryTerm], m
                 goals.append(g)
         cond = request[m.start("cond"):m.end("cond")]
         first = next((g for g in goals if g.branch == "if"), None)
-        test = _test(cond, first is not None and first.intent in ("within", "count", "exists", "find"))
+        test = condition_test(cond, first is not None and first.intent in ("within", "count", "exists", "find"))
         if m.group("kw").casefold() == "unless":   # "unless there are chargers": if there are none
             test["op"] = NEGATED[test["op"]]
         return goals, test
@@ -435,42 +353,8 @@ def _read_goals(request: str, places: list[_Place], terms: list[CategoryTerm], m
     return goals + held, None
 
 
-def _test(cond: str, counting: bool) -> dict[str, Any]:
-    """The comparison a condition makes: {"op", "value"}: a count (``counting``: "at least
-    two schools within 800 m" tests the count, the 800 m is the radius), else a distance in
-    m or a score."""
-    low = cond.casefold()
-    found = [m for m in re.finditer(r"(at least|no fewer than|more than|over|above|greater than|farther than|"
-                                    r"further than|longer than|exceeds?|exceeding|beyond|under|below|less than|"
-                                    r"fewer than|at most|closer than|shorter than|within)\s+(\d+(?:[.,]\d+)?|"
-                                    + "|".join(NUMBER_WORDS) + r")\b\s*(km|kilomet(?:re|er)s?|m\b|metres|meters)?", low)
-             if bool(m.group(3)) != counting and not (counting and m.group(1) == "within")]
-    m = found[0] if found else None
-    if not m and not counting:   # "within walking distance (say 800 m)", "close — under 1 km —": the distance said
-        d = DIST.search(low)
-        if d and re.search(r"\bwithin\b|\bclose\b|\bwalking distance\b|\bunder\b|\bless\b", low[:d.start()]):
-            return {"op": "<=", "value": _metres(d)}
-    if not m:
-        if counting and re.search(r"\bno\b|\bnone\b|n't\b|\bnot any\b|\bwithout\b", low):
-            return {"op": "<", "value": 1.0}   # "if there are no chargers …"
-        return {"op": ">=", "value": 1.0}   # "if there are any …", "if X has …"
-    op = {"at least": ">=", "no fewer than": ">=", "at most": "<=", "within": "<="}.get(m.group(1))
-    if op is None:
-        op = ">" if m.group(1) in ("more than", "over", "above", "greater than", "farther than", "further than",
-                                   "longer than", "exceed", "exceeds", "exceeding", "beyond") else "<"
-    raw = m.group(2)
-    value = float(NUMBER_WORDS.get(raw, 0) if raw in NUMBER_WORDS else raw.replace(",", "."))
-    if m.group(3) and m.group(3).startswith("k"):
-        value *= 1000
-    return {"op": op, "value": value}
-
-
 def _in(a: int, s: int, e: int) -> bool:
     return s <= a < e
-
-
-JOINED = re.compile(r"\s*(?:,|&|\band\b|\bor\b|\bplus\b|\bas well as\b|,\s*and\b)\s*(?:(?:the|any|all|also)\s+)?"
-                    r"(?:(?:nearest|closest|number of)\s+)?", re.I)
 
 
 def _clause_goals(request: str, s: int, e: int, places: list[_Place], terms: list[CategoryTerm], money: list[Money],
@@ -503,12 +387,21 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
                     conditional: bool = False) -> list[Goal]:
     text = request[s:e]
     cp = [p for p in places if _in(p.start, s, e) and p.kind != "region"]
+    ct = [t for t in terms if _in(t.start, s, e)]
+    for t in list(ct):   # "… the nearest petrol station to the school": the school named before
+        ref = next((p for p in reversed(places) if p.end <= s and p.found and p.match is not None
+                    and (p.match.feature.category == t.category
+                         or any(n.category == t.category for n in category_terms(p.name)))), None)   # "Otsolan Koulu"
+        if ref is not None and re.search(r"\b(?:to|from|of|near|around)\s+the\s+$", request[max(s, t.start - 12):t.start], re.I) \
+                and len(ct) >= 2:
+            ct.remove(t)
+            cp = sorted(cp + [_Place(t.start, t.end, request[t.start:t.end], ref.name, ref.id, ref.kind, match=ref.match)],
+                        key=lambda p: p.start)
     masked = list(text)
     for p in cp:
         for i in range(p.start - s, min(p.end - s, len(masked))):
             masked[i] = " "
     low = "".join(masked).casefold()
-    ct = [t for t in terms if _in(t.start, s, e)]
     cm = [mo for mo in money if _in(mo.start, s, e)]
     cd = [d for a, _, d in dists if _in(a, s, e)]
     area_places = [p for p in places if _in(p.start, s, e) and p.kind == "region"]
@@ -678,7 +571,7 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
                      **{k: prev[k] for k in ("category", "tag", "word", "area", "area_name") if k in prev})]
     if re.search(r"\bnear\b|\baround\b|\bclose to\b", low):
         return [goal("nearest", place=origin, category=None)]
-    if term is not None and len(cp) == 1 and not before:   # terse: "pharmacies Bulevardi", "pharmacy Stockmann"
+    if term is not None and len(cp) == 1 and (not before or not refs):   # terse: "pharmacies Bulevardi", "pharmacy Stockmann"
         p = cp[0]
         if p.kind in AREA_KINDS or (p.area_too and re.search(r"s\b", term.word)):   # "dentists Kluuvi": a district's
             name = p.area_name or p.name or p.written
@@ -715,6 +608,10 @@ def _backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
             value = prev.slots.get("place") or prev.slots.get("origin") or f"$goal:{last}"
         else:
             value = f"$goal:{last}"
+        noun = word.split(" ", 1)[1] if word.startswith(("that ", "this ")) else ""
+        kinds = {t.category for t in category_terms(noun)} if noun else set()
+        if kinds and prev.intent == "nearest" and prev.slots.get("category") not in kinds and prev.slots.get("place"):
+            value = prev.slots["place"]   # "nearest petrol station to X, … within 1 km of that garage": X, not the station
         out.setdefault(role, value)
         out.setdefault("any", value)
     return out

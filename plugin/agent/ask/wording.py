@@ -1,0 +1,141 @@
+"""The planner's words as patterns, for ``cognition``: the task words, where a request splits
+into clauses, the cues of each intent, back-references, the words that never start a name, the
+facility nouns that end one (English and Finnish), distances, and the forms a condition takes
+("If …, …; otherwise …", "X? yes → …, no → …", "fewer than 10 … -> …, else …") with the test it makes."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+TASK_WORDS = (("station", r"charg\w*|\bev\b|\bevs\b|chargers?|charging stations?|\bstation plans?\b"),
+              ("land", r"land(?:[- ]use)?|allocat\w*|parcels?|zoning"),
+              ("road", r"roads?(?! (?:distance|route))|street upgrades?|road building|road construction|"
+                       r"street[- ]network|road[- ]network|\bnew (?:street |road )?links?\b|street connections?"))
+COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|usa|united states|america|" \
+            r"england|britain|uk|canada|japan|china|poland|latvia|lithuania"
+
+
+DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:re|er)s?|m|met(?:re|er)s?)(?!\w)", re.I)
+WORD_KM = {"half a": 0.5, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+WORD_DIST = re.compile(r"\b(half a|an?|one|two|three|four|five)\s+(?:kilomet(?:re|er)s?|km)\b", re.I)   # "half a kilometre"
+HUNDREDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+#: "five hundred metres", "two hundred and fifty metres"
+WORD_M = re.compile(r"\b(a|one|two|three|four|five|six|seven|eight|nine)\s+hundred(\s+(?:and\s+)?fifty)?\s+"
+                    r"(?:met(?:re|er)s?|m)\b", re.I)
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "a": 1, "an": 1, "any": 1}
+SPLIT = re.compile(
+    r"\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
+    r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
+    r"|\s+(?:→|->)\s+(?=(?-i:[a-z]))"   # "nearest cinema to X → road distance from it to Y"
+    r"|\.\s+(?=[A-Z])|\?\s+(?=\w)"
+    # a dash before a lowercase clause; "A — an aside — B": the aside stays with A
+    r"|\s+[—–]\s+(?:and\s+(?:also\s+)?)?(?=(?-i:[a-zåäö]))(?!(?:which|closer|nearer|better)\b)(?![^—–]*\s[—–]\s)"
+    r"|,\s*and\b(?!\s+[^,]*\bor\b)"
+    r"|\((?:[a-h]|i{1,3}|iv|[1-9])\)|(?<![\w(])[1-9]\)"
+    r"|\band\b(?=\s+(?:is there|are there|do (?:we|you) have|"
+    r"how|what|which|the (?:number|nearest|closest|road|distance|route)|(?:the |an? )?(?:overview|summary)|tell|show|give|"
+    r"count|list|evaluate|eval|nearest|closest|route|distance|its|score|report|draft|sketch|design|plan|spend|"
+    r"state|name|identify|determine|provide|find))"
+    r"|,?\s*(?:together|along) with\b|,\s*(?=(?:\w+\s+)?(?:overview|summary)\b)"
+    r"|,\s*(?=(?:how|what|which|count|list|evaluate|tell|show|(?:the )?(?:nearest|closest))\b)"
+    r"(?!which\b[^,;]*\b(?:closer|nearer)\b))\s*", re.I)
+CUES = {
+    "participation": r"participation|\bservice\b.*\becology\b|\becology\b|\.geojson\b",
+    "compare": r"\b(?:closer|nearer)\b|\bvs\.?(?!\w)|\bversus\b",
+    "plan": r"\bplan\w*|where should|\bspend\w*|allocat\w*|sort out|upgrades?|\bbuild\w*|construct\w*|\bput\b|"
+            r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
+            r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
+            r"\bbest (?:place|location|site|spot)s? for\b",
+    "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
+    "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|\blocations?|"
+             r"\bstreets?\b.*\bsites?\b|\bsites?\b.*\bstreets?\b|\bwhere\b.*\bsites?\b",
+    "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in",
+    "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest",
+    "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
+             r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s",
+    "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
+    "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much",
+    "exists": r"\bany\b|are there|is there|got any|do (?:we|you) have|\byet\b|\bexist\w*",
+    "list": (r"\blist\b|\bshow\b|pull up|where are|where can|where do|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b"
+             r"|\bgive me\b|\bget me\b"),
+}
+BACKREF = re.compile(r"\b(?:(from|to|of)\s+)?(it|there|that (?:one|place|car park|parking|\w+)|this (?:one|\w+)|"
+                     r"the result|the same (?:place|one))\b", re.I)
+SENTENCE_WORDS = set("""kindly provide report determine locate spend overview two jobs pull compare allocate sort got
+whats what's hey hi ok okay could would please need want wanna let lets let's can quick i we've we're i'm i'd give
+tell show list find plan build do does is are was were has have any how where which who why when if the a an
+and or but so also then nearest closest neerest nearst route distance count number compute calculate evaluate
+eval road roads land charging chargers station stations budget with within near from to in of for on at by
+via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
+thursday friday saturday sunday january february march april may june july august september october november
+december memo council""".split())
+UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
+NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
+            r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest)\b)[a-zåäö]+)?" \
+            r"\s+(?:park|library|stadium|hospital|school|station|church|museum|centre|center|mall|" \
+            r"market|square|garden|hall|campus|tower|bridge|beach|harbou?r|port|airport|cathedral|castle|zoo|pool|" \
+            r"arena|theatre|theater|cinema|hotel|clinic|store|shop|gallery|office|pharmacy|garage|parking|" \
+            r"kindergarten|university|college|gym|cemetery|playground|chapel|" \
+            r"[a-zåäö-]*(?:halli|asema|museo|tehdas|kirkko|koulu|lukio|kirjasto|puisto|tori|talo|kenttä|sairaala|" \
+            r"satama|silta|ranta|linna|teatteri|kauppa|keskus|aukio|kappeli|koti|stadion|areena|ravintola|" \
+            r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri))\b"   # Finnish: "Sunilan tehdas"
+
+
+def metres(m: re.Match) -> float:
+    v = float(m.group(1).replace(",", "."))
+    return v * 1000 if m.group(2).lower().startswith("k") else v
+
+
+LEAD_IN = re.compile(r"\s*(?:using|from|with|taking|starting (?:at|from)|for)\s+(?:that|this|the same|it)\b[^,;]*", re.I)
+_ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|if no\w*|if there (?:are|is) none|if it does(?:n'?t| not)|"
+         r"(?:but )?if (?:it|there|they|the \w+) (?:has|have|are|is|does|do)(?: \w+)? (?:some|any|one)(?: \w+)?)\b"
+         r"[,:]?\s*(?P<else>.+))?$")
+#: a sentence before the condition sets the scene ("Budget is two million euros. If …"): no goal of its own
+_PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
+IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming)\b(?P<cond>.+?)"
+                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*)(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: "fewer than 10 car parks in karhula -> land plan 250 k€, else road plan 250 k€": a terse condition
+TERSE_IF = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:fewer|more|less|at least|at most|over|under|no|any)\b.+?)\s*(?:->|→|=>)\s*"
+                      r"(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: "pharmacy within 200 m of Forum? yes → name it, no → the nearest one"
+YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:if\s+)?(?P<kw>yes|so)\b\s*(?:→|->|:|,|-)?\s*(?P<then>.+?)[,;.]?\s*"
+                    r"(?:if\s+)?\b(?:no|not)\b\s*(?:→|->|:|,|-)\s*(?P<else>.+)$", re.I | re.S)
+#: "Plan chargers in Kotka with 300k if there are none yet": a plan first, its condition after
+IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|build|spend|put|allocate|invest)\b.+?)"
+                      r",?\s+(?P<kw>if|unless|provided(?: that)?)\b(?P<cond>.+?)" + _ELSE, re.I | re.S)
+NEGATED = {">=": "<", "<": ">=", ">": "<=", "<=": ">"}
+
+
+def condition_test(cond: str, counting: bool) -> dict[str, Any]:
+    """The comparison a condition makes: {"op", "value"}: a count (``counting``: "at least
+    two schools within 800 m" tests the count, the 800 m is the radius), else a distance in
+    m or a score."""
+    low = cond.casefold()
+    found = [m for m in re.finditer(r"(at least|no fewer than|more than|over|above|greater than|farther than|"
+                                    r"further than|longer than|exceeds?|exceeding|beyond|under|below|less than|"
+                                    r"fewer than|at most|closer than|shorter than|within)\s+(\d+(?:[.,]\d+)?|"
+                                    + "|".join(NUMBER_WORDS) + r")\b\s*(km|kilomet(?:re|er)s?|m\b|metres|meters)?", low)
+             if bool(m.group(3)) != counting and not (counting and m.group(1) == "within")]
+    m = found[0] if found else None
+    if not m and not counting:   # "within walking distance (say 800 m)", "close — under 1 km —": the distance said
+        d = DIST.search(low)
+        if d and re.search(r"\bwithin\b|\bclose\b|\bwalking distance\b|\bunder\b|\bless\b", low[:d.start()]):
+            return {"op": "<=", "value": metres(d)}
+    if not m:
+        if counting and re.search(r"\bno\b|\bnone\b|n't\b|\bnot any\b|\bwithout\b", low):
+            return {"op": "<", "value": 1.0}   # "if there are no chargers …"
+        return {"op": ">=", "value": 1.0}   # "if there are any …", "if X has …"
+    op = {"at least": ">=", "no fewer than": ">=", "at most": "<=", "within": "<="}.get(m.group(1))
+    if op is None:
+        op = ">" if m.group(1) in ("more than", "over", "above", "greater than", "farther than", "further than",
+                                   "longer than", "exceed", "exceeds", "exceeding", "beyond") else "<"
+    raw = m.group(2)
+    value = float(NUMBER_WORDS.get(raw, 0) if raw in NUMBER_WORDS else raw.replace(",", "."))
+    if m.group(3) and m.group(3).startswith("k"):
+        value *= 1000
+    return {"op": op, "value": value}
+
+
+JOINED = re.compile(r"\s*(?:,|&|\band\b|\bor\b|\bplus\b|\bas well as\b|,\s*and\b)\s*(?:(?:the|any|all|also)\s+)?"
+                    r"(?:(?:nearest|closest|number of)\s+)?", re.I)
