@@ -13,6 +13,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from ..city.vocabulary import money_amounts
 from .schema import DEFAULT_NEAR_M
 
 NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "a couple of": 2, "a pair of": 2, "couple of": 2,
@@ -117,25 +118,6 @@ def count_of(text: str) -> int | None:
     return None
 
 
-MONEY = re.compile(r"(€\s*\d[\d\s.,]*\s*(?:k|m|million|thousand)?|\d[\d\s.,]*\s*(?:k|m|million|thousand)?\s*(?:€|eur\b|euros?))",
-                   re.I)
-
-
-def _money(s: str) -> float:
-    s = s.lower().replace("€", "").replace("euros", "").replace("euro", "").replace("eur", "").strip(" .,")
-    mult = 1.0
-    for suffix, f in (("million", 1e6), ("thousand", 1e3), ("k", 1e3), ("m", 1e6)):
-        if s.endswith(suffix):
-            s, mult = s[: -len(suffix)].strip(), f
-            break
-    s = s.replace("\u202f", " ").strip(" .,")
-    grouped = re.match(r"\d{1,3}(?:([ ,])\d{3})(?:\1\d{3})*(?![\d.,])", s)   # 250 000, 300,000
-    if grouped:
-        return float(re.sub(r"\D", "", grouped.group(0))) * mult
-    plain = re.match(r"\d+(?:[.,]\d+)?", s.replace(" ", ""))   # 1.2, 0,4, 900
-    return _number(plain.group(0)) * mult
-
-
 def share_of(text: str, budget_keur: float | None) -> float | None:
     """The budget share an instruction allows (0..1), None when it names none."""
     low = text.lower()
@@ -153,11 +135,11 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
                 share = float(FRACTIONS[words])
                 break
     if share is None:
-        amounts = [_money(x) for x in MONEY.findall(text)]
+        amounts = [m.keur for m in money_amounts(text)]
         if len(amounts) >= 2 and amounts[1] > 0:
             share = amounts[0] / amounts[1]
         elif len(amounts) == 1 and budget_keur:
-            share = amounts[0] / 1000.0 / budget_keur
+            share = amounts[0] / budget_keur
         elif re.search(r"\b0?\.\d+\b", low):
             share = float(re.search(r"\b(0?\.\d+)\b", low).group(1))
     if share is None:
@@ -282,7 +264,7 @@ def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[di
     dist = distance_of(t)
     typ = type_of(t, task)
     # -- budget share
-    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap)\b", low) or MONEY.search(t):
+    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap)\b", low) or money_amounts(t):
         share = share_of(t, budget_keur)
         if share is not None and 0 < share <= 1:
             return [_base("budget_share_max", share=share)]

@@ -25,9 +25,9 @@ from typing import Any, Callable
 from ...city import CATEGORIES
 from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normalise
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
-from .wording import (BACKREF, COUNTRIES, CUES, DIST, IF_AFTER, IF_RE, JOINED, LEAD_IN, NEGATED, NOUN_TAIL, SENTENCE_WORDS,
-                      SPLIT, TASK_WORDS, TERSE_IF, UNITS, WORD_DIST, WORD_KM, WORD_M, HUNDREDS, YES_NO, condition_test,
-                      metres)
+from .wording import (BACKREF, COUNTRIES, CUES, DIST, IF_AFTER, IF_RE, JOINED, LEAD_IN, NEGATED, NOUN_TAIL, NUMBER_WORDS,
+                      SENTENCE_WORDS,
+                      SPLIT, TASK_WORDS, TERSE_IF, UNITS, WORD_DIST, WORD_KM, WORD_M, YES_NO, condition_test, metres)
 
 INTENTS = ("summary", "find", "count", "exists", "nearest", "route", "within", "compare", "plan",
            "compare_plans", "participation")
@@ -72,8 +72,7 @@ class _Place:
     kind: str
     message: str = ""    # for absent names
     match: Any = None    # the resolver's Match for a found name
-    area_too: bool = False   # a district, street or named area has the same name ("Kluuvi")
-    area_name: str = ""      # that area's name, when the name written is exactly it ("Kaisaniemi")
+    area_name: str = ""      # a district, street or named area so named ("Kluuvi", "Kaisaniemi")
 
     @property
     def found(self) -> bool:
@@ -240,7 +239,7 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     dists = sorted([(m.start(), m.end(), metres(m)) for m in DIST.finditer(request)
                     if not any(o.start <= m.start() < o.end for o in money)]
                    + [(m.start(), m.end(), WORD_KM[m.group(1).casefold()] * 1000) for m in WORD_DIST.finditer(request)]
-                   + [(m.start(), m.end(), HUNDREDS[m.group(1).casefold()] * 100 + (50 if m.group(2) else 0))
+                   + [(m.start(), m.end(), NUMBER_WORDS[m.group(1).casefold()] * 100 + (50 if m.group(2) else 0))
                       for m in WORD_M.finditer(request)])
     all_terms = category_terms(request)
     taken = [(o.start, o.end) for o in money] + [(a, b) for a, b, _ in dists]
@@ -263,7 +262,6 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
         if p.found and p.kind not in AREA_KINDS:
             same = [m.feature.name for w in (p.name, p.written) for m in index_of(region).lookup(w, kinds=AREA_KINDS, limit=2)
                     if normalise(m.feature.name) == normalise(w)]
-            p.area_too = bool(same)
             p.area_name = same[0] if same else ""
     goals, test = _read_goals(request, places, terms, money, dists)
     if any(g.intent in ("plan", "compare_plans") for g in goals) or not goals:
@@ -466,10 +464,7 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
     if (cue("evaluate") or cue("sites")) and not cp and not ct and not cm and earlier_plan is not None \
             and set(task_kinds) <= {earlier_plan.slots.get("task")}:
         # "…, then evaluate the resulting plan" / "…, then evaluate the allocation": the plan just made
-        last = earlier_plan
-        last.slots["evaluate"] = last.slots.get("evaluate") or cue("evaluate")
-        last.slots["sites"] = last.slots.get("sites") or cue("sites")
-        return []
+        return _fold_into(earlier_plan, cue("evaluate"), cue("sites"))
     if before and before[-1].intent == "within" and cd and not cp and not ct and not cm:
         # "Is there a cinema near Lasipalatsi? say within 400 metres": the radius of that search
         before[-1].slots.update(radius_m=cd[0], default_radius=False)
@@ -490,9 +485,7 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
         if budget is None and not cm and earlier_plan is not None and task in (None, earlier_plan.slots.get("task")) \
                 and not re.search(r"\b(?:another|second|other)\b", low):
             # "… is 275 000 euros for roads — draft the new links and score them": the same plan
-            earlier_plan.slots["evaluate"] = earlier_plan.slots.get("evaluate") or cue("evaluate")
-            earlier_plan.slots["sites"] = earlier_plan.slots.get("sites") or cue("sites")
-            return []
+            return _fold_into(earlier_plan, cue("evaluate"), cue("sites"))
         if task is None and any(g.slots.get("category") == "charging" for g in before) \
                 and re.search(r"\b(?:some|them|those|ones?)\b", low):
             task = "station"   # "Unless there are chargers in Kotka, plan some with 200k"
@@ -573,7 +566,7 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
         return [goal("nearest", place=origin, category=None)]
     if term is not None and len(cp) == 1 and (not before or not refs):   # terse: "pharmacies Bulevardi", "pharmacy Stockmann"
         p = cp[0]
-        if p.kind in AREA_KINDS or (p.area_too and re.search(r"s\b", term.word)):   # "dentists Kluuvi": a district's
+        if p.kind in AREA_KINDS or (p.area_name and re.search(r"s\b", term.word)):   # "dentists Kluuvi": a district's
             name = p.area_name or p.name or p.written
             return [goal("find", area=name, area_name=name, **term_slots(term))]
         return [goal("nearest", place=p.id or p.written, **term_slots(term))]
@@ -586,6 +579,13 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
     if term is None and not cm and re.search(r"\bhow many\b|\bnumber of\b", low):
         return [goal("count", category=None)]   # "How many are there in Kotka?", "how many are within 500 m of X?": of what?
     return out
+
+
+def _fold_into(plan: Goal, evaluate: bool, sites: bool) -> list[Goal]:
+    """A clause that only asks more of a plan already read adds that to it (no goal of its own)."""
+    plan.slots["evaluate"] = plan.slots.get("evaluate") or evaluate
+    plan.slots["sites"] = plan.slots.get("sites") or sites
+    return []
 
 
 def _backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:

@@ -18,7 +18,6 @@ COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|us
 DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:re|er)s?|m|met(?:re|er)s?)(?!\w)", re.I)
 WORD_KM = {"half a": 0.5, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 WORD_DIST = re.compile(r"\b(half a|an?|one|two|three|four|five)\s+(?:kilomet(?:re|er)s?|km)\b", re.I)   # "half a kilometre"
-HUNDREDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 #: "five hundred metres", "two hundred and fifty metres"
 WORD_M = re.compile(r"\b(a|one|two|three|four|five|six|seven|eight|nine)\s+hundred(\s+(?:and\s+)?fifty)?\s+"
                     r"(?:met(?:re|er)s?|m)\b", re.I)
