@@ -1,6 +1,7 @@
 """Build dist/cityplanner-<version>.zip: the plugin folder as QGIS expects it (top folder
 ``cityplanner``) with only what a user needs — the code QGIS loads, its resources, the
 runtime ``requirements.txt`` (read by QPIP and the installer), metadata, licence, README.
+The benchmark harness, its judges and request sets stay out (``EXCLUDE``).
 
 Files are taken from the working tree as git sees it (tracked and new, not ignored), so
 scratch output never slips in; tests, CI, scripts, docs, developer requirements and
@@ -18,7 +19,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TOP_FILES = {"__init__.py", "metadata.txt", "LICENSE", "README.md", "requirements.txt"}
 DIRS = ("plugin/", "processing_algorithms/", "resources/")
-EXCLUDE = ("resources/heldout/",)  # held-out benchmark data: for `python -m plugin bench` only
+# What a user runs is the plugin in QGIS and the headless commands; the evaluation code behind
+# `python -m plugin bench` (harness, judges, the agent comparison) and the request sets it reads
+# stay in the repository. `instance --suite` and training read plugin/bench/suites.py, so it ships.
+# From the ZIP, `bench` and `train --task instructions` stop with one line (plugin/cli.py).
+EXCLUDE = (
+    "resources/heldout/",  # held-out request and instruction sets
+    "resources/ask/",  # the ask request sets (regression and tuning)
+    "plugin/bench/fuzz.py", "plugin/bench/instructions.py", "plugin/bench/participation.py",
+    "plugin/bench/report.py", "plugin/bench/runner.py", "plugin/bench/scale.py", "plugin/bench/speed.py",
+    "plugin/agent/ask/bench.py", "plugin/agent/ask/judge.py",  # the ask harness and its judge
+    "plugin/agent/compare.py",  # the model-vs-heuristics comparison table
+    "plugin/commands/bench.py",
+    "plugin/training/instructions.py", "plugin/training/instructions_reward.py",  # trains on held-out dev data
+)
 
 
 def candidate_files() -> list[str]:
