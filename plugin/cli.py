@@ -1,4 +1,4 @@
-"""``python -m plugin COMMAND …``: the headless interface (DESIGN.md §5).
+"""``python -m plugin COMMAND …``: the headless interface (docs/design.md#headless-interface).
 
 Each command lives in ``plugin.commands.<name>`` and is imported only when chosen, so
 ``--help`` stays instant. ``run(args)`` returns a JSON-serialisable result (printed) or an

@@ -1,4 +1,4 @@
-"""The four participation metrics of one plan (REFERENCE.md §2, data/participation/README.md),
+"""The four participation metrics of one plan (docs/reference.md#participatory-urban-planning, #service-and-ecology),
 and Satisfaction / Inclusion split by who spoke."""
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from a resident's view higher, but any value other than 1 biases the needs towar
 starting plan lacks — which a revision then "finds" — so it is off unless asked for.
 A fresh population (``FRESH_SEED_OFFSET``) gives held-out residents of the same region.
 
-Satisfaction (REFERENCE.md §2) = mean over residents of the share of their needed types
+Satisfaction (docs/reference.md#participatory-urban-planning) = mean over residents of the share of their needed types
 whose nearest parcel of that type has its centroid within 500 m of home; Inclusion = the
 same mean over vulnerable residents only.
 """

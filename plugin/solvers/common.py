@@ -23,7 +23,7 @@ EPS = 1e-9  # gains below this are float noise; accepting them lets local search
 
 @dataclass(frozen=True)
 class Settings:
-    """Solver parameters. The first four are the paper's (REFERENCE.md §1, baselines)."""
+    """Solver parameters. The first four are the paper's (docs/reference.md#heuristic-baselines)."""
 
     seed: int = 42
     sa_iterations: int = 2000
