@@ -59,6 +59,7 @@ class AtomicTask:
 
     @property
     def name(self) -> str:
+        """The task's name: goal and instance id."""
         return f"{GOALS[self.goal][0]}:{self.inst.instance_id}"
 
 
