@@ -72,6 +72,7 @@ def test_execution_reward_compiles_applies_and_compares_with_the_gold_effect():
 
 
 @pytest.mark.model
+@pytest.mark.torch
 @pytest.mark.slow
 def test_one_grpo_step_on_the_real_model(tmp_path):
     import torch
