@@ -1,5 +1,6 @@
 """The documentation a newcomer follows: the README stays a user's page, and every link in the
 docs and every reference in the code points to a file (and heading) the repository has."""
+import configparser
 import re
 from pathlib import Path
 
@@ -93,3 +94,13 @@ def test_readme_is_a_users_page_that_still_names_the_developer_commands(needle):
     assert needle in readme
     picture = re.search(r"!\[[^\]]+\]\((docs/[^)]+\.png)\)", readme)
     assert picture and (PLUGIN_ROOT / picture.group(1)).is_file()
+
+
+def test_the_version_has_its_changelog_entry():
+    """A release bumps metadata.txt's version with a line in its changelog= and a CHANGELOG.md section."""
+    meta = configparser.ConfigParser()
+    meta.read(PLUGIN_ROOT / "metadata.txt", encoding="utf-8")
+    version = meta["general"]["version"]
+    assert meta["general"]["changelog"].startswith(f"{version} ")
+    changelog = (PLUGIN_ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(rf"^## {re.escape(version)}\s*$", changelog, re.M)
