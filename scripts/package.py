@@ -21,18 +21,19 @@ TOP_FILES = {"__init__.py", "metadata.txt", "LICENSE", "README.md", "requirement
 DIRS = ("plugin/", "processing_algorithms/", "resources/")
 # What a user runs is the plugin in QGIS and the headless commands; the evaluation code behind
 # `python -m plugin bench` (harness, judges, the agent comparison) and the request sets it reads
-# stay in the repository. `instance --suite` and training read plugin/bench/suites.py, so it ships.
-# From the ZIP, `bench` and `train --task instructions` stop with one line (plugin/cli.py).
+# stay in the repository. From the ZIP, `bench` and `train --task instructions` stop with one line
+# (plugin/cli.py). A new module under plugin/bench/ stays out unless KEEP names it.
 EXCLUDE = (
     "resources/heldout/",  # held-out request and instruction sets
     "resources/ask/",  # the ask request sets (regression and tuning)
-    "plugin/bench/fuzz.py", "plugin/bench/instructions.py", "plugin/bench/participation.py",
-    "plugin/bench/report.py", "plugin/bench/runner.py", "plugin/bench/scale.py", "plugin/bench/speed.py",
+    "plugin/bench/",  # the benchmark harness (runner, reports, scale, speed, fuzz, …)
     "plugin/agent/ask/bench.py", "plugin/agent/ask/judge.py",  # the ask harness and its judge
     "plugin/agent/compare.py",  # the model-vs-heuristics comparison table
     "plugin/commands/bench.py",
     "plugin/training/instructions.py", "plugin/training/instructions_reward.py",  # trains on held-out dev data
 )
+#: shipped although under EXCLUDE: the instance suites, which `instance --suite` and training read
+KEEP = ("plugin/bench/__init__.py", "plugin/bench/suites.py")
 
 
 def candidate_files() -> list[str]:
@@ -47,7 +48,7 @@ def candidate_files() -> list[str]:
 def plugin_files() -> list[str]:
     """Relative paths of the files the ZIP carries, sorted."""
     out = candidate_files()
-    keep = {f for f in out if (f in TOP_FILES or f.startswith(DIRS)) and not f.startswith(EXCLUDE)
+    keep = {f for f in out if (f in TOP_FILES or f.startswith(DIRS)) and (f in KEEP or not f.startswith(EXCLUDE))
             and "__pycache__" not in f and not f.endswith(".pyc") and (ROOT / f).is_file()}
     return sorted(keep)
 
