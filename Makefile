@@ -1,11 +1,12 @@
 # CityPlanner — two commands do everything on a fresh Debian 12 machine:
 #   make demo   the main job on the bundled real data (writes demo-output/)
 #   make test   the test suite
+#   make test-fast  the core tests alone, for the inner loop (no QGIS, model, torch or slow tests)
 # Both run `make setup` first (idempotent; a repeat run takes seconds).
 PY := .venv/bin/python
 export QT_QPA_PLATFORM := offscreen
 
-.PHONY: setup test test-ltr demo package wheelhouse qgis guide clean
+.PHONY: setup test test-fast test-ltr demo package wheelhouse qgis guide clean
 
 setup:
 	@bash scripts/setup.sh
@@ -13,6 +14,12 @@ setup:
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m pytest -q -p no:cacheprovider
+
+# The inner loop (docs/dev.md#tests): the core without QGIS, the model, torch and the tests marked
+# slow (real-process races, memory, the Dask cluster, judged request sets). CI runs `make test`.
+test-fast: setup
+	$(PY) -m ruff check .
+	$(PY) -m pytest -q -p no:cacheprovider tests/core -m "not qgis and not model and not torch and not slow"
 
 demo: setup
 	@bash -c 'source scripts/qgis_env.sh && $(PY) scripts/demo.py --out demo-output'

@@ -1,4 +1,4 @@
-"""``python -m plugin COMMAND …``: the headless interface (DESIGN.md §5).
+"""``python -m plugin COMMAND …``: the headless interface (docs/design.md#headless-interface).
 
 Each command lives in ``plugin.commands.<name>`` and is imported only when chosen, so
 ``--help`` stays instant. ``run(args)`` returns a JSON-serialisable result (printed) or an
@@ -41,6 +41,17 @@ def _usage() -> str:
             f"{rows}\n\n'python -m plugin COMMAND --help' describes one command.")
 
 
+def _not_shipped(e: ModuleNotFoundError) -> int:
+    """One line when a module of the plugin itself is missing: the ZIP a user installs leaves the
+    benchmark harness out (scripts/package.py), so ``bench`` needs the repository. Any other
+    missing module is a real error and is raised again."""
+    if not (e.name or "").startswith(f"{__package__}."):
+        raise e
+    print(f"error: {e.name} is not in this install (the plugin ZIP carries no benchmark harness); "
+          "run this command from a checkout of the repository", file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("-h", "--help"):
@@ -50,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"error: unknown command '{name}'\n\n{_usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(f".commands.{name}", __package__)
+    try:
+        module = importlib.import_module(f".commands.{name}", __package__)
+    except ModuleNotFoundError as e:
+        return _not_shipped(e)
     parser = argparse.ArgumentParser(prog=f"python -m plugin {name}", description=COMMANDS[name])
     module.add_arguments(parser)
     args = parser.parse_args(argv[1:])
@@ -61,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as e:
         print(f"error: {str(e).splitlines()[0] if str(e) else type(e).__name__}", file=sys.stderr)
         return 2
+    except ModuleNotFoundError as e:
+        return _not_shipped(e)
     except Cancelled as e:
         print(f"cancelled: {e}", file=sys.stderr)
         return 130

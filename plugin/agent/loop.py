@@ -1,4 +1,4 @@
-"""Iterative inference (REFERENCE.md §1): BuildPlan, then ImprovePlan rounds, validity first.
+"""Iterative inference (docs/reference.md#inference-and-training): BuildPlan, then ImprovePlan rounds, validity first.
 
 An *episode* is one atomic goal worked on for at most ``max_turns`` terminal turns. A model
 reply that is not a valid turn (garbage, cut off by max_tokens, wrong schema) is retried

@@ -71,7 +71,7 @@ COMPACT_COMMANDS = ("solve", "plan", "candidates", "python")
 
 
 def workspace_state(ws: str | os.PathLike, goal: str) -> dict[str, Any]:
-    """What the agent must know about its workspace (REFERENCE.md §1 state block)."""
+    """What the agent must know about its workspace (the state block of docs/reference.md#the-terminal-protocol)."""
     ws = Path(ws)
     plan_path = ws / PLAN_FILE
     ids, err = read_plan(plan_path) if plan_path.exists() else (None, None)

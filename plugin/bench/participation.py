@@ -20,7 +20,7 @@ from ..participation.region import load_parcels
 from ..util.io import atomic_write_json, atomic_write_text
 
 SAMPLES = RESOURCES / "participation" / "samples"
-#: the paper's tables (REFERENCE.md §2); None where it gives no figure
+#: the paper's tables (docs/reference.md#participatory-urban-planning); None where it gives no figure
 PAPER = {"hlg": {"service": 0.756, "ecology": None, "satisfaction": 0.787, "inclusion": 0.773},
          "dhm": {"service": None, "ecology": None, "satisfaction": 0.778, "inclusion": 0.790}}
 METHODS = ("ours", "drl", "random", "centralized", "decentralized", "gsca")

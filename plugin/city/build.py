@@ -7,7 +7,7 @@ Source layers (dict of GeoDataFrames, any CRSs: see ``crs.gather``):
              Point or Polygon geometry (POIs and land-use / green areas)
   demand     residents, Point geometry (optional: replaces the buildings' demand)
 
-Choices (documented in README):
+Choices (docs/city_model.md):
 * drivable = OSM car classes; service roads except parking aisles / driveways.
 * faces = the buildable land of the street blocks (``units``): blocks polygonized from the
   streets (drivable roads without service roads, plus pedestrian streets) and the frame,

@@ -1,6 +1,6 @@
 """The working CRS: one projected CRS in metres whose scale error over the study area is small.
 
-Rule (documented in README): the input CRS is kept when it is projected, in metres, and its
+Rule (docs/cli.md#your-own-data): the input CRS is kept when it is projected, in metres, and its
 point scale factors (``pyproj.Proj.get_factors``: meridional and parallel scale) at the
 area's centre and four corners stay within ``MAX_SCALE_ERROR`` (0.5 %) of 1. Otherwise —
 geographic input, Web Mercator away from the equator, feet, a grid far from its zone — the

@@ -21,7 +21,7 @@ demand_points  residents, face_id, geometry (Point) when a demand layer was give
 ``resident_points()`` is the demand as points for every task: the demand layer's points,
 else the residential floor area of each building / ``M2_PER_RESIDENT`` at its centroid.
 
-Demand formula (documented in README): residential floor area = Σ footprint × levels ×
+Demand formula (docs/city_model.md): residential floor area = Σ footprint × levels ×
 residential_share over the face's buildings; demand (residents) = residential floor area /
 ``M2_PER_RESIDENT``.
 """

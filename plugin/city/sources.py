@@ -2,7 +2,7 @@
 
 The same field rules serve the CLI (files) and QGIS (feature sources already read into
 frames). Every optional field that is missing takes a documented default and adds a
-warning (README table "Defaults for missing fields"):
+warning (docs/cli.md#your-own-data, "Defaults for missing fields"):
 
 =============  ======================  =================================================
 layer          field (flag)            when missing

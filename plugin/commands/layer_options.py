@@ -1,5 +1,5 @@
 """The own-layer options shared by ``city``, ``instance``, ``participate`` and ``ask``: they
-mirror the Processing parameters (README "Your own data")."""
+mirror the Processing parameters (docs/cli.md#your-own-data)."""
 from __future__ import annotations
 
 import argparse

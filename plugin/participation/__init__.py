@@ -1,4 +1,4 @@
-"""Participatory planning (REFERENCE.md §2): residents, communities, fishbowl rounds, planner
+"""Participatory planning (docs/reference.md#participatory-urban-planning): residents, communities, fishbowl rounds, planner
 revision, Service / Ecology / Satisfaction / Inclusion and the paper's baselines.
 
 Entry points: ``load_parcels`` / ``region_from_gdf`` (a parcel layer), ``Config`` + ``run``

@@ -1,4 +1,4 @@
-"""The four participation metrics of one plan (REFERENCE.md §2, data/participation/README.md),
+"""The four participation metrics of one plan (docs/reference.md#participatory-urban-planning, #service-and-ecology),
 and Satisfaction / Inclusion split by who spoke."""
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def _sat_inc(sat: np.ndarray, vulnerable: np.ndarray) -> dict[str, float]:
 
 
 def plan_metrics(region: Region, pop: Population, plan: np.ndarray) -> dict[str, float]:
-    """Service and Ecology (README rules, per residential parcel), Satisfaction and Inclusion
+    """Service and Ecology (docs/reference.md#service-and-ecology, per residential parcel), Satisfaction and Inclusion
     (per resident against every resident's fixed needs; Inclusion over vulnerable residents)."""
     sat_inc = _sat_inc(pop.satisfaction(plan), pop.vulnerable)
     return {"service": round(region.service(plan), 4), "ecology": round(region.ecology(plan), 4),

@@ -3,14 +3,14 @@
 Residents are spread over residential parcels in proportion to parcel area (their capacity)
 and placed at a uniform random point inside their parcel. A resident sees the parcels whose
 centroid lies within 500 m of home (the paper's 15-minute circle; the same centroid rule as
-the README metrics). Needs are 3–5 of the eight land-use types, fixed once per seed so that
+the metrics of docs/reference.md). Needs are 3–5 of the eight land-use types, fixed once per seed so that
 every plan — before, after, each baseline — is scored against the same needs. Needs come
 from the profile alone: ``missing_boost`` (default 1.0, i.e. none) can weigh types missing
 from a resident's view higher, but any value other than 1 biases the needs toward what the
 starting plan lacks — which a revision then "finds" — so it is off unless asked for.
 A fresh population (``FRESH_SEED_OFFSET``) gives held-out residents of the same region.
 
-Satisfaction (REFERENCE.md §2) = mean over residents of the share of their needed types
+Satisfaction (docs/reference.md#participatory-urban-planning) = mean over residents of the share of their needed types
 whose nearest parcel of that type has its centroid within 500 m of home; Inclusion = the
 same mean over vulnerable residents only.
 """

@@ -1,4 +1,4 @@
-"""A parcel layer as a planning region: land use per parcel, the README Service / Ecology rules.
+"""A parcel layer as a planning region: land use per parcel, the Service / Ecology rules of docs/reference.md.
 
 Reads the DRL GeoJSON of shared data/participation (integer ``type`` codes, ``existence``,
 planar metres without CRS) and any polygon layer with a land-use field whose values are the
@@ -51,12 +51,12 @@ class Region:
         return self.parcels["landuse"].to_numpy(dtype=object)
 
     def service(self, plan: np.ndarray) -> float:
-        """README Service: mean over residential parcels of served kinds / 5 (centroids, 500 m)."""
+        """Service: mean over residential parcels of served kinds / 5 (centroids, 500 m)."""
         fac = ~self.residential
         return service_score(self.xy[self.residential], facilities_by_kind(plan[fac], self.xy[fac]))
 
     def ecology(self, plan: np.ndarray) -> float:
-        """README Ecology, exact: 300 m buffers of green ≥ 2000 m² over the residential area."""
+        """Ecology, exact: 300 m buffers of green ≥ 2000 m² over the residential area."""
         geom = self.parcels.geometry.to_numpy()
         return ecology_polygons(geom[self.residential], geom[np.isin(plan, GREEN_TYPES)])
 

@@ -5,7 +5,7 @@ Variables: x[p,t] = 1 when plannable parcel p of the community takes type t (one
 from its current type and the types whose site rule it meets, ``Program.fits``);
 z[r] ∈ [0, 1] when heard request r (a summary's ``(type, block)``) is served, i.e. a parcel of
 its type lies within 500 m of its block's centroid; y[k,u] ∈ [0, 1] when residential parcel u
-is served for service kind k (README Service, centroids, 500 m).
+is served for service kind k (Service rule, docs/reference.md; centroids, 500 m).
 
     maximise   Σ_r w_r z_r / Σ_r w_r  +  SERVICE_WEIGHT · Service  −  CHANGE_COST · changes
     subject to one type per parcel; the Program's quota band per type (region-wide counts);

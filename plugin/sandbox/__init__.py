@@ -1,4 +1,4 @@
-"""UrbanSandbox: episode workspaces, the plan evaluator and the virtual terminal (DESIGN.md §4)."""
+"""UrbanSandbox: episode workspaces, the plan evaluator and the virtual terminal (docs/design.md#the-sandbox)."""
 from .evaluator import evaluate_plan_file
 from .terminal import VirtualTerminal, parse_turn
 from .verbs import VerbError, register_verb

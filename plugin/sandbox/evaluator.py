@@ -1,4 +1,4 @@
-"""The workspace evaluator behind ``python input/evaluate_plan.py PLAN`` (DESIGN.md §4).
+"""The workspace evaluator behind ``python input/evaluate_plan.py PLAN`` (docs/design.md#the-sandbox).
 
 Prints the evaluator JSON (``valid, score, errors, warnings, metrics, cost_ratio,
 candidate_ids`` plus ``binding`` and ``contributions``) and appends it, with a timestamp

@@ -1,4 +1,4 @@
-"""The virtual terminal: the paper's terminal protocol over a safe bash subset (DESIGN.md §4).
+"""The virtual terminal: the paper's terminal protocol over a safe bash subset (docs/design.md#the-sandbox).
 
 An agent turn is one JSON object ``{"analysis", "plan", "commands": [{"keystrokes",
 "duration"}], "task_complete"}``; each command line is parsed by ``shell.parse`` and run by

@@ -1,4 +1,4 @@
-"""The episode workspace of REFERENCE.md §1 (Appendix D): input/, work/, outputs/, logs/.
+"""The episode workspace of docs/reference.md#the-workspace: input/, work/, outputs/, logs/.
 
 ``input/`` holds everything about the instance and is made read-only after writing;
 ``export.json`` is the complete task export from which the evaluator rebuilds the instance,

@@ -54,10 +54,12 @@ class SolveResult:
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
+        """The result as JSON (everything but the boolean mask)."""
         return {k: v for k, v in self.__dict__.items() if k != "mask"}
 
 
 def gap(upper_bound: float | None, score: float | None) -> float | None:
+    """Relative gap (bound − score) / |bound|, rounded to 6 places; None when either is unknown."""
     if upper_bound is None or score is None:
         return None
     return round((upper_bound - score) / max(abs(upper_bound), 1e-9), 6)
@@ -77,6 +79,7 @@ def time_to_gap(trace: list[tuple[float, float]], bound_trace: list[tuple[float,
 
 
 def solver(method: str) -> Callable[[Instance, Context], None]:
+    """The run function of ``method``; an unknown method or a missing ``alns`` package is an InputError."""
     if method not in SOLVERS:
         raise InputError(f"unknown method '{method}' (choose {', '.join(SOLVERS)})")
     if method in NEEDS_ALNS:

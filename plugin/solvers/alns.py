@@ -175,5 +175,6 @@ def rounds(inst: Instance, ctx: Context, until: float) -> None:
 
 
 def run(inst: Instance, ctx: Context) -> None:
+    """ALNS as a method: the greedy plan, then ALNS rounds until the deadline."""
     greedy_run(inst, ctx)
     rounds(inst, ctx, ctx.deadline)

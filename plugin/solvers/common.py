@@ -23,7 +23,7 @@ EPS = 1e-9  # gains below this are float noise; accepting them lets local search
 
 @dataclass(frozen=True)
 class Settings:
-    """Solver parameters. The first four are the paper's (REFERENCE.md §1, baselines)."""
+    """Solver parameters. The first four are the paper's (docs/reference.md#heuristic-baselines)."""
 
     seed: int = 42
     sa_iterations: int = 2000
@@ -86,9 +86,11 @@ class Context:
         self.notes: list[str] = []
 
     def elapsed(self) -> float:
+        """Seconds since the run started."""
         return time.perf_counter() - self.start
 
     def remaining(self) -> float:
+        """Seconds left before the deadline (never negative)."""
         return max(0.0, self.deadline - time.perf_counter())
 
     def stopped(self) -> bool:
@@ -129,6 +131,7 @@ class Context:
         self.bound_trace.append((round(self.elapsed(), 4), self.upper_bound))
 
     def offer_state(self, st: SearchState) -> bool:
+        """Offer the plan of a search state, valid by the SearchState contract; True if it became the best."""
         # states reached by can_*-allowed moves from a valid plan are valid by contract
         return self.offer(st.mask, st.score, True)
 
@@ -147,6 +150,7 @@ class Context:
             self._progress(f)
 
     def final_status(self) -> str:
+        """How the run ended: cancelled, a status the solver set (optimal, infeasible …), time_limit or done."""
         if self.cancelled:
             return "cancelled"
         if self.status is not None:
@@ -162,6 +166,7 @@ def addable(st: SearchState) -> np.ndarray:
 
 
 def removable(st: SearchState) -> np.ndarray:
+    """Indices of the selected candidates that ``st.can_remove`` allows."""
     return np.array([i for i in st.selected() if st.can_remove(int(i))], dtype=np.int64)
 
 

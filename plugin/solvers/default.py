@@ -57,6 +57,7 @@ def milp_stage(inst: Instance, ctx: Context, seconds: float | None = None, at_sc
 
 
 def run_milp(inst: Instance, ctx: Context) -> None:
+    """The ``milp`` method: the greedy plan as a warm start, then the task's MILP with the time left."""
     milp_module(inst.task)  # fail fast with a clear message when the task has no MILP
     greedy_run(inst, ctx)
     milp_stage(inst, ctx)
@@ -114,6 +115,8 @@ def run_at_scale(inst: Instance, ctx: Context) -> None:
 
 
 def run(inst: Instance, ctx: Context) -> None:
+    """The ``default`` method: greedy → ALNS → local search → MILP warm-started with the remaining
+    time (the at-scale form from AT_SCALE_N candidates)."""
     use_milp = _has_milp(inst, ctx)
     if use_milp and inst.n >= AT_SCALE_N.get(inst.task, inst.n + 1):
         run_at_scale(inst, ctx)

@@ -15,6 +15,8 @@ from .local_search import local_search
 
 
 def rcl_pick(alpha: float) -> Pick:
+    """A pick that draws uniformly among the candidates whose gain is within ``alpha`` of the
+    best (the restricted candidate list)."""
     def pick(gains: np.ndarray, rng: np.random.Generator) -> int:
         hi, lo = gains.max(), gains.min()
         rcl = np.flatnonzero(gains >= hi - alpha * (hi - lo))
@@ -23,6 +25,7 @@ def rcl_pick(alpha: float) -> Pick:
 
 
 def run(inst: Instance, ctx: Context) -> None:
+    """GRASP: randomised greedy constructions, each followed by local search, until the iterations or the time run out."""
     s = ctx.settings
     pick = rcl_pick(s.grasp_alpha)
     ctx.offer_state(inst.state())

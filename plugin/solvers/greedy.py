@@ -20,6 +20,7 @@ Pick = Callable[[np.ndarray, np.random.Generator], int]
 
 
 def best_pick(gains: np.ndarray, rng: np.random.Generator) -> int:
+    """The pick of plain greedy: the candidate with the largest gain."""
     return int(np.argmax(gains))
 
 
@@ -39,6 +40,7 @@ def construct(st: SearchState, ctx: Context, pick: Pick = best_pick, limit: int 
 
 
 def run(inst: Instance, ctx: Context) -> None:
+    """Greedy from the empty plan: add the best-gain candidate until none improves the score."""
     st = inst.state()
     ctx.offer_state(st)
     construct(st, ctx)

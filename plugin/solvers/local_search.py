@@ -16,6 +16,8 @@ from .common import EPS, Context, addable, limited, removable, swappable_in
 
 
 def local_search(st: SearchState, ctx: Context) -> SearchState:
+    """Best-improvement local search over add, remove and swap moves (then pairs of additions)
+    until none improves; returns ``st``."""
     limit = ctx.settings.repair_limit
     while not ctx.stopped():
         best, move = EPS, None

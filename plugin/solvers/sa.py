@@ -37,10 +37,12 @@ def random_move(st: SearchState, rng: np.random.Generator) -> tuple | None:
 
 
 def gain(st: SearchState, move: tuple) -> float:
+    """The score change of a move ``(kind, *indices)`` without applying it."""
     return getattr(st, f"gain_{move[0]}")(*move[1:])
 
 
 def run(inst: Instance, ctx: Context) -> None:
+    """Simulated annealing over random add / remove / swap moves with geometric cooling from ``sa_t0`` to ``sa_t_end``."""
     s = ctx.settings
     st = inst.state()
     ctx.offer_state(st)

@@ -4,7 +4,7 @@ An ``Instance`` holds a finite candidate set C (rows of ``candidates``), a budge
 limit and the task data needed to score a plan. A plan is a set of candidate ids; inside the
 solvers it is a boolean mask over the candidate rows.
 
-Evaluator convention (REFERENCE.md §1, all tasks):
+Evaluator convention (docs/reference.md#the-evaluator-convention):
 * submitted ids are mapped to candidates; unknown ids are hard errors (the plan is invalid);
 * duplicated ids are removed before scoring (a warning names them);
 * hard constraints Ψ: total cost ≤ budget, number selected ≤ max_select, at most one
@@ -34,7 +34,7 @@ BUILD_SIZES = SIZES + ("all",)
 
 @dataclass
 class Evaluation:
-    """What the evaluator returns (DESIGN.md §4 contract, plus diagnostics)."""
+    """What the evaluator returns (docs/design.md#contracts)."""
 
     valid: bool
     score: float | None

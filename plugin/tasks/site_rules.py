@@ -2,8 +2,8 @@
 
 Width = 2 × the radius of the largest circle inside the site (``shapely.maximum_inscribed_circle``):
 a 10 m strip along a road is 10 m wide however long it is. A site fits a type when
-area ≥ ``SITE_RULES[t].min_area`` and width ≥ ``SITE_RULES[t].min_width`` (README table,
-with the reasoning).
+area ≥ ``SITE_RULES[t].min_area`` and width ≥ ``SITE_RULES[t].min_width`` (the table with the
+reasoning: docs/city_model.md#spatial-units-and-sites).
 """
 from __future__ import annotations
 

@@ -47,6 +47,7 @@ class Section(dict):
 
 
 def config_path(name: str) -> Path:
+    """The TOML file of a shipped config name (resources/training/NAME.toml) or a path; an InputError lists the shipped names."""
     shipped = CONFIG_DIR / f"{name}.toml"
     if shipped.is_file():
         return shipped
@@ -58,6 +59,7 @@ def config_path(name: str) -> Path:
 
 
 def load_config(name: str, overrides: dict[str, dict[str, Any]] | None = None) -> Section:
+    """Read a config by name or path and validate it (with ``overrides`` on top): one-line InputError on bad input."""
     path = config_path(name)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -67,6 +69,8 @@ def load_config(name: str, overrides: dict[str, dict[str, Any]] | None = None) -
 
 
 def validate(raw: dict[str, Any], overrides: dict[str, dict[str, Any]] | None = None) -> Section:
+    """The defaults merged with ``raw`` and ``overrides``; unknown sections or keys, wrong types,
+    negatives and shares above 1 are InputErrors."""
     merged = copy.deepcopy(DEFAULTS)
     for source in (raw, overrides or {}):
         for section, values in source.items():

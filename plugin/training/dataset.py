@@ -22,6 +22,7 @@ SPLITS = ("train", "test")
 
 def suite_items(suite_name: str, split: str, tasks: list[str], sizes: list[str], per_task: int,
                 seed: int) -> list[SuiteItem]:
+    """Up to ``per_task`` items per task of one split of a suite, for the given sizes, drawn with ``seed``."""
     if split not in SPLITS:
         raise InputError(f"unknown split '{split}'")
     rng = np.random.default_rng(seed)

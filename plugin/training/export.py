@@ -14,6 +14,7 @@ from .model import Llama
 
 
 def export_adapter(model: Llama, path: str | os.PathLike, name: str = "cityplanner-lora") -> Path:
+    """Write the model's LoRA tensors as a GGUF LoRA adapter that llama.cpp loads on the original model."""
     tensors = {k: v.detach().float().cpu().numpy() for k, v in model.lora_state().items()}
     kv = {"general.architecture": "llama", "general.type": "adapter", "general.name": name,
           "adapter.type": "lora", "adapter.lora.alpha": float(model.alpha)}

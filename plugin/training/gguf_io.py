@@ -96,6 +96,7 @@ class GGUFFile:
 
     # -- tensors -----------------------------------------------------------------------------
     def type_name(self, name: str) -> str:
+        """The GGML type name of tensor ``name`` (e.g. Q4_1, F32)."""
         t = self.tensors[name][1]
         return GGML_TYPES[t][0] if t in GGML_TYPES else f"type {t}"
 

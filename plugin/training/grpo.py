@@ -14,6 +14,8 @@ import torch
 
 
 def group_advantages(rewards: torch.Tensor, eps: float = 1e-6) -> torch.Tensor:
+    """GRPO advantages of one rollout group: rewards centred and divided by their standard deviation
+    (zeros when all are equal)."""
     centred = rewards - rewards.mean()
     std = rewards.std(unbiased=False)
     if float(std) < eps:

@@ -214,6 +214,7 @@ def generate(seed: int = 0, per_template: int = 6) -> list[Pair]:
 
 
 def answer_text(answer: dict[str, Any]) -> str:
+    """An answer as the compact one-line JSON the model is trained to write."""
     return json.dumps(answer, separators=(", ", ": "), ensure_ascii=False)
 
 

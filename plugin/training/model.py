@@ -39,6 +39,7 @@ class LlamaConfig:
 
     @classmethod
     def from_gguf(cls, g: GGUFFile) -> "LlamaConfig":
+        """The architecture read from a llama GGUF's metadata; other architectures are an InputError."""
         arch = g.kv.get("general.architecture")
         if arch != "llama":
             raise InputError(f"training supports llama-architecture GGUFs, not '{arch}'")
@@ -64,6 +65,7 @@ class LoRALinear(nn.Module):
             nn.init.kaiming_uniform_(self.lora_a, a=math.sqrt(5))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """The frozen linear map plus the scaled LoRA update (computed in float32)."""
         y = F.linear(x, self.weight)
         if self.rank > 0:
             # LoRA stays float32 when the frozen weights are bf16 (GPU config): stable updates
@@ -79,6 +81,7 @@ class RMSNorm(nn.Module):
         self.eps = eps
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """RMS normalisation in float32, scaled by the learned weight."""
         xf = x.float()
         return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + self.eps)).to(x.dtype) * self.weight
 
@@ -100,6 +103,8 @@ class Block(nn.Module):
 
     def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
                 cache: tuple[torch.Tensor, torch.Tensor] | None) -> tuple[torch.Tensor, tuple]:
+        """One transformer block (attention with rotary positions and an optional KV cache, then the
+        feed-forward); returns the output and the new cache."""
         c, p = self.cfg, self.proj
         b, t, _ = x.shape
         hd = c.dim // c.heads
@@ -146,6 +151,8 @@ class Llama(nn.Module):
 
     def forward(self, ids: torch.Tensor, cache: list | None = None, last: int | None = None
                 ) -> tuple[torch.Tensor, list]:
+        """Logits for ``ids`` (only the ``last`` positions when given), continuing from ``cache``;
+        returns the logits and the new cache."""
         start = 0 if cache is None else cache[0][0].shape[2]
         pos = torch.arange(start, start + ids.shape[1], device=ids.device).float()
         ang = torch.outer(pos, self.inv_freq.to(ids.device))
@@ -172,6 +179,7 @@ class Llama(nn.Module):
         return out
 
     def load_lora_state(self, state: dict[str, torch.Tensor]) -> None:
+        """Copy a saved LoRA state into the model; a checkpoint of another rank or target set is an InputError."""
         mine = self.lora_state()
         if set(mine) != set(state):
             raise InputError("checkpoint LoRA tensors do not match the model's rank/targets")

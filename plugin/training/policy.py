@@ -31,16 +31,20 @@ class ChatTokenizer:
         self.end = self.encode(END_OF_TURN)[0]
 
     def encode(self, text: str) -> list[int]:
+        """Token ids of ``text`` (special tokens such as <|im_start|> are read as such, no BOS)."""
         return self._vocab.tokenize(text.encode("utf-8"), add_bos=False, special=True)
 
     def decode(self, ids: list[int]) -> str:
+        """The text of ``ids``, without end-of-turn tokens."""
         return self._vocab.detokenize([i for i in ids if i != self.end]).decode("utf-8", errors="replace")
 
     def chat_prompt(self, messages: list[dict]) -> list[int]:
+        """Token ids of a chat in the model's ChatML template, ending where the assistant's answer starts."""
         text = "".join(f"<|im_start|>{m['role']}\n{m['content']}{END_OF_TURN}\n" for m in messages)
         return self.encode(text + "<|im_start|>assistant\n")
 
     def completion(self, text: str) -> list[int]:
+        """Token ids of an answer followed by the end-of-turn token: the target of supervised fine-tuning."""
         return self.encode(text) + [self.end]
 
 

@@ -17,7 +17,7 @@ alns`` for ImprovePlan), short and the same on every instance, so a 135M model l
 a few steps; ``explicit`` — the plan written out with the ``plan`` verb (greedy construction
 over the shown candidates; the best improving add/remove/swap for ImprovePlan).
 
-Reward (REFERENCE.md §1): S(P) if the plan is valid, else R_fail — where, following the
+Reward (docs/reference.md#inference-and-training): S(P) if the plan is valid, else R_fail — where, following the
 atomic goals, an empty BuildPlan plan and an ImprovePlan plan left unchanged count as
 failures (the goal was not attempted). The reward always comes from evaluating the plan
 file the model's commands left in the workspace.
@@ -59,6 +59,7 @@ class AtomicTask:
 
     @property
     def name(self) -> str:
+        """The task's name: goal and instance id."""
         return f"{GOALS[self.goal][0]}:{self.inst.instance_id}"
 
 

@@ -47,6 +47,7 @@ Log = Callable[[dict[str, Any]], None]
 
 
 def tile_key(item) -> tuple:
+    """The tile an item comes from (region and rounded window bounds): train and test must not share one."""
     return item.region, tuple(round(b) for b in item.window_bounds) if item.window_bounds else None
 
 
@@ -70,6 +71,8 @@ class Trainer:
 
     # ------------------------------------------------------------------ run
     def run(self) -> dict[str, Any]:
+        """SFT then GRPO on the suite's training split, export the adapter, evaluate base / SFT / GRPO
+        on the test split; returns the summary."""
         c = self.cfg
         train_items = suite_items(c.data.suite, "train", c.data.tasks, c.data.sizes, c.data.train_instances, c.run.seed)
         test_items = suite_items(c.data.suite, "test", c.data.tasks, c.data.sizes, c.data.test_instances, c.run.seed)

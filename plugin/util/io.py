@@ -19,6 +19,7 @@ except ImportError:  # pragma: no cover - exercised only on Windows
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically (temporary file in the same folder, fsync, rename; mode 0644); returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -36,10 +37,12 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
+    """Write ``text`` as UTF-8, atomically (``atomic_write_bytes``)."""
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def atomic_write_json(path: str | os.PathLike, obj: Any, indent: int | None = 2) -> Path:
+    """Write ``obj`` as JSON with a final newline, atomically; numpy values, paths and sets are written plainly."""
     return atomic_write_text(path, json.dumps(obj, indent=indent, default=_json_default) + "\n")
 
 

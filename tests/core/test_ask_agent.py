@@ -87,6 +87,7 @@ def test_request_set_has_five_categories_and_checklists():
     assert all(i["required_tools"] for i in items if i["category"] != "AI")
 
 
+@pytest.mark.slow  # the ask harness on request-set items under the judge
 def test_bench_policy_path_with_stand_in_model(tmp_path):
     items = [i for i in load_items() if i["id"] in ("fr-01", "sd-01", "cc-01", "ai-01")]
     s = run_ask_bench(tmp_path, backend=Scripted([]), items=items)

@@ -54,6 +54,7 @@ def test_bench_command_with_processes(toy_suite, tmp_path, capsys):
     assert set(res["bounds"]) == {"toy-1", "toy-2"}
 
 
+@pytest.mark.slow  # starts a Dask cluster
 def test_bench_on_dask_cluster(toy_suite, tmp_path):
     from distributed import LocalCluster
 

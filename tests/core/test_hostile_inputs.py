@@ -184,6 +184,7 @@ class _Planted:
         return os.system, (f"touch {self.marker}",)
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("case", rows("checkpoint"))
 def test_checkpoint_case(case, tmp_path):
     torch = pytest.importorskip("torch")

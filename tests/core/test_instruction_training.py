@@ -49,6 +49,7 @@ def _answer(**kw) -> dict:
     return {"constraints": [{**item, **kw}], "clarify": None}
 
 
+@pytest.mark.slow  # judged like the instruction benchmark: each answer compiled, applied and solved
 def test_execution_reward_compiles_applies_and_compares_with_the_gold_effect():
     from cityplanner.plugin.training.instructions_reward import FORMAT_REWARD, execution_reward
 
@@ -72,6 +73,7 @@ def test_execution_reward_compiles_applies_and_compares_with_the_gold_effect():
 
 
 @pytest.mark.model
+@pytest.mark.torch
 @pytest.mark.slow
 def test_one_grpo_step_on_the_real_model(tmp_path):
     import torch

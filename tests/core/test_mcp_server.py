@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 import anyio
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CALLS = {
@@ -20,6 +21,7 @@ CALLS = {
 }
 
 
+@pytest.mark.slow  # a real server process, every tool called through it (a MILP among them)
 def test_mcp_lists_and_calls_every_tool(tmp_path):
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client

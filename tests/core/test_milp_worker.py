@@ -20,6 +20,8 @@ print(w.wait_ready()[0], w.pid, flush=True)
 w.call(time.sleep, (120,), 200)
 """
 
+pytestmark = pytest.mark.slow  # real worker processes killed, cancelled and served over MCP
+
 
 def _alive(pid: int) -> bool:
     """Running (a zombie waiting for its reaper is dead)."""

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SETTLED_S = 1.0  # a descendant alive this long is the solver worker, not a short-lived helper
 
 pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
-              pytest.mark.timeout(300)]
+              pytest.mark.timeout(300), pytest.mark.slow]  # real processes killed mid-solve
 
 
 def _stat(pid: int) -> tuple[int, str] | None:

@@ -118,6 +118,7 @@ def workspaces(gpkgs, tmp_path_factory) -> dict[str, dict[str, tuple[dict, Path]
     return out
 
 
+@pytest.mark.slow  # the workspaces fixture builds nine instances through the CLI
 @pytest.mark.parametrize("kind", ["land", "station", "parcels"])
 def test_same_candidates_whatever_the_input_crs(workspaces, kind):
     tables = {c: instance_ids(workspaces[c][kind][1]) for c in CRSS}
@@ -131,6 +132,7 @@ def test_same_candidates_whatever_the_input_crs(workspaces, kind):
         assert np.allclose(t["cost"], ref["cost"], rtol=1e-4), c
 
 
+@pytest.mark.slow  # the workspaces fixture builds nine instances through the CLI
 def test_area_and_demand_layer_feed_the_station_instance(workspaces, gpkgs):
     res, ws = workspaces["EPSG:4326"]["station"]
     exp = json.loads((ws / "input" / "export.json").read_text())
@@ -147,6 +149,7 @@ def test_area_and_demand_layer_feed_the_station_instance(workspaces, gpkgs):
     assert "working CRS: EPSG:32635" in readme and "warning: " in readme
 
 
+@pytest.mark.slow  # the workspaces fixture builds nine instances through the CLI
 def test_parcels_instance_solves_and_participates(workspaces, gpkgs, tmp_path):
     res, ws = workspaces["EPSG:3857"]["parcels"]
     assert res["crs"] == "EPSG:32635"

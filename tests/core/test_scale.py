@@ -123,6 +123,7 @@ def test_early_lp_bound_through_the_worker(monkeypatch):
     assert res.status == "optimal" and res.bound == pytest.approx(opt, abs=1e-7)
 
 
+@pytest.mark.slow  # the at-scale LP and MIP of a large instance
 def test_default_at_scale_certifies_with_the_lp(monkeypatch):
     """The scale path of ``default`` (LP bound, support MIP, heuristics; no full MIP), forced on
     a tiny instance: a valid plan, and a bound at or above the brute-force optimum."""
@@ -138,6 +139,7 @@ def test_default_at_scale_certifies_with_the_lp(monkeypatch):
     assert res.upper_bound >= opt - 1e-6 and any("milp" in n for n in res.notes)
 
 
+@pytest.mark.slow  # six large LPs and support MIPs
 @pytest.mark.parametrize("seed", range(6))
 def test_at_scale_milp_bound_holds_and_support_covers_the_lp(seed):
     """The at-scale MILP (full-lines LP bound, then the exact MIP over the LP's support) on

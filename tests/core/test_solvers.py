@@ -46,7 +46,9 @@ def test_heuristics_valid_and_below_optimum(seed):
     assert solve(inst, "alns", time_limit=10).score == pytest.approx(opt, abs=1e-6)
 
 
-@pytest.mark.parametrize("method", HEURISTICS)
+# alns and default run to their time limit twice (~15 s alone): slow, out of make test-fast
+@pytest.mark.parametrize("method", [pytest.param(m, marks=pytest.mark.slow) if m in ("alns", "default") else m
+                                    for m in HEURISTICS])
 def test_same_seed_same_plan(method):
     inst = ToyCover.build(seed=7, n=30, m=40)
     a, b = (solve(inst, method, time_limit=30, seed=3) for _ in range(2))

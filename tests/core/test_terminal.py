@@ -246,6 +246,7 @@ def test_fuzz_turns_never_escape(fuzz_term, turn):
     assert set(os.listdir(ws)) == {"input", "work", "outputs", "logs"}
 
 
+@pytest.mark.slow  # measures peak memory and turn times
 def test_fuzz_resource_attacks(tmp_path, monkeypatch):
     """A few hundred generated hostile turns (plugin.bench.fuzz; `bench --suite fuzz` runs 10,000)
     with small budgets: no escape, no uncaught exception, no turn over its time budget,

@@ -3,12 +3,14 @@ import math
 
 import numpy as np
 import pytest
-import torch
 
-from cityplanner.plugin.errors import InputError
-from cityplanner.plugin.training.config import load_config, validate
-from cityplanner.plugin.training.gguf_io import GGUFFile, _dequantize, write_gguf
-from cityplanner.plugin.training.grpo import group_advantages, grpo_loss, sft_loss
+torch = pytest.importorskip("torch")  # training code: marked torch, so not in make test-fast
+pytestmark = pytest.mark.torch
+
+from cityplanner.plugin.errors import InputError  # noqa: E402
+from cityplanner.plugin.training.config import load_config, validate  # noqa: E402
+from cityplanner.plugin.training.gguf_io import GGUFFile, _dequantize, write_gguf  # noqa: E402
+from cityplanner.plugin.training.grpo import group_advantages, grpo_loss, sft_loss  # noqa: E402
 
 
 def test_group_advantages_are_normalised():

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 pytest.importorskip("llama_cpp")
-pytestmark = pytest.mark.model
+pytestmark = [pytest.mark.model, pytest.mark.torch]
 
 from cityplanner.plugin.agent.backend import make_backend  # noqa: E402
 from cityplanner.plugin.agent.model_files import default_model_path  # noqa: E402

@@ -1,5 +1,5 @@
 """``ask``: a planner's free-text request answered by a tool-using agent that asks for missing
-inputs before acting and answers only from tool observations (REFERENCE.md §3)."""
+inputs before acting and answers only from tool observations (docs/reference.md#urbanagent-and-urbaneval)."""
 from __future__ import annotations
 
 import os

@@ -8,7 +8,7 @@ call beyond the suggestion is an augmentation, at most ``MAX_EXTRA``); an invali
 commit while required calls are pending, falls back to the suggestion, recorded as such —
 so a small model cannot derail the workflow, and a stronger one steers it.
 
-Runtime rules (REFERENCE.md §3): error observations for unknown tools, bad arguments and
+Runtime rules (docs/reference.md#urbanagent-and-urbaneval): error observations for unknown tools, bad arguments and
 exceptions; a successful call's signature is cached and an exact repeat is rejected (failed
 calls may be retried); after ``SWITCH_AFTER`` consecutive failures of one tool the model is
 advised to switch tools or report the subtask unavailable; budget ``MAX_CALLS`` model calls or

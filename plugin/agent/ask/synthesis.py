@@ -1,4 +1,4 @@
-"""Evidence-aligned synthesis: Clean, Align, Verify (REFERENCE.md §3).
+"""Evidence-aligned synthesis: Clean, Align, Verify (docs/reference.md#urbanagent-and-urbaneval).
 
 The answer starts with the facts, written deterministically from the tool results goal by
 goal (``goal_facts``: names, numbers, streets, a plan's sites with where they are and what

@@ -1,4 +1,4 @@
-"""The tool registry shared by the ask agent and the MCP server (REFERENCE.md §3).
+"""The tool registry shared by the ask agent and the MCP server (docs/reference.md#urbanagent-and-urbaneval).
 
 A ``Tool`` has a name, a description, a JSON input schema and a source server; its function
 takes a ``ToolContext`` and the validated arguments and returns a JSON-able dict. ``Registry.call``

@@ -1,7 +1,7 @@
 """Land allocation (LA): assign land-use types to vacant or redevelopable parcels.
 
 The type vocabulary, the five service kinds and the Service / Ecology rules are those of the
-participation regions (shared data/participation/README.md), so that participatory planning
+participation regions (docs/reference.md#service-and-ecology), so that participatory planning
 can reuse this evaluator on the Beijing parcels (``LandAllocation.from_parcels``) and the
 coverage rules as plain functions (``service_coverage``, ``service_score``,
 ``ecology_score``, ``ecology_polygons``).

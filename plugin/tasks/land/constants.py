@@ -1,8 +1,8 @@
-"""Land allocation constants: the type vocabulary and service kinds (README rules), the
+"""Land allocation constants: the type vocabulary and service kinds (docs/reference.md#service-and-ecology), the
 paper's score weights, and the parameters of instance generation."""
 from __future__ import annotations
 
-# ---------------------------------------------------------------- vocabulary (README rules)
+# ---------------------------------------------------------------- vocabulary (docs/reference.md#service-and-ecology)
 TYPES = ("business", "office", "green_l", "green_s", "school", "hospital_l", "hospital_s", "recreation")
 #: parcel ``type`` codes of the participation GeoJSON files
 TYPE_CODES = {1: "feasible", 4: "residential", 5: "business", 6: "office", 7: "green_l", 8: "green_s",

@@ -34,7 +34,7 @@ def service_coverage(unit_xy: np.ndarray, facilities: Mapping[str, np.ndarray],
 
 def service_score(unit_xy: np.ndarray, facilities: Mapping[str, np.ndarray],
                   weights: np.ndarray | None = None, radius: float = SERVICE_RADIUS) -> float:
-    """README Service: (weighted) mean over residential units of served kinds / 5."""
+    """Service (docs/reference.md#service-and-ecology): (weighted) mean over residential units of served kinds / 5."""
     cov = service_coverage(unit_xy, facilities, radius)
     w = np.ones(len(cov)) if weights is None else np.asarray(weights, dtype=float)
     return float(w @ cov.mean(axis=1) / w.sum()) if w.sum() > 0 else 0.0
@@ -42,7 +42,7 @@ def service_score(unit_xy: np.ndarray, facilities: Mapping[str, np.ndarray],
 
 def ecology_served(unit_xy: np.ndarray, green_xy: np.ndarray, green_area: np.ndarray,
                    radius: float = ECOLOGY_RADIUS, min_area: float = GREEN_MIN_AREA) -> np.ndarray:
-    """(units,) bool, centroid approximation of the README Ecology rule: a unit counts as
+    """(units,) bool, centroid approximation of the Ecology rule (docs/reference.md): a unit counts as
     green-served (all of its area) when the centroid of a green of area ≥ ``min_area`` lies
     within ``radius`` of its centroid."""
     big = np.asarray(green_area, dtype=float) >= min_area
@@ -58,7 +58,7 @@ def ecology_score(unit_xy: np.ndarray, unit_area: np.ndarray, green_xy: np.ndarr
 
 def ecology_polygons(residential: Sequence[Any], green: Sequence[Any], radius: float = ECOLOGY_RADIUS,
                      min_area: float = GREEN_MIN_AREA) -> float:
-    """README Ecology exactly: area of (union of ``radius`` buffers around green polygons of
+    """Ecology (docs/reference.md#service-and-ecology) exactly: area of (union of ``radius`` buffers around green polygons of
     area ≥ ``min_area``) ∩ (union of residential polygons), divided by the residential area."""
     res = unary_union(list(residential))
     if res.is_empty or res.area == 0:

@@ -31,7 +31,7 @@ def from_parcels(cls: "type[LandAllocation]", parcels: gpd.GeoDataFrame, need_co
     minimum area and width, ``site_rules`` — they meet; a parcel that fits no type is left out
     and counted in ``meta["warnings"]``; ``site_rules=False`` offers every type); residential parcels are demand
     units (service weight 1,
-    ecology weight = area, as in the README); other typed parcels are existing
+    ecology weight = area, as in the Ecology rule); other typed parcels are existing
     facilities. The whole parcel is developed (no plot cap); an optional ``coverage``
     column raises the cost as in ``build``. Default budget: ``budget_factor`` × cost of
     the cheapest full plan. ``need_config`` types outside ``TYPES`` are an InputError."""

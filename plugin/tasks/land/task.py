@@ -37,7 +37,7 @@ class LandAllocation(Instance):
           centroid (Euclidean).
         Ecology = Σ_u we_u · [green within 300 m] / Σ_u we_u; green = existing green
           (≥ 2000 m²) or a selected green_l/green_s whose developed area is ≥ 2000 m²;
-          distance centroid-to-centroid (an approximation of the README's buffer-of-polygon
+          distance centroid-to-centroid (an approximation of the Ecology rule's buffer-of-polygon
           rule, needed for incremental evaluation).
         ws, we: service and ecology weights (city: residents of the face for both;
           participation parcels: 1 per parcel and parcel area). No demand: A = 0.

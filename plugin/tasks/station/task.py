@@ -1,6 +1,6 @@
 """Station placement (SP): EV charging sites and their charger configurations.
 
-Paper (REFERENCE.md §1): a candidate is a site plus a charger configuration; supply
+Paper (docs/reference.md#station-placement): a candidate is a site plus a charger configuration; supply
 q = n_slow + 3·n_medium + 8·n_fast; demand is assigned to selected sites by a generalized
 distance mixing physical distance and queue pressure; S = 0.50·A + 0.25·D + 0.15·T − 0.20·ρ − V.
 Origin: PCRL (von Wahl et al., KDD 2022): coverage radius growing with capacity, M/D/1
