@@ -50,7 +50,10 @@ def dask_points(export: dict[str, Any], points: list[Point], scheduler: str | No
     """Run ``points`` on a Dask cluster; yields (point, result) as each finishes."""
     from distributed import Client, LocalCluster
 
-    from .ship import retried, ship
+    from dataclasses import asdict
+
+    from . import points as points_module
+    from .ship import retried, ship, trampoline
 
     cluster = None
     if scheduler:
@@ -62,8 +65,9 @@ def dask_points(export: dict[str, Any], points: list[Point], scheduler: str | No
     try:
         ship(client)
         [data] = client.scatter([export], broadcast=True)   # every worker holds it: one lost worker loses no data
-        futures = {client.submit(run_point, data, p, pure=False, key=f"cityplanner-sweep-{p.key()}-{os.urandom(4).hex()}"): p
-                   for p in points}
+        call = trampoline()
+        futures = {client.submit(call, points_module.__name__, "run_point_data", data, asdict(p), pure=False,
+                                 key=f"cityplanner-sweep-{p.key()}-{os.urandom(4).hex()}"): p for p in points}
         pending = dict(futures)
         while pending:   # polled, not blocked on: a cancel is seen within POLL_S
             done = [f for f in pending if f.done()]

@@ -49,6 +49,11 @@ def instance_at(export: dict[str, Any], budget: float, constraints: list[dict[st
     return inst
 
 
+def run_point_data(export: dict[str, Any], point: dict[str, Any]) -> dict[str, Any]:
+    """``run_point`` with the point as plain data (``dataclasses.asdict``), as Dask sends it."""
+    return run_point(export, Point(**{**point, "constraints": tuple(point["constraints"])}))
+
+
 def run_point(export: dict[str, Any], point: Point) -> dict[str, Any]:
     """Solve ``point`` with the default method: the plan (ids), its S, the proven bound and the
     solver's status and notes, plus where it ran (host, pid) for the record."""

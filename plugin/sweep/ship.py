@@ -95,6 +95,21 @@ def unpack(data: bytes, digest: str, parent: Path) -> Path:
     return folder
 
 
+def trampoline() -> Any:
+    """A task function ``call(module, function, *args)`` = ``module.function(*args)`` on the
+    worker. The scheduler unpickles every task and has neither the plugin nor the shipment, so
+    tasks go through this function with plain-data arguments; it is made inside a function
+    because Dask pickles a task by reference whenever plain pickle can, and a local function
+    is one that plain pickle cannot (so it travels by value, as cloudpickle code)."""
+
+    def call(module: str, function: str, *args: Any) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(module), function)(*args)
+
+    return call
+
+
 def retried(dask_scheduler: Any, keys: list[str]) -> dict[str, int]:
     """On the scheduler: how many times each task's worker died under it (its retries)."""
     out = {}
