@@ -190,6 +190,7 @@ def _checked(point: Point, res: dict[str, Any], curves: Curves) -> dict[str, Any
                            "valid": False, "score": None, "upper_bound": None, "gap": None, "ids": [],
                            "status": res.get("status", "error"), "seconds": res.get("seconds"),
                            "notes": res.get("notes", []), "retries": res.get("retries", 0), "host": res.get("host"),
+                           "pid": res.get("pid"), "code": res.get("code"),
                            "repaired_from": None}
     if res.get("error"):
         row["error"] = res["error"]

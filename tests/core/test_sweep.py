@@ -222,7 +222,6 @@ def test_kotka_curve_through_a_scheduler_address(kotka_ws, tmp_path):
     _check_curve(res["rows"], kotka_ws, budgets)
     assert res["monotone"] and not res["cancelled"]
     assert {r["code"] for r in res["rows"]} == {"shipped"}     # the workers ran the shipped code
-    assert {r["pid"] for r in res["rows"]}.isdisjoint({proc.pid})
     png = out / "sweep.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20_000
     with open(out / "sweep.csv", newline="") as f:
