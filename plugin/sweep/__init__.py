@@ -6,6 +6,6 @@ processes (``executors``) — checks every returned plan again here, repairs the
 monotone, tightens their bounds (``curve``), names the sites by street, records the sweep's
 best plan for the workspace's own budget through ``sandbox.best_plan`` and returns the rows.
 """
-from .run import Scenario, parse_budgets, read_scenarios, sweep
+from .run import Scenario, budgets_of, parse_budgets, read_scenarios, sweep
 
-__all__ = ["Scenario", "parse_budgets", "read_scenarios", "sweep"]
+__all__ = ["Scenario", "budgets_of", "parse_budgets", "read_scenarios", "sweep"]

@@ -61,6 +61,12 @@ def parse_budgets(budgets: str | None = None, span: str | None = None) -> list[f
     return values
 
 
+def budgets_of(text: str) -> list[float]:
+    """One text as the planner types it: 'B1,B2,…' or 'LO:HI:N' (``parse_budgets``)."""
+    text = str(text or "").strip()
+    return parse_budgets(span=text) if ":" in text else parse_budgets(text)
+
+
 def read_scenarios(items: list[str] | None) -> list[Scenario]:
     """Scenarios from 'NAME=instruction[; instruction…]' items or one JSON file
     {"NAME": ["instruction", …], …}; InputError on a bad name, an empty set or a duplicate."""
