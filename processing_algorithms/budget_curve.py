@@ -102,7 +102,7 @@ class BudgetCurve(CityPlannerAlgorithm):
         self.addOutput(QgsProcessingOutputNumber(self.MAX_GAP, self.tr("Largest gap of a point")))
         self.addOutput(QgsProcessingOutputNumber(self.POINTS_DONE, self.tr("Points done")))
 
-    def process(self, parameters, context, feedback):
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
         ws = self.parameterAsFile(parameters, self.INPUT, context)
         budgets = self.core(budgets_of, self.parameterAsString(parameters, self.BUDGETS, context))
         lines = [x.strip() for x in self.parameterAsString(parameters, self.SCENARIOS, context).splitlines() if x.strip()]
