@@ -82,7 +82,7 @@ def draw(result: dict[str, Any], path: str | os.PathLike) -> Path:
                      markersize=4, label=name)
         ax3.axhline(0, color="#444444", linewidth=0.6)
         ax3.set_ylabel("price of the\ninstructions (score)")
-        ax3.legend(fontsize=7.5, loc="upper right")
+        ax3.legend(fontsize=7.5, loc="upper left")
         ax3.grid(alpha=0.3)
         ax3.set_xlabel("budget (k€)")
     else:

@@ -12,7 +12,7 @@ scenario's curve (budgets ascending):
 * ``gap`` = (bound − score) / |bound|, as ``solve`` reports it (a fraction);
 * ``marginal_per_100k`` = the score gained per 100 k€ from the previous budget of the curve;
 * ``price`` of a scenario at a budget = the base curve's score − the scenario's (S lost to its
-  instructions), ``price_pct`` relative to the base.
+  instructions), ``price_pct`` relative to the base (when the base scores above 0).
 A point whose gap is above the target (or unknown) says why in ``why``.
 """
 from __future__ import annotations
@@ -76,7 +76,8 @@ def prices(rows: list[dict[str, Any]], base: str) -> None:
         if r["scenario"] == base or b is None or b["score"] is None or r["score"] is None:
             continue
         r["price"] = round(b["score"] - r["score"], 6)
-        r["price_pct"] = round(100.0 * r["price"] / abs(b["score"]), 2) if b["score"] else None
+        # a share of a score at or below zero means nothing (the smallest budgets can score < 0)
+        r["price_pct"] = round(100.0 * r["price"] / b["score"], 2) if b["score"] > 0 else None
         if b["upper_bound"] is not None and r["upper_bound"] is not None:
             # exact price = OPT_base − OPT_scenario ∈ [base score − scenario bound, base bound − scenario score]
             r["price_range"] = [round(b["score"] - r["upper_bound"], 6), round(b["upper_bound"] - r["score"], 6)]

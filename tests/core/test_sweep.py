@@ -119,6 +119,10 @@ def test_marginals_prices_and_why():
     assert rows[3]["marginal_per_100k"] == pytest.approx(0.065)
     assert rows[2]["price"] == pytest.approx(0.02) and rows[2]["price_pct"] == pytest.approx(20.0)
     assert rows[3]["price_range"] == pytest.approx([0.06, 0.09])      # [0.30 − 0.24, 0.30 − 0.21]
+    low = [{"scenario": "base", "budget": 50.0, "score": -0.01, "upper_bound": -0.01, "valid": True},
+           {"scenario": "s", "budget": 50.0, "score": -0.02, "upper_bound": -0.02, "valid": True}]
+    curve.prices(low, "base")
+    assert low[1]["price"] == pytest.approx(0.01) and low[1]["price_pct"] is None   # no share of a score ≤ 0
     slow = {"valid": True, "gap": 0.03, "status": "time_limit", "time_limit": 5.0, "notes": ["milp time_limit in 4.8s (exact)"]}
     assert "5 s time limit" in curve.why(slow, 0.01)
     assert curve.why({**slow, "gap": 0.004}, 0.01) is None
