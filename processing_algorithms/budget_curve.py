@@ -142,9 +142,12 @@ class BudgetCurve(CityPlannerAlgorithm):
 
 def curve_report(res: dict) -> str:
     """The HTML report: the chart (embedded PNG) above the table."""
-    with tempfile.TemporaryDirectory() as tmp:
-        png = draw(res, Path(tmp) / "curve.png").read_bytes()
-    img = f"<img style='max-width:100%' alt='budget curve' src='data:image/png;base64,{base64.b64encode(png).decode()}'>"
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            png = draw(res, Path(tmp) / "curve.png").read_bytes()
+        img = f"<img style='max-width:100%' alt='budget curve' src='data:image/png;base64,{base64.b64encode(png).decode()}'>"
+    except ImportError:   # matplotlib is not a runtime requirement: the table still tells it all
+        img = "<p>(No chart: install matplotlib in QGIS's Python to draw it.)</p>"
     cols = [name for name, _ in COLUMNS]
     note = "" if not res["cancelled"] else f"<p><b>Cancelled</b>: {res['done']} of {res['points']} points done.</p>"
     body = (f"<p>Instance <code>{html.escape(res['instance'])}</code>, its own budget {res['workspace_budget']:g} k€, "

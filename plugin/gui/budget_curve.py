@@ -129,10 +129,10 @@ class BudgetCurvePanel(QWidget):
         if "error" in res:
             self.status.setText(f"budget curve failed: {html.escape(res['error'])}")
             return
-        png = next(f for f in res["files"] if f.endswith(".png"))
+        png = next((f for f in res["files"] if f.endswith(".png")), None)
         done = f"{res['done']} of {res['points']} points (cancelled, points done kept)" if res["cancelled"] \
             else f"{res['done']} points"
         scores = ", ".join(f"{r['budget']:g} k€ → {r['score']:.3f}" for r in res["rows"] if r["score"] is not None)
-        self.status.setText(f"budget curve: {done}: {html.escape(scores)}. "
-                            f"<a href='{QUrl.fromLocalFile(png).toString()}'>chart</a>")
+        link = f" <a href='{QUrl.fromLocalFile(png).toString()}'>chart</a>" if png else " (no chart: matplotlib missing)"
+        self.status.setText(f"budget curve: {done}: {html.escape(scores)}.{link}")
         self.changed.emit()

@@ -21,7 +21,8 @@ def _curve(rows: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
 
 
 def draw(result: dict[str, Any], path: str | os.PathLike) -> Path:
-    """Write the chart of a ``sweep`` result to ``path`` (PNG) and return it."""
+    """Write the chart of a ``sweep`` result to ``path`` (PNG) and return it; ImportError
+    without matplotlib."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

@@ -254,7 +254,7 @@ def rows_csv(rows: list[dict[str, Any]]) -> str:
 
 
 def write_outputs(result: dict[str, Any], out: str | os.PathLike) -> list[str]:
-    """DIR/sweep.csv, DIR/sweep.json and DIR/sweep.png; returns their paths."""
+    """DIR/sweep.csv, DIR/sweep.json and DIR/sweep.png (when matplotlib is there); returns their paths."""
     from ..util.io import atomic_write_json, atomic_write_text
     from .chart import draw
 
@@ -262,5 +262,8 @@ def write_outputs(result: dict[str, Any], out: str | os.PathLike) -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
     files = [atomic_write_text(out / "sweep.csv", rows_csv(result["rows"])),
              atomic_write_json(out / "sweep.json", result)]
-    files.append(draw(result, out / "sweep.png"))
+    try:   # matplotlib is a developer requirement; a QGIS without it still gets the table
+        files.append(draw(result, out / "sweep.png"))
+    except ImportError:
+        pass
     return [str(f) for f in files]

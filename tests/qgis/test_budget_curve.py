@@ -8,21 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from cityplanner.plugin.cli import main
+from tests.core.test_sweep import kotka_ws  # noqa: F401 - the Kotka station workspace fixture
 from tests.qgis.test_task_algorithms import provider, run  # noqa: F401 - the processing provider fixture
 
 pytestmark = pytest.mark.qgis
 
 
-@pytest.fixture(scope="module")
-def kotka_ws(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("kotka") / "ws"
-    assert main(["instance", "--region", "kotka", "--task", "station", "--size", "small", "--seed", "0",
-                 "--out", str(out)]) == 0
-    return out
-
-
-def test_budget_curve_algorithm(provider, kotka_ws, tmp_path):  # noqa: F811
+def test_budget_curve_algorithm(provider, kotka_ws, tmp_path):  # noqa: F811 - fixtures
     from qgis.core import QgsVectorLayer
 
     alg = next(a for a in provider.algorithms() if a.name() == "budgetcurve")
@@ -44,7 +36,7 @@ def test_budget_curve_algorithm(provider, kotka_ws, tmp_path):  # noqa: F811
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
 
 
-def test_budget_curve_bad_budgets_is_one_line(provider, kotka_ws, tmp_path):  # noqa: F811
+def test_budget_curve_bad_budgets_is_one_line(provider, kotka_ws, tmp_path):  # noqa: F811 - fixtures
     from qgis.core import QgsProcessingException
 
     with pytest.raises(QgsProcessingException) as e:
@@ -52,7 +44,7 @@ def test_budget_curve_bad_budgets_is_one_line(provider, kotka_ws, tmp_path):  # 
     assert "\n" not in str(e.value).strip() and not (tmp_path / "c.csv").exists()
 
 
-def test_dock_button_cancel_keeps_the_points_done(qgis_app, qtbot, kotka_ws):
+def test_dock_button_cancel_keeps_the_points_done(qgis_app, qtbot, kotka_ws):  # noqa: F811 - fixture
     """Three budgets, one point at a time; cancel once the first is back: that point is kept
     (rows, chart), the rest are not run, and the dock says so."""
     from cityplanner.plugin.gui import budget_curve
