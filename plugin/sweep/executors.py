@@ -23,6 +23,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterator
 
+from ..errors import InputError
 from .points import Point, run_point
 
 #: seconds a point may run past its time limit before it counts as hung: the default method
@@ -31,6 +32,7 @@ GRACE_S = 30.0
 #: a local child that dies is started again this many times
 LOCAL_RETRIES = 1
 POLL_S = 0.2
+CONNECT_TIMEOUT = "15s"   # a scheduler address that answers nothing is an input error, soon
 
 Pair = tuple[Point, dict[str, Any]]
 
@@ -48,7 +50,11 @@ def _error(point: Point, message: str, retries: int = 0) -> dict[str, Any]:
 def dask_points(export: dict[str, Any], points: list[Point], scheduler: str | None = None,
                 workers: int | None = None, cancel: Callable[[], bool] | None = None) -> Iterator[Pair]:
     """Run ``points`` on a Dask cluster; yields (point, result) as each finishes."""
-    from distributed import Client, LocalCluster
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise InputError("Dask's 'distributed' package is not installed here: install it "
+                         "(requirements-dev.txt) or run the points as local processes (--backend local)") from None
 
     from dataclasses import asdict
 
@@ -57,7 +63,10 @@ def dask_points(export: dict[str, Any], points: list[Point], scheduler: str | No
 
     cluster = None
     if scheduler:
-        client = Client(scheduler, timeout="30s")
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as e:
+            raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {str(e).splitlines()[0][:120]}") from None
     else:   # processes, one thread each: the solvers hold the GIL
         cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
                                dashboard_address=None, host="127.0.0.1")

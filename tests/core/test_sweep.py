@@ -77,6 +77,18 @@ def test_cli_bad_input_exits_2_and_writes_nothing(kotka_ws, tmp_path, capsys, ex
     assert not out.exists() and not (kotka_ws / "runs").exists()
 
 
+def test_cli_unreachable_scheduler_is_one_line(kotka_ws, tmp_path, capsys):
+    with socket.socket() as s:   # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = tmp_path / "out"
+    assert main(["sweep", str(kotka_ws), "--budgets", "300", "--scheduler", f"tcp://127.0.0.1:{port}",
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: cannot reach the Dask scheduler") and "\n" not in err
+    assert not out.exists() and not (kotka_ws / "runs").exists()
+
+
 def test_cli_bad_workspace(tmp_path, capsys):
     assert main(["sweep", str(tmp_path / "nope"), "--budgets", "100", "--out", str(tmp_path / "o")]) == 2
     assert not (tmp_path / "o").exists()
