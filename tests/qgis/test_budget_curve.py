@@ -75,3 +75,21 @@ def test_dock_button_cancel_keeps_the_points_done(qgis_app, qtbot, kotka_ws):  #
     assert (kotka_ws / budget_curve.CURVE_DIR / "sweep.png").is_file()
     assert "cancelled, points done kept" in dock.curve.status.text()
     assert dock.curve.run_button.isEnabled() and not dock.curve.cancel_button.isEnabled()
+
+
+def test_budget_curve_algorithm_cancel_keeps_points(provider, kotka_ws, tmp_path):  # noqa: F811 - fixtures
+    """Cancel in Processing once the first point is in: the table holds the points done."""
+    from qgis.core import QgsProcessingFeedback, QgsVectorLayer
+
+    class CancelAfterFirst(QgsProcessingFeedback):
+        def setProgress(self, progress: float) -> None:  # noqa: N802 (QGIS API name)
+            super().setProgress(progress)
+            if progress > 0:
+                self.cancel()
+
+    res = run("budgetcurve", {"INPUT": str(kotka_ws), "BUDGETS": "200,400,640", "TIME_LIMIT": 20, "WORKERS": 1,
+                              "OUTPUT": str(tmp_path / "curve.csv"), "REPORT": str(tmp_path / "curve.html")},
+              CancelAfterFirst())
+    table = QgsVectorLayer(res["OUTPUT"], "curve", "ogr")
+    assert 1 <= res["POINTS_DONE"] < 3 and table.featureCount() == res["POINTS_DONE"]
+    assert "Cancelled" in Path(res["REPORT"]).read_text()
