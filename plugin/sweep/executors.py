@@ -103,6 +103,7 @@ def dask_points(export: dict[str, Any], points: list[Point], scheduler: str | No
 def local_points(export: dict[str, Any], points: list[Point], workers: int | None = None,
                  cancel: Callable[[], bool] | None = None) -> Iterator[Pair]:
     """Run ``points`` in spawned local interpreters, ``workers`` at a time (no Dask)."""
+    import getpass
     import tempfile
     from pathlib import Path
 
@@ -112,8 +113,6 @@ def local_points(export: dict[str, Any], points: list[Point], workers: int | Non
     stop = cancel or (lambda: False)
     # the children import the plugin from an unpacked copy of its code: this process may have
     # loaded it from a place that is not on sys.path (QGIS's plugin loader, the tests)
-    import getpass
-
     code = (str(unpack(*shipment(), Path(tempfile.gettempdir()) / f"cityplanner-{getpass.getuser()}")),)
 
     def one(p: Point) -> dict[str, Any]:
