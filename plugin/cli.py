@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "audit": "flag a plan's sites and links that make no sense on the map (road reserve, water, too narrow …)",
     "solve": "solve a workspace with a heuristic, the MILP or the default method",
     "bench": "benchmark solvers on an instance suite",
+    "sweep": "a certified budget curve: score, bound and sites at each budget, scenarios priced (Dask)",
     "agent": "plan a workspace with a language model (BuildPlan / ImprovePlan loop)",
     "ask": "answer a free-text planning request with tools, or ask for what is missing",
     "mcp": "serve the planning tools over MCP on stdio",

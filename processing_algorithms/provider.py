@@ -6,6 +6,7 @@ from qgis.PyQt.QtGui import QIcon
 
 from ..plugin import PLUGIN_ROOT
 
+from .budget_curve import BudgetCurve
 from .build_city_model import BuildCityModel
 from .build_land_instance import BuildLandInstance
 from .build_road_instance import BuildRoadInstance
@@ -32,5 +33,5 @@ class CityPlannerProvider(QgsProcessingProvider):
 
     def loadAlgorithms(self) -> None:
         for alg in (BuildCityModel(), BuildLandInstance(), BuildRoadInstance(), BuildStationInstance(),
-                    SolveLand(), SolveRoad(), SolveStation(), EvaluatePlan(), ParticipatoryRevision()):
+                    SolveLand(), SolveRoad(), SolveStation(), EvaluatePlan(), ParticipatoryRevision(), BudgetCurve()):
             self.addAlgorithm(alg)

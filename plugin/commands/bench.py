@@ -9,6 +9,8 @@ upper_bound, gap, seconds, …), DIR/table.md and PNG plots; prints the summary 
 scale.json, scale.png and the fitted exponent of time ∝ n^k; runs one at a time.
 ``--suite speed`` measures the evaluators instead (plugin.bench.speed): DIR/speed.json and
 DIR/speed.md with full-evaluation ms and add / remove / swap µs per task on medium instances.
+``--suite sweep`` times budget curves (plugin.bench.sweep): a 12-point Kotka station curve on 1
+and on 2 local Dask workers, and the time to a 4-point curve on a 1,000-candidate instance.
 ``--suite fuzz`` runs ``--turns`` generated hostile turns through the virtual terminal of a small
 land workspace (plugin.bench.fuzz): DIR/fuzz.json with turns, failures, max turn time and peak
 memory; exit code 1 when an invariant broke.
@@ -31,7 +33,7 @@ from . import seconds, seed
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     src = parser.add_mutually_exclusive_group(required=True)
     src.add_argument("--suite", help="quick | full | tiny | scale (certificate vs n) | speed (evaluator timings, "
-                                     "no solving) | ask | "
+                                     "no solving) | ask | sweep (budget curves, 1 vs 2 workers) | "
                                      "fuzz (hostile terminal turns) | instructions")
     src.add_argument("--instances", help="comma-separated workspace folders")
     parser.add_argument("--methods", default="greedy,grasp,sa,alns,default",
@@ -67,6 +69,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     if args.suite == "speed":
         return _speed(Path(args.out))
+    if args.suite == "sweep":
+        from ..bench.sweep import run_sweep_bench
+
+        return run_sweep_bench(args.out)
     if args.suite == "scale":
         from ..bench.scale import run_scale
 

@@ -27,6 +27,7 @@ from ..city.regions import REGIONS
 from ..qgis_io.legends import COLUMN_HELP, explain_score
 from ..qgis_io.report_map import qgs_crs
 from ..sandbox.best_plan import describe
+from .budget_curve import BudgetCurvePanel
 from .instruction_panel import InstructionPanel
 from .place_lookup import PlaceLookup
 from .tasks import AskTask, PlannerTask
@@ -172,6 +173,10 @@ class PlannerDock(QgsDockWidget):
         self.workspace.editingFinished.connect(self.instructions.refresh)
         self.instructions.changed.connect(self.refresh_best)
         lay.addWidget(self.instructions)
+        # what each budget buys, point by point in a QgsTask (plugin/gui/budget_curve.py)
+        self.curve = BudgetCurvePanel(lambda: self.workspace.text().strip(), lambda: float(self.time_limit.value()))
+        self.curve.changed.connect(self.refresh_best)
+        lay.addWidget(self.curve)
         self.keep_button.setToolTip("add the last run's own plan as a layer that later runs leave alone")
         self.report_button.setToolTip("an HTML report of the last run: map over roads and blocks, the score in words")
         self.summary = QLabel("Run a method to get a plan. The workspace keeps its best plan: a run replaces it "

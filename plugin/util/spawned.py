@@ -48,14 +48,15 @@ def python_executable() -> str:
 class SpawnedWorker:
     """One child interpreter for one call: start, ``wait_ready``, ``call``, ``close``."""
 
-    def __init__(self, preload: tuple[str, ...] = ()):
+    def __init__(self, preload: tuple[str, ...] = (), path_first: tuple[str, ...] = ()):
         self._proc = subprocess.Popen([python_executable(), str(CHILD_SCRIPT), str(os.getpid())],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.DEVNULL)
         self._answers: queue.Queue[tuple[str, Any]] = queue.Queue()
         # A reader thread gives portable timeouts (select() does not work on Windows pipes).
         threading.Thread(target=self._read, args=(self._proc.stdout, self._answers), daemon=True).start()
-        self._send({"path": list(sys.path), "preload": list(preload)})
+        # path_first: folders the child imports from before this process's sys.path
+        self._send({"path": [*path_first, *sys.path], "preload": list(preload)})
 
     @staticmethod
     def _read(stream, answers: "queue.Queue[tuple[str, Any]]") -> None:
@@ -125,11 +126,11 @@ class SpawnedWorker:
 
 
 def bounded_call(fn: Callable, args: tuple, seconds: float, cancel: Callable[[], bool] | None = None,
-                 preload: tuple[str, ...] = ()) -> tuple[str, Any]:
+                 preload: tuple[str, ...] = (), path_first: tuple[str, ...] = ()) -> tuple[str, Any]:
     """``fn(*args)`` in a spawned interpreter killed ``seconds`` after it started the call
     (its start-up is not counted): ("ok", result), ("error", message), ("killed", None) or
     ("cancelled", None)."""
-    with SpawnedWorker(preload) as worker:
+    with SpawnedWorker(preload, path_first) as worker:
         state, value = worker.wait_ready(STARTUP_S, cancel)
         if state != "ready":
             return state, value
