@@ -12,6 +12,7 @@ setup:
 
 test: setup
 	$(PY) -m ruff check .
+	$(PY) scripts/enum_check.py
 	$(PY) -m pytest -q -p no:cacheprovider
 
 demo: setup
