@@ -162,9 +162,27 @@ def check(paths: Iterable[Path] | None = None, tables: dict[str, dict] | None = 
     return lines
 
 
+# Classes GUI code commonly reaches for, in the tables before any code imports them (so new code
+# needs no re-dump for them): Qt classes (any Qt module), then QGIS classes (core or gui).
+COMMON_QT = ("QAbstractItemView QButtonGroup QCheckBox QCompleter QDialog QDialogButtonBox QFrame "
+             "QGridLayout QGroupBox QHeaderView QInputDialog QListView QMenu QMessageBox QProgressBar "
+             "QRadioButton QScrollArea QSlider QSplitter QStandardItem QStandardItemModel QStyle "
+             "QTableView QTextCharFormat QTextOption QToolBar QToolButton QTreeView QTreeWidget "
+             "QTreeWidgetItem QAbstractTableModel QSortFilterProxyModel QModelIndex QItemSelectionModel "
+             "QSettings QThread QDateTime QFontMetrics QPixmap QPainterPath QKeySequence QShortcut "
+             "QGuiApplication QProcess QRegularExpression").split()
+COMMON_QGIS = ("QgsMessageBar QgsCheckableComboBox QgsFileWidget QgsSpinBox QgsDoubleSpinBox "
+               "QgsCollapsibleGroupBox QgsMapCanvas QgsRubberBand QgsMapToolEmitPoint QgsPointXY "
+               "QgsDistanceArea QgsSymbol QgsFillSymbol QgsMarkerSymbol QgsLineSymbol "
+               "QgsCategorizedSymbolRenderer QgsGraduatedSymbolRenderer QgsSingleSymbolRenderer "
+               "QgsRendererCategory QgsPalLayerSettings QgsVectorLayerSimpleLabeling QgsTextBufferSettings "
+               "QgsLayerTreeGroup QgsLayerTreeLayer QgsFeatureRequest QgsExpression QgsField QgsFields").split()
+
+
 def project_class_names(root: Path = ROOT) -> dict[str, str]:
-    """Class → module for every Qt/QGIS class the project's code imports (what --dump covers)."""
-    out: dict[str, str] = {}
+    """Class → module for every Qt/QGIS class the project's code imports, and the COMMON ones
+    (what --dump covers)."""
+    out: dict[str, str] = {**{c: "qgis.PyQt" for c in COMMON_QT}, **{c: "qgis.core" for c in COMMON_QGIS}}
     for tree in parse_all([root / p for p in SCANNED], root).values():
         for module, cls in imported_classes(tree).values():
             out[cls] = module
