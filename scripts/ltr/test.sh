@@ -52,11 +52,15 @@ main() {
     echo "test-ltr: building the Debian $SUITE${BACKPORTS:+ + $BACKPORTS} root file system in $ROOTFS (debootstrap + apt, 3-9 min)"
     command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null
     rm -rf "$ROOTFS.tmp" && mkdir -p "$CACHE"
-    script=()  # a debootstrap older than the suite (Debian 12's knows no forky) bootstraps it as sid
-    [ -e "/usr/share/debootstrap/scripts/$SUITE" ] || script=("${DEBIAN_MIRROR:-http://deb.debian.org/debian}" /usr/share/debootstrap/scripts/sid)
-    [ ${#script[@]} -gt 0 ] || script=(${DEBIAN_MIRROR:+"$DEBIAN_MIRROR"})
-    debootstrap --variant=minbase "$SUITE" "$ROOTFS.tmp" "${script[@]}" >"$CACHE/debootstrap.log" 2>&1 \
-      || { tail -20 "$CACHE/debootstrap.log" >&2; exit 1; }
+    # a debootstrap older than the suite (Debian 12's knows no forky) gets a copy of its scripts
+    # where the suite is bootstrapped like sid
+    boot_dir=/usr/share/debootstrap
+    if [ ! -e "$boot_dir/scripts/$SUITE" ]; then
+      rm -rf "$CACHE/debootstrap" && cp -r "$boot_dir" "$CACHE/debootstrap"
+      ln -s sid "$CACHE/debootstrap/scripts/$SUITE" && boot_dir=$CACHE/debootstrap
+    fi
+    DEBOOTSTRAP_DIR=$boot_dir debootstrap --variant=minbase "$SUITE" "$ROOTFS.tmp" ${DEBIAN_MIRROR:+"$DEBIAN_MIRROR"} \
+      >"$CACHE/debootstrap.log" 2>&1 || { tail -20 "$CACHE/debootstrap.log" >&2; exit 1; }
     bind proc "$ROOTFS.tmp/proc" -t proc
     bind /dev "$ROOTFS.tmp/dev" --rbind  # apt wants /dev/pts
     # the backports suite from the same mirror debootstrap used; -t takes QGIS (and what it needs
