@@ -13,6 +13,7 @@ setup:
 
 test: setup
 	$(PY) -m ruff check .
+	$(PY) scripts/enum_check.py
 	$(PY) -m pytest -q -p no:cacheprovider
 
 # The inner loop (docs/dev.md#tests): the core without QGIS, the model, torch and the tests marked
@@ -24,8 +25,8 @@ test-fast: setup
 demo: setup
 	@bash -c 'source scripts/qgis_env.sh && $(PY) scripts/demo.py --out demo-output'
 
-# The plugin's QGIS tests against QGIS 3.40 LTR in a Debian 13 chroot (root). A fresh machine
-# first builds the root fs (cached in ~/.cache/cityplanner): 6-9 min; the tests take ~5 min.
+# The plugin's QGIS tests against QGIS 3.44 LTR (Debian 13 + trixie-backports) in a chroot (root).
+# A fresh machine first builds the root fs (cached in ~/.cache/cityplanner): ~3-9 min.
 test-ltr:
 	@bash scripts/ltr/test.sh
 

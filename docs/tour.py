@@ -162,7 +162,7 @@ def steps():
     yield ev_dialog.wasExecuted, 120, "evaluate in its dialog"
     log = ev_dialog.findChild(QTextEdit, "txtLog")
     if log is not None:
-        log.moveCursor(QTextCursor.Start)
+        log.moveCursor(QTextCursor.MoveOperation.Start)
         log.find("INVALID")  # scrolls the log to the line that says why
     res = ev_dialog.results()
     out = QgsProject.instance().mapLayer(res["OUTPUT"])

@@ -7,24 +7,25 @@ import html
 import tempfile
 from pathlib import Path
 
-from qgis.core import (QgsFeature, QgsFeatureSink, QgsField, QgsFields, QgsProcessing, QgsProcessingException,
+from qgis.core import (QgsFeature, QgsFeatureSink, QgsField, QgsFields, QgsProcessingException,
                        QgsProcessingOutputBoolean, QgsProcessingOutputNumber, QgsProcessingParameterFeatureSink,
                        QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
-                       QgsProcessingParameterNumber, QgsProcessingParameterString, QgsWkbTypes)
-from qgis.PyQt.QtCore import QVariant
+                       QgsProcessingParameterNumber, QgsProcessingParameterString)
 
+from ..plugin.qgis_io.compat import (ProcessingFileParameterBehavior, ProcessingNumberParameterType,
+                                     ProcessingSourceType, WkbType, field_type)
 from ..plugin.qgis_io.reports import page, table
 from ..plugin.sweep import budgets_of, read_scenarios, sweep
 from ..plugin.sweep.chart import draw
 
 from .base import CityPlannerAlgorithm
 
-#: the table's columns: (field, QVariant type)
-COLUMNS = (("scenario", QVariant.Type.String), ("budget", QVariant.Type.Double), ("score", QVariant.Type.Double),
-           ("upper_bound", QVariant.Type.Double), ("gap", QVariant.Type.Double), ("selected", QVariant.Type.Int),
-           ("sites_by_street", QVariant.Type.String), ("seconds", QVariant.Type.Double),
-           ("marginal_per_100k", QVariant.Type.Double), ("price", QVariant.Type.Double),
-           ("price_pct", QVariant.Type.Double), ("retries", QVariant.Type.Int), ("why", QVariant.Type.String))
+#: the table's columns: (field, compat.field_type kind)
+COLUMNS = (("scenario", "string"), ("budget", "double"), ("score", "double"),
+           ("upper_bound", "double"), ("gap", "double"), ("selected", "int"),
+           ("sites_by_street", "string"), ("seconds", "double"),
+           ("marginal_per_100k", "double"), ("price", "double"),
+           ("price_pct", "double"), ("retries", "int"), ("why", "string"))
 
 
 class BudgetCurve(CityPlannerAlgorithm):
@@ -68,14 +69,14 @@ class BudgetCurve(CityPlannerAlgorithm):
 
     def initAlgorithm(self, config=None) -> None:
         ws = QgsProcessingParameterFile(self.INPUT, self.tr("Workspace folder (from Build … instance)"),
-                                        behavior=QgsProcessingParameterFile.Behavior.Folder)
+                                        behavior=ProcessingFileParameterBehavior.Folder)
         ws.setHelp(self.tr("The instance to sweep; its stored instructions hold on every curve."))
         self.addParameter(ws)
         budgets = QgsProcessingParameterString(self.BUDGETS, self.tr("Budgets (k€: B1,B2,… or LO:HI:N)"))
         budgets.setHelp(self.tr("e.g. 200,400,640,900 or 200:1000:5"))
         self.addParameter(budgets)
         limit = QgsProcessingParameterNumber(self.TIME_LIMIT, self.tr("Time limit per point (seconds)"),
-                                             QgsProcessingParameterNumber.Type.Double, defaultValue=60.0, minValue=1.0)
+                                             ProcessingNumberParameterType.Double, defaultValue=60.0, minValue=1.0)
         limit.setHelp(self.tr("Each point's solve stops here; its gap says how close it got."))
         self.addParameter(limit)
         sc = QgsProcessingParameterString(self.SCENARIOS, self.tr("Scenarios (NAME=instruction; …, one per line)"),
@@ -83,7 +84,7 @@ class BudgetCurve(CityPlannerAlgorithm):
         sc.setHelp(self.tr("Leave empty for the workspace's own curve only."))
         self.addParameter(sc)
         workers = QgsProcessingParameterNumber(self.WORKERS, self.tr("Points at a time (local processes)"),
-                                               QgsProcessingParameterNumber.Type.Integer, defaultValue=2, minValue=1)
+                                               ProcessingNumberParameterType.Integer, defaultValue=2, minValue=1)
         workers.setHelp(self.tr("Each point also runs HiGHS in a process of its own."))
         self.addParameter(workers)
         sched = QgsProcessingParameterString(self.SCHEDULER, self.tr("Dask scheduler address (optional)"),
@@ -91,7 +92,7 @@ class BudgetCurve(CityPlannerAlgorithm):
         sched.setHelp(self.tr("tcp://host:8786 of a running Dask cluster (docs/sweep.md); needs the "
                               "'distributed' package in QGIS's Python."))
         self.addParameter(sched)
-        out = QgsProcessingParameterFeatureSink(self.OUTPUT, self.tr("Budget curve"), QgsProcessing.SourceType.TypeVector)
+        out = QgsProcessingParameterFeatureSink(self.OUTPUT, self.tr("Budget curve"), ProcessingSourceType.Vector)
         out.setHelp(self.tr("One row per scenario × budget."))
         self.addParameter(out)
         report = QgsProcessingParameterFileDestination(self.REPORT, self.tr("Report"), "HTML files (*.html)",
@@ -122,8 +123,8 @@ class BudgetCurve(CityPlannerAlgorithm):
             feedback.pushWarning(f"cancelled: {res['done']} of {res['points']} points done, kept")
         fields = QgsFields()
         for name, typ in COLUMNS:
-            fields.append(QgsField(name, typ))
-        sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, QgsWkbTypes.Type.NoGeometry)
+            fields.append(QgsField(name, field_type(typ)))
+        sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, WkbType.NoGeometry)
         if sink is None:
             raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT))
         for r in res["rows"]:

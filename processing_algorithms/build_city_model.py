@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import geopandas as gpd
-from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessingException,
-                       QgsProcessingParameterFeatureSink, QgsWkbTypes)
+from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessingException,
+                       QgsProcessingParameterFeatureSink)
 
 from ..plugin.city.export import city_layers
 from ..plugin.qgis_io.city_source import add_city_parameters, city_from_parameters
 from ..plugin.qgis_io.layers import qgs_fields, write_gdf
 
 from .base import CityPlannerAlgorithm
+from ..plugin.qgis_io.compat import ProcessingSourceType, WkbType
 
 
 class BuildCityModel(CityPlannerAlgorithm):
@@ -18,11 +19,11 @@ class BuildCityModel(CityPlannerAlgorithm):
     JUNCTIONS = "JUNCTIONS"
     DEMAND = "DEMAND"
     #: output name -> (City layer, geometry type, display name, style in resources/styles)
-    OUTPUTS = {FACES: ("faces", QgsProcessing.TypeVectorPolygon, "Faces (urban blocks)", "city_faces"),
-               OUTPUT_ROADS: ("roads", QgsProcessing.TypeVectorLine, "Drivable roads", "city_roads"),
-               JUNCTIONS: ("junctions", QgsProcessing.TypeVectorPoint, "Junctions", "city_junctions"),
-               DEMAND: ("demand", QgsProcessing.TypeVectorPoint, "Residential demand", "city_demand")}
-    WKB = {"Polygon": QgsWkbTypes.Polygon, "LineString": QgsWkbTypes.LineString, "Point": QgsWkbTypes.Point}
+    OUTPUTS = {FACES: ("faces", ProcessingSourceType.VectorPolygon, "Faces (urban blocks)", "city_faces"),
+               OUTPUT_ROADS: ("roads", ProcessingSourceType.VectorLine, "Drivable roads", "city_roads"),
+               JUNCTIONS: ("junctions", ProcessingSourceType.VectorPoint, "Junctions", "city_junctions"),
+               DEMAND: ("demand", ProcessingSourceType.VectorPoint, "Residential demand", "city_demand")}
+    WKB = {"Polygon": WkbType.Polygon, "LineString": WkbType.LineString, "Point": WkbType.Point}
 
     def name(self) -> str:
         return "buildcitymodel"

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from qgis.core import (QgsProcessingOutputNumber, QgsProcessingOutputString,
-                       QgsProcessingParameterFolderDestination, QgsWkbTypes)
+                       QgsProcessingParameterFolderDestination)
 
 from ..plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of, network_frame, staged_workspace
 
 from .task_base import CANDIDATE_HELP, TITLES, TaskAlgorithm
+from ..plugin.qgis_io.compat import WkbType
 
 
 class BuildInstance(TaskAlgorithm):
@@ -67,7 +68,7 @@ class BuildInstance(TaskAlgorithm):
             if self.TASK == "road":
                 net = network_frame(inst, city.edges)
                 multi = (net.geom_type == "MultiLineString").any()
-                wkb = QgsWkbTypes.MultiLineString if multi else QgsWkbTypes.LineString
+                wkb = WkbType.MultiLineString if multi else WkbType.LineString
                 out[self.NETWORK] = self.write_frame(parameters, self.NETWORK, context, net, wkb, crs_of(inst),
                                                      feedback, "city_roads")
         feedback.setProgress(100)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pandas as pd
-from qgis.core import (QgsProcessing, QgsProcessingException, QgsProcessingFeatureSourceDefinition,
+from qgis.core import (QgsProcessingException, QgsProcessingFeatureSourceDefinition,
                        QgsProcessingOutputBoolean,
                        QgsProcessingOutputNumber, QgsProcessingOutputString, QgsProcessingParameterFeatureSink,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
@@ -14,6 +14,7 @@ from ..plugin.sandbox.workspace import load_instance
 
 from .audit_output import FLAGS_HELP, audit_json
 from .task_base import TaskAlgorithm
+from ..plugin.qgis_io.compat import ProcessingFileParameterBehavior, ProcessingSourceType
 
 
 class EvaluatePlan(TaskAlgorithm):
@@ -48,11 +49,11 @@ class EvaluatePlan(TaskAlgorithm):
 
     def initAlgorithm(self, config=None) -> None:
         src = QgsProcessingParameterFeatureSource(self.INPUT, self.tr("Candidates layer"),
-                                                  [QgsProcessing.TypeVectorAnyGeometry])
+                                                  [ProcessingSourceType.VectorAnyGeometry])
         src.setHelp(self.tr("A candidates or plan layer with candidate ids."))
         self.addParameter(src)
         ws = QgsProcessingParameterFile(self.WORKSPACE, self.tr("Workspace folder (from Build … instance)"),
-                                        behavior=QgsProcessingParameterFile.Folder)
+                                        behavior=ProcessingFileParameterBehavior.Folder)
         ws.setHelp(self.tr("The instance the ids refer to."))
         self.addParameter(ws)
         # optional: QGIS 3.22 rejects a missing field value even when the parameter has a default

@@ -1,12 +1,12 @@
 """Participatory revision: parcel layer + land-use field → revised parcels, metrics, transcript."""
 from __future__ import annotations
 
-from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessingParameterBoolean,
+from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessingParameterBoolean,
                        QgsProcessingParameterCrs,
-                       QgsProcessingParameterDefinition, QgsProcessingParameterEnum, QgsProcessingParameterFeatureSink,
+                       QgsProcessingParameterEnum, QgsProcessingParameterFeatureSink,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
-                       QgsProcessingParameterString, QgsWkbTypes)
+                       QgsProcessingParameterString)
 
 from ..plugin.participation import Config, region_from_gdf, result_layers, run_with_voice
 from ..plugin.participation.engine import changes_csv, transcript_text
@@ -17,6 +17,7 @@ from ..plugin.qgis_io.parcel_source import landuse_map_from_parameters, landuse_
 from ..plugin.util.io import atomic_write_json, atomic_write_text
 
 from .base import CityPlannerAlgorithm
+from ..plugin.qgis_io.compat import ProcessingNumberParameterType, ProcessingParameterFlag, ProcessingSourceType, WkbType
 
 
 def src_path(value) -> str | None:
@@ -81,41 +82,41 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
 
     def initAlgorithm(self, config=None) -> None:
         self.addParameter(QgsProcessingParameterFeatureSource(
-            self.INPUT, self.tr("Parcel layer"), [QgsProcessing.TypeVectorPolygon]))
+            self.INPUT, self.tr("Parcel layer"), [ProcessingSourceType.VectorPolygon]))
         self.addParameter(QgsProcessingParameterField(
             self.FIELD, self.tr("Land-use field"), parentLayerParameterName=self.INPUT))
         self.addParameter(landuse_map_parameter(self))
         crs = QgsProcessingParameterCrs(INPUT_CRS, self.tr("CRS of a parcel layer without one (optional)"),
                                         optional=True)
-        crs.setFlags(crs.flags() | QgsProcessingParameterDefinition.FlagAdvanced)
+        crs.setFlags(crs.flags() | ProcessingParameterFlag.Advanced)
         self.addParameter(crs)
         for key, title, default in ((self.RESIDENTS, "Residents", 1000), (self.ROUNDS, "Rounds per community", 3),
                                     (self.SPEAKERS, "Speakers per round", 50), (self.COMMUNITIES, "Communities", 4),
                                     (self.SEED, "Random seed", 0)):
             self.addParameter(QgsProcessingParameterNumber(
-                key, self.tr(title), QgsProcessingParameterNumber.Integer, default, minValue=0 if key == self.SEED else 1))
+                key, self.tr(title), ProcessingNumberParameterType.Integer, default, minValue=0 if key == self.SEED else 1))
         self.addParameter(QgsProcessingParameterString(
             self.NEED, self.tr("Type quotas, e.g. school=6,hospital_s=4 (empty: objectives file or current plan)"),
             optional=True))
         self.addParameter(QgsProcessingParameterNumber(
-            self.MAX_CHANGES, self.tr("Parcel changes per community at most"), QgsProcessingParameterNumber.Integer,
+            self.MAX_CHANGES, self.tr("Parcel changes per community at most"), ProcessingNumberParameterType.Integer,
             3, minValue=0))
         loss = QgsProcessingParameterNumber(self.ECOLOGY_LOSS, self.tr("Ecology the planner may give up (0–1)"),
-                                            QgsProcessingParameterNumber.Double, 0.0, minValue=0.0, maxValue=1.0)
-        loss.setFlags(loss.flags() | QgsProcessingParameterDefinition.FlagAdvanced)
+                                            ProcessingNumberParameterType.Double, 0.0, minValue=0.0, maxValue=1.0)
+        loss.setFlags(loss.flags() | ProcessingParameterFlag.Advanced)
         self.addParameter(loss)
         self.addParameter(QgsProcessingParameterBoolean(self.BASELINES, self.tr("Score the baselines too"), False))
         self.addParameter(QgsProcessingParameterEnum(self.PERSONA, self.tr("Persona"), list(self.PERSONAS),
                                                      defaultValue=0))
         for p in (QgsProcessingParameterString(self.MODEL, self.tr("LLM model (GGUF path or 'default')"), "default"),
                   QgsProcessingParameterNumber(self.THREADS, self.tr("LLM threads"),
-                                               QgsProcessingParameterNumber.Integer, 1, minValue=1),
+                                               ProcessingNumberParameterType.Integer, 1, minValue=1),
                   QgsProcessingParameterNumber(self.MAX_TOKENS, self.tr("LLM max tokens per answer"),
-                                               QgsProcessingParameterNumber.Integer, 96, minValue=16)):
-            p.setFlags(p.flags() | QgsProcessingParameterDefinition.FlagAdvanced)
+                                               ProcessingNumberParameterType.Integer, 96, minValue=16)):
+            p.setFlags(p.flags() | ProcessingParameterFlag.Advanced)
             self.addParameter(p)
         self.addParameter(QgsProcessingParameterFeatureSink(self.OUTPUT, self.tr("Revised parcels"),
-                                                            QgsProcessing.TypeVectorPolygon))
+                                                            ProcessingSourceType.VectorPolygon))
         self.addParameter(QgsProcessingParameterFileDestination(self.METRICS, self.tr("Metrics"), "JSON (*.json)"))
         self.addParameter(QgsProcessingParameterFileDestination(self.TRANSCRIPT, self.tr("Transcript"),
                                                                 "JSON lines (*.jsonl)"))
@@ -161,7 +162,7 @@ class ParticipatoryRevision(CityPlannerAlgorithm):
         feedback.pushInfo(f"quotas from {res.metrics['program']['source']}")
         layer = result_layers(res)["parcels"]
         fields = qgs_fields(layer)
-        wkb = QgsWkbTypes.MultiPolygon if (layer.geom_type == "MultiPolygon").any() else QgsWkbTypes.Polygon
+        wkb = WkbType.MultiPolygon if (layer.geom_type == "MultiPolygon").any() else WkbType.Polygon
         out_crs = (QgsCoordinateReferenceSystem.fromWkt(region.parcels.crs.to_wkt()) if region.parcels.crs is not None
                    else QgsCoordinateReferenceSystem())
         sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, wkb, out_crs)

@@ -16,6 +16,7 @@ from ..plugin.util.io import atomic_write_json, atomic_write_text
 
 from .audit_output import FLAGS_HELP, audit_json
 from .task_base import TITLES, TaskAlgorithm
+from ..plugin.qgis_io.compat import ProcessingFileParameterBehavior, ProcessingNumberParameterType
 
 METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")
 
@@ -52,7 +53,7 @@ class SolveTask(TaskAlgorithm):
 
     def initAlgorithm(self, config=None) -> None:
         ws = QgsProcessingParameterFile(self.WORKSPACE, self.tr("Workspace folder (from Build … instance)"),
-                                        behavior=QgsProcessingParameterFile.Folder, optional=True)
+                                        behavior=ProcessingFileParameterBehavior.Folder, optional=True)
         ws.setHelp(self.tr("Leave empty to build the instance from the city inputs below."))
         self.addParameter(ws)
         self.add_instance_parameters()
@@ -60,7 +61,7 @@ class SolveTask(TaskAlgorithm):
         method.setHelp(self.tr("default, greedy, grasp, sa, alns or milp."))
         self.addParameter(method)
         limit = QgsProcessingParameterNumber(self.TIME_LIMIT, self.tr("Time limit (seconds)"),
-                                             QgsProcessingParameterNumber.Double, defaultValue=60.0, minValue=0.1)
+                                             ProcessingNumberParameterType.Double, defaultValue=60.0, minValue=0.1)
         limit.setHelp(self.tr("Wall-clock limit; the best plan found so far is returned."))
         self.addParameter(limit)
         self.add_layer_sink(self.OUTPUT, "Plan", "The selected candidates with contribution and score fields.")

@@ -11,7 +11,7 @@ import traceback
 from dataclasses import dataclass
 from typing import ClassVar
 
-from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessingContext, QgsProcessingException,
+from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessingContext, QgsProcessingException,
                        QgsProcessingFeedback, QgsProcessingParameterDefinition, QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSink, QgsProcessingParameterFeatureSource,
                        QgsProcessingParameterNumber, QgsProcessingParameterString)
@@ -30,10 +30,11 @@ from ..plugin.tasks.base import BUILD_SIZES
 from ..plugin.tasks.land import TYPES
 
 from .base import CityPlannerAlgorithm
+from ..plugin.qgis_io.compat import ProcessingNumberParameterType, ProcessingParameterFlag, ProcessingSourceType
 
 TITLES = {"land": "land allocation", "road": "road construction", "station": "station placement"}
-SINK_TYPE = {"land": QgsProcessing.TypeVectorPolygon, "road": QgsProcessing.TypeVectorLine,
-             "station": QgsProcessing.TypeVectorPoint}
+SINK_TYPE = {"land": ProcessingSourceType.VectorPolygon, "road": ProcessingSourceType.VectorLine,
+             "station": ProcessingSourceType.VectorPoint}
 CANDIDATE_HELP = {
     "land": "one feature per (parcel, land-use type) assignment; at most one type per parcel",
     "road": "one feature per road segment that could be built (rebuilt links and new links)",
@@ -44,12 +45,12 @@ CANDIDATE_HELP = {
 SIZE_LABELS = {"all": "Whole area"}
 #: task -> (title, layer type, help, optional fields read) of the planner's own candidate layer
 OWN_CANDIDATES = {
-    "station": ("Candidate sites (your own, optional)", QgsProcessing.TypeVectorPoint,
+    "station": ("Candidate sites (your own, optional)", ProcessingSourceType.VectorPoint,
                 "Points where a station could go, instead of generated sites. Optional fields: configs "
                 "(allowed charger configurations, e.g. 4/0/0;0/4/2 as slow/medium/fast), cost (site cost in "
                 "k€), capacity (most chargers), kind (charging, fuel, parking, face, business, curb), name.",
                 ("configs", "cost", "capacity", "kind", "name")),
-    "road": ("Proposed links (your own, optional)", QgsProcessing.TypeVectorLine,
+    "road": ("Proposed links (your own, optional)", ProcessingSourceType.VectorLine,
              "Lines that could be built, instead of generated links; each must end within 30 m of the "
              "road network at both ends. Optional field: cost (k€).", ("cost",)),
 }
@@ -88,7 +89,7 @@ TASK_PARAMETERS: dict[str, tuple[Knob, ...]] = {
 def _set_help(p: QgsProcessingParameterDefinition, text: str, advanced: bool = False) -> QgsProcessingParameterDefinition:
     p.setHelp(text)
     if advanced:
-        p.setFlags(p.flags() | QgsProcessingParameterDefinition.FlagAdvanced)
+        p.setFlags(p.flags() | ProcessingParameterFlag.Advanced)
     return p
 
 
@@ -140,14 +141,14 @@ class TaskAlgorithm(CityPlannerAlgorithm):
             self.addParameter(_set_help(QgsProcessingParameterFeatureSource(
                 self.OWN_CANDIDATES, self.tr(title), [kind], optional=True), self.tr(help_text)))
         self.addParameter(_set_help(QgsProcessingParameterNumber(
-            self.SEED, self.tr("Random seed"), QgsProcessingParameterNumber.Integer, defaultValue=42, minValue=0),
+            self.SEED, self.tr("Random seed"), ProcessingNumberParameterType.Integer, defaultValue=42, minValue=0),
             self.tr("Seeds the instance sampling and the solver: the same seed gives the same result.")))
         self.addParameter(_set_help(QgsProcessingParameterNumber(
-            self.BUDGET, self.tr("Budget in k€ (0 = the task's default)"), QgsProcessingParameterNumber.Double,
+            self.BUDGET, self.tr("Budget in k€ (0 = the task's default)"), ProcessingNumberParameterType.Double,
             defaultValue=0.0, minValue=0.0),
             self.tr("Total cost the plan may spend. The default binds: not every useful candidate fits.")))
         for k in TASK_PARAMETERS[self.TASK]:
-            kind = QgsProcessingParameterNumber.Integer if k.integer else QgsProcessingParameterNumber.Double
+            kind = ProcessingNumberParameterType.Integer if k.integer else ProcessingNumberParameterType.Double
             self.addParameter(_set_help(QgsProcessingParameterNumber(
                 k.name, self.tr(k.title), kind, defaultValue=0, minValue=0), self.tr(k.help), k.advanced))
         if self.TASK == "land":
@@ -221,7 +222,7 @@ class TaskAlgorithm(CityPlannerAlgorithm):
         fields = qgs_fields(frame)
         sink, dest = self.parameterAsSink(parameters, name, context, fields, wkb_type, crs)
         if sink is None:
-            if self.parameterDefinition(name).flags() & QgsProcessingParameterDefinition.FlagOptional:
+            if self.parameterDefinition(name).flags() & ProcessingParameterFlag.Optional:
                 return None
             raise QgsProcessingException(self.invalidSinkError(parameters, name))
         write_gdf(frame, sink, fields, feedback)

@@ -91,10 +91,10 @@ def copy_layer(src: Path, gpkg: Path, name: str) -> None:
     opts = QgsVectorFileWriter.SaveVectorOptions()
     opts.driverName = "GPKG"
     opts.layerName = name
-    opts.actionOnExistingFile = (QgsVectorFileWriter.CreateOrOverwriteLayer if gpkg.exists()
-                                 else QgsVectorFileWriter.CreateOrOverwriteFile)
+    opts.actionOnExistingFile = (QgsVectorFileWriter.ActionOnExistingFile.CreateOrOverwriteLayer if gpkg.exists()
+                                 else QgsVectorFileWriter.ActionOnExistingFile.CreateOrOverwriteFile)
     err, msg, *_ = QgsVectorFileWriter.writeAsVectorFormatV3(lyr, str(gpkg), QgsCoordinateTransformContext(), opts)
-    if err != QgsVectorFileWriter.NoError:
+    if err != QgsVectorFileWriter.WriterError.NoError:
         raise RuntimeError(f"writing layer {name} to {gpkg.name}: {msg}")
 
 

@@ -115,19 +115,22 @@ def run(p: InstallPlan, progress: Callable[[float, str], None] | None = None,
                 continue
             cmd = launcher + args + ["-c", str(constraints)]
             log.append("$ " + " ".join(cmd))
-            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-            for line in proc.stdout:
-                line = line.rstrip()
-                log.append(line)
-                if _STEP.match(line):
-                    steps += 1
-                    if progress:
-                        progress(min(0.95, steps / expected), line)
-                if cancelled and cancelled():
-                    proc.terminate()
-                    proc.wait()
-                    return InstallResult(False, "installation cancelled", "\n".join(log))
-            if proc.wait() != 0:
+            # a context: the pipe is closed on every way out (QGIS shows an unclosed one as a
+            # "Python warning", ResourceWarning, when it is collected)
+            with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env) as proc:
+                for line in proc.stdout:
+                    line = line.rstrip()
+                    log.append(line)
+                    if _STEP.match(line):
+                        steps += 1
+                        if progress:
+                            progress(min(0.95, steps / expected), line)
+                    if cancelled and cancelled():
+                        proc.terminate()
+                        proc.wait()
+                        return InstallResult(False, "installation cancelled", "\n".join(log))
+                status = proc.wait()
+            if status != 0:
                 last = next((ln for ln in reversed(log) if ln.strip().lower().startswith("error")), log[-1])
                 hint = BUILD_HINT if any(ln.startswith(("Failed to build", "Failed building wheel")) for ln in log) else ""
                 return InstallResult(False, f"pip failed: {last.strip()}{hint}", "\n".join(log))

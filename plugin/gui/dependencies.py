@@ -40,7 +40,7 @@ def log_unavailable_features() -> list[str]:
     """Log each disabled feature's one-line reason + fix; return the lines."""
     lines = [s.message for s in statuses() if not s.ok and s.feature.group != "dev"]
     for line in lines:
-        QgsMessageLog.logMessage(line, LOG_TAG, Qgis.Warning)
+        QgsMessageLog.logMessage(line, LOG_TAG, Qgis.MessageLevel.Warning)
     return lines
 
 
@@ -50,7 +50,7 @@ class InstallTask(QgsTask):
     def __init__(self, groups: tuple[str, ...], find_links: Path | None,
                  done: Callable[[InstallResult], None]):
         reqs = [r for g in groups for r in unmet_requirements(g)]
-        super().__init__(f"CityPlanner: installing {len(reqs)} packages", QgsTask.CanCancel)
+        super().__init__(f"CityPlanner: installing {len(reqs)} packages", QgsTask.Flag.CanCancel)
         self.plan = plan(profile_prefix(), reqs, find_links)
         self.done = done
         self.result: InstallResult | None = None
@@ -66,6 +66,6 @@ class InstallTask(QgsTask):
         if self.result is None:
             self.result = InstallResult(False, "installation cancelled", "")
         if self.result.log:
-            QgsMessageLog.logMessage(self.result.log, LOG_TAG, Qgis.Info)
+            QgsMessageLog.logMessage(self.result.log, LOG_TAG, Qgis.MessageLevel.Info)
         activate_profile_packages()
         self.done(self.result)

@@ -50,7 +50,7 @@ class InstructTask(QgsTask):
     ended = pyqtSignal(object)   # the reply with "frames", or {"error": …}
 
     def __init__(self, workspace: str, text: str, apply: bool, model: str | None, selection: str | None = None):
-        super().__init__(f"CityPlanner: instruction on {Path(workspace).name}", QgsTask.CanCancel)
+        super().__init__(f"CityPlanner: instruction on {Path(workspace).name}", QgsTask.Flag.CanCancel)
         self.workspace, self.text, self.apply, self.model = workspace, text, apply, model
         self.selection = selection
         self.reply: dict[str, Any] | None = None
@@ -112,7 +112,7 @@ class InstructionPanel(QWidget):
         self.price = QLabel(self.tr("Instructions become constraints the solver must meet; their price is "
                                     "the score they cost."))
         self.price.setWordWrap(True)
-        self.price.setTextFormat(Qt.RichText)
+        self.price.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.price)
         self.stored = QListWidget()
         self.stored.setMaximumHeight(90)
@@ -139,7 +139,7 @@ class InstructionPanel(QWidget):
             return
         for c in store.load(ws):
             item = QListWidgetItem(f"{c['key']}: {summary(c)}  [{c.get('source', '?')}]")
-            item.setData(Qt.UserRole, c["key"])
+            item.setData(Qt.ItemDataRole.UserRole, c["key"])
             item.setToolTip(c.get("text", ""))
             self.stored.addItem(item)
 
@@ -147,7 +147,7 @@ class InstructionPanel(QWidget):
         from ..constraints import store
 
         for item in self.stored.selectedItems():
-            store.remove(self.workspace(), item.data(Qt.UserRole))
+            store.remove(self.workspace(), item.data(Qt.ItemDataRole.UserRole))
         self.refresh()
         self.changed.emit()
 

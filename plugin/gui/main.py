@@ -68,7 +68,7 @@ class CityPlannerPlugin:
     def _add_dock(self, dock, title: str, icon: str):
         from qgis.PyQt.QtCore import Qt
 
-        self.iface.addDockWidget(Qt.RightDockWidgetArea, dock)
+        self.iface.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         dock.hide()
         action = dock.toggleViewAction()  # its checked state follows the dock's visibility
         action.setIcon(self._icon(icon))  # one icon per dock: the two buttons must not look alike
@@ -107,7 +107,7 @@ class CityPlannerPlugin:
         button = QPushButton("Install…", widget)
         button.clicked.connect(lambda: self.install(("core",)))
         widget.layout().addWidget(button)
-        self.offer = bar.pushWidget(widget, Qgis.Warning)
+        self.offer = bar.pushWidget(widget, Qgis.MessageLevel.Warning)
 
     def install_from_folder(self) -> None:
         from qgis.PyQt.QtWidgets import QFileDialog
@@ -123,12 +123,12 @@ class CityPlannerPlugin:
         if self.install_task is not None:
             return self.install_task
         if not any(unmet_requirements(g) for g in groups):
-            self.iface.messageBar().pushMessage("CityPlanner", "all packages are installed", Qgis.Success, 5)
+            self.iface.messageBar().pushMessage("CityPlanner", "all packages are installed", Qgis.MessageLevel.Success, 5)
             return None
         self.install_task = InstallTask(groups, find_links or default_wheelhouse(), self._installed)
         QgsApplication.taskManager().addTask(self.install_task)
         self.iface.messageBar().pushMessage("CityPlanner", "installing packages … (progress in the status bar)",
-                                            Qgis.Info, 5)
+                                            Qgis.MessageLevel.Info, 5)
         return self.install_task
 
     def _installed(self, result) -> None:
@@ -139,14 +139,14 @@ class CityPlannerPlugin:
             self.offer = None
         if not result.ok:
             bar.pushMessage("CityPlanner", f"{result.message} (details: View › Panels › Log Messages › CityPlanner)",
-                            Qgis.Critical, 0)
+                            Qgis.MessageLevel.Critical, 0)
             return
         if result.restart_needed:
-            bar.pushMessage("CityPlanner", result.message, Qgis.Warning, 0)
+            bar.pushMessage("CityPlanner", result.message, Qgis.MessageLevel.Warning, 0)
             return
         self.initProcessing()
         self._add_docks()
-        bar.pushMessage("CityPlanner", f"{result.message} — ready", Qgis.Success, 10)
+        bar.pushMessage("CityPlanner", f"{result.message} — ready", Qgis.MessageLevel.Success, 10)
 
     def unload(self) -> None:
         for action in self.actions:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsMapLayerProxyModel,
-                       QgsProject, QgsTask, QgsVectorLayer)
+from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsProject, QgsTask, QgsVectorLayer)
 from qgis.gui import QgsDockWidget, QgsFieldComboBox, QgsMapLayerComboBox
 from qgis.PyQt.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
                                  QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from .. import RESOURCES
 from ..errors import Cancelled, InputError
+from ..qgis_io.compat import LayerFilter
 
 SAMPLES_DIR = RESOURCES / "participation" / "samples"
 #: sample key -> (file, what it is); the DRL urban-planning regions (MIT, see the folder's README)
@@ -58,7 +58,7 @@ class ParticipationDock(QgsDockWidget):
         self.sample.currentIndexChanged.connect(self._sample_chosen)
         form.addRow("Parcels from", self.sample)
         self.layer = QgsMapLayerComboBox()
-        self.layer.setFilters(QgsMapLayerProxyModel.PolygonLayer)
+        self.layer.setFilters(LayerFilter.PolygonLayer)
         self.field = QgsFieldComboBox()
         self.layer.layerChanged.connect(self._layer_changed)
         self._layer_changed(self.layer.currentLayer())

@@ -31,7 +31,7 @@ class PlaceLookup(QWidget):
         self.results = QListWidget()
         self.results.setMaximumHeight(90)
         self.results.setToolTip("click a name to put it into the request")
-        self.results.itemClicked.connect(lambda item: self.picked.emit(item.data(Qt.UserRole)))
+        self.results.itemClicked.connect(lambda item: self.picked.emit(item.data(Qt.ItemDataRole.UserRole)))
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(300)  # look up once typing pauses
@@ -66,7 +66,7 @@ class PlaceLookup(QWidget):
         for m in found:
             f = m.feature
             item = QListWidgetItem(f"{f.name} — {f.kind}" + (f" ({f.category})" if f.category else ""))
-            item.setData(Qt.UserRole, f.name)
+            item.setData(Qt.ItemDataRole.UserRole, f.name)
             self.results.addItem(item)
         return [m.feature.name for m in found]
 

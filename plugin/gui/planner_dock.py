@@ -13,8 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from qgis.core import (QgsApplication, QgsJsonUtils, QgsMapLayerProxyModel,
-                       QgsProcessing, QgsProject, QgsSettings, QgsVectorLayer, QgsWkbTypes)
+from qgis.core import (QgsApplication, QgsJsonUtils, QgsProcessing, QgsProject, QgsSettings, QgsVectorLayer, QgsWkbTypes)
 from qgis.gui import QgsDockWidget, QgsFieldComboBox, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import QPointF, Qt, QUrl
 from qgis.PyQt.QtGui import QBrush, QColor, QDesktopServices, QPainter, QPen, QPolygonF
@@ -32,6 +31,7 @@ from .instruction_panel import InstructionPanel
 from .place_lookup import PlaceLookup
 from .tasks import AskTask, PlannerTask
 from ..tasks import SIZES, TASKS
+from ..qgis_io.compat import LayerFilter
 
 SETTINGS = "cityplanner/planner/"
 METHODS = ("default", "greedy", "alns", "milp", "agent")
@@ -60,17 +60,17 @@ class ScoreChart(QWidget):
 
     def paintEvent(self, _event) -> None:  # noqa: N802 (Qt API)
         p = QPainter(self)
-        p.fillRect(self.rect(), Qt.white)
+        p.fillRect(self.rect(), Qt.GlobalColor.white)
         if len(self.values) < 1:
-            p.drawText(self.rect(), Qt.AlignCenter, "this run's best-so-far score")
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "this run's best-so-far score")
             return
         lo, hi = min(self.values), max(self.values)
         span = (hi - lo) or 1.0
         w, h, n = self.width() - 10, self.height() - 10, max(len(self.values) - 1, 1)
         pts = [QPointF(5 + w * k / n, 5 + h * (1 - (v - lo) / span)) for k, v in enumerate(self.values)]
-        p.setPen(QPen(Qt.darkGreen, 2))
+        p.setPen(QPen(Qt.GlobalColor.darkGreen, 2))
         p.drawPolyline(QPolygonF(pts))
-        p.setPen(Qt.black)
+        p.setPen(Qt.GlobalColor.black)
         p.drawText(8, 16, f"this run's best so far {self.values[-1]:.4f}")
 
 
@@ -182,7 +182,7 @@ class PlannerDock(QgsDockWidget):
         self.summary = QLabel("Run a method to get a plan. The workspace keeps its best plan: a run replaces it "
                               "only with a better one.")
         self.summary.setWordWrap(True)
-        self.summary.setTextFormat(Qt.RichText)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.summary)
         self.proposals = QTableWidget(0, len(COLUMNS))
         self.proposals.setHorizontalHeaderLabels(list(COLUMNS))
@@ -204,10 +204,10 @@ class PlannerDock(QgsDockWidget):
         form.setContentsMargins(0, 0, 0, 0)
         #: (layer parameter, field parameter, layer combo, field combo) of the build algorithm
         self.layer_inputs: list[tuple[str, str, QgsMapLayerComboBox, QgsFieldComboBox]] = []
-        for key, title, kind, field_key in (("ROADS", "Roads", QgsMapLayerProxyModel.LineLayer, "HIGHWAY_FIELD"),
-                                            ("BUILDINGS", "Buildings", QgsMapLayerProxyModel.PolygonLayer,
+        for key, title, kind, field_key in (("ROADS", "Roads", LayerFilter.LineLayer, "HIGHWAY_FIELD"),
+                                            ("BUILDINGS", "Buildings", LayerFilter.PolygonLayer,
                                              "BUILDING_FIELD"),
-                                            ("POIS", "POIs", QgsMapLayerProxyModel.PointLayer, "CATEGORY_FIELD")):
+                                            ("POIS", "POIs", LayerFilter.PointLayer, "CATEGORY_FIELD")):
             layers, field = QgsMapLayerComboBox(), QgsFieldComboBox()
             layers.setFilters(kind)
             layers.setAllowEmptyLayer(key != "ROADS")
@@ -286,7 +286,7 @@ class PlannerDock(QgsDockWidget):
         k = self.source.currentIndex()
         self.inputs.setCurrentIndex(k)
         for i in range(self.inputs.count()):  # the stack takes the height of the shown page only
-            policy = QSizePolicy.Preferred if i == k else QSizePolicy.Ignored
+            policy = QSizePolicy.Policy.Preferred if i == k else QSizePolicy.Policy.Ignored
             self.inputs.widget(i).setSizePolicy(policy, policy)
         self.inputs.adjustSize()
         self.inputs.setVisible(k > 0)

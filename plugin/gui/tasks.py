@@ -44,7 +44,7 @@ class PlannerTask(QgsTask):
 
     def __init__(self, options: dict[str, Any]):
         super().__init__(f"CityPlanner: {options['method']} on {Path(options['workspace']).name}",
-                         QgsTask.CanCancel)
+                         QgsTask.Flag.CanCancel)
         self.options = options
         self.result: dict[str, Any] | None = None
         self.error: str | None = None
@@ -63,7 +63,7 @@ class PlannerTask(QgsTask):
         feedback = _Feedback()
         self._build = (context, feedback)  # both must outlive the subtask
         sub = QgsProcessingAlgRunnerTask(alg, {**params, "WORKSPACE": self.options["workspace"]}, context, feedback)
-        self.addSubTask(sub, [], QgsTask.ParentDependsOnSubTask)
+        self.addSubTask(sub, [], QgsTask.SubTaskDependency.ParentDependsOnSubTask)
 
     def run(self) -> bool:
         from ..sandbox import best_plan
@@ -185,7 +185,7 @@ class AskTask(QgsTask):
     ended = pyqtSignal(object)
 
     def __init__(self, request: str, options: dict[str, Any]):
-        super().__init__(f"CityPlanner: ask '{request[:40]}'", QgsTask.CanCancel)
+        super().__init__(f"CityPlanner: ask '{request[:40]}'", QgsTask.Flag.CanCancel)
         self.request = request
         self.options = options
         self.result: dict[str, Any] | None = None

@@ -13,9 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import geopandas as gpd
-from qgis.core import (QgsProcessing, QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException,
-                       QgsProcessingFeedback, QgsProcessingParameterCrs, QgsProcessingParameterDefinition,
-                       QgsProcessingParameterEnum,
+from qgis.core import (QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException,
+                       QgsProcessingFeedback, QgsProcessingParameterCrs, QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
                        QgsProcessingParameterFile, QgsWkbTypes)
 
@@ -25,6 +24,8 @@ from ..city.sources import area_polygon, buildings_frame, demand_frame, pois_fra
 from ..errors import InputError
 
 from .layers import source_to_gdf
+from .compat import (GeometryType, ProcessingFieldParameterDataType, ProcessingFileParameterBehavior,
+        ProcessingParameterFlag, ProcessingSourceType)
 
 PBF = "INPUT"
 REGION = "REGION"
@@ -45,25 +46,25 @@ def add_city_parameters(alg: QgsProcessingAlgorithm) -> None:
          "A region shipped with the plugin (OpenStreetMap extracts of central Helsinki and of Karhula, "
          "Kotka); it takes the place of the extract below.", False),
         (QgsProcessingParameterFile(PBF, tr("OpenStreetMap extract (.osm.pbf) — or leave empty and give layers"),
-                                    behavior=QgsProcessingParameterFile.File,
+                                    behavior=ProcessingFileParameterBehavior.File,
                                     fileFilter="OpenStreetMap (*.pbf *.osm)", optional=True),
          "An OSM extract; the city model (roads, urban blocks, buildings, POIs, demand) is built from it.", False),
-        (QgsProcessingParameterFeatureSource(ROADS, tr("Road layer"), [QgsProcessing.TypeVectorLine], optional=True),
+        (QgsProcessingParameterFeatureSource(ROADS, tr("Road layer"), [ProcessingSourceType.VectorLine], optional=True),
          "Your road network (lines, any CRS), used when no extract is given.", False),
         (QgsProcessingParameterField(HIGHWAY_FIELD, tr("Road class field (OSM highway values)"),
                                      parentLayerParameterName=ROADS, optional=True),
          "OSM highway classes (residential, primary, …); empty = every road is a drivable residential street.",
          False),
-        (QgsProcessingParameterFeatureSource(BUILDINGS, tr("Building layer"), [QgsProcessing.TypeVectorPolygon],
+        (QgsProcessingParameterFeatureSource(BUILDINGS, tr("Building layer"), [ProcessingSourceType.VectorPolygon],
                                              optional=True),
          "Building footprints; residential floor area gives the demand (40 m² per resident).", False),
         (QgsProcessingParameterField(BUILDING_FIELD, tr("Building type field (OSM building values)"),
                                      parentLayerParameterName=BUILDINGS, optional=True),
          "apartments, house, … (empty = mixed use).", True),
         (QgsProcessingParameterField(LEVELS_FIELD, tr("Number of levels field"), parentLayerParameterName=BUILDINGS,
-                                     type=QgsProcessingParameterField.Numeric, optional=True),
+                                     type=ProcessingFieldParameterDataType.Numeric, optional=True),
          "Floors per building; empty = a default per building type.", True),
-        (QgsProcessingParameterFeatureSource(POIS, tr("Points of interest"), [QgsProcessing.TypeVectorPoint],
+        (QgsProcessingParameterFeatureSource(POIS, tr("Points of interest"), [ProcessingSourceType.VectorPoint],
                                              optional=True),
          "Existing facilities (schools, clinics, shops, parking, charging …).", True),
         (QgsProcessingParameterField(CATEGORY_FIELD, tr("POI category field"), parentLayerParameterName=POIS,
@@ -78,7 +79,7 @@ def add_area_parameters(alg: QgsProcessingAlgorithm, demand: bool = True) -> Non
     """Study area, demand layer (optional) and the CRS of layers that have none."""
     tr = alg.tr
     params = [
-        (QgsProcessingParameterFeatureSource(AREA, tr("Study area (optional)"), [QgsProcessing.TypeVectorPolygon],
+        (QgsProcessingParameterFeatureSource(AREA, tr("Study area (optional)"), [ProcessingSourceType.VectorPolygon],
                                              optional=True),
          "A polygon layer: every input is clipped to it and blocks are closed by its boundary.", False),
         (QgsProcessingParameterCrs(INPUT_CRS, tr("CRS of layers without one (optional)"), optional=True),
@@ -87,12 +88,12 @@ def add_area_parameters(alg: QgsProcessingAlgorithm, demand: bool = True) -> Non
     if demand:
         params[1:1] = [
             (QgsProcessingParameterFeatureSource(DEMAND, tr("Demand layer (optional: instead of the buildings)"),
-                                                 [QgsProcessing.TypeVectorPoint, QgsProcessing.TypeVectorPolygon],
+                                                 [ProcessingSourceType.VectorPoint, ProcessingSourceType.VectorPolygon],
                                                  optional=True),
              "Points or polygons with a weight (residents, households, trips …): the demand of every task "
              "comes from it instead of the buildings' residential floor area.", True),
             (QgsProcessingParameterField(DEMAND_FIELD, tr("Demand weight field"), parentLayerParameterName=DEMAND,
-                                         type=QgsProcessingParameterField.Numeric, optional=True),
+                                         type=ProcessingFieldParameterDataType.Numeric, optional=True),
              "Empty = 1 per feature.", True),
         ]
     declare(alg, params)
@@ -104,7 +105,7 @@ def declare(alg: QgsProcessingAlgorithm, params: list) -> None:
         if help_text:
             p.setHelp(alg.tr(help_text))
         if advanced:
-            p.setFlags(p.flags() | QgsProcessingParameterDefinition.FlagAdvanced)
+            p.setFlags(p.flags() | ProcessingParameterFlag.Advanced)
         alg.addParameter(p)
 
 
@@ -181,7 +182,7 @@ def _read(src, name: str, geometry: str, fields: list[str], feedback, assume: st
     """A source in any CRS (``assume`` lets one without CRS through); 'point or polygon' takes
     the source's own kind."""
     if geometry == "point or polygon":
-        geometry = "polygon" if QgsWkbTypes.geometryType(src.wkbType()) == QgsWkbTypes.PolygonGeometry else "point"
+        geometry = "polygon" if QgsWkbTypes.geometryType(src.wkbType()) == GeometryType.Polygon else "point"
     return source_to_gdf(src, name, geometry, fields, feedback, require_metric=False, require_crs=not assume)
 
 

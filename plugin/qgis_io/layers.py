@@ -7,12 +7,13 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import shapely
-from qgis.core import (Qgis, QgsFeature, QgsFeatureRequest, QgsFeatureSink, QgsField, QgsFields, QgsGeometry,
+from qgis.core import (QgsFeature, QgsFeatureRequest, QgsFeatureSink, QgsField, QgsFields, QgsGeometry,
                        QgsProcessingException, QgsProcessingFeatureSource, QgsProcessingFeedback, QgsWkbTypes)
 from qgis.PyQt.QtCore import QVariant
+from .compat import FeatureRequestFlag, GeometryType, ProcessingFeatureSourceFlag, field_type
 
-_GEOM = {"line": QgsWkbTypes.LineGeometry, "polygon": QgsWkbTypes.PolygonGeometry,
-         "point": QgsWkbTypes.PointGeometry}
+_GEOM = {"line": GeometryType.Line, "polygon": GeometryType.Polygon,
+         "point": GeometryType.Point}
 
 
 def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
@@ -47,7 +48,7 @@ def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
     wkb, rows = [], []
     # QGIS's own abort-on-invalid raises from inside its iterator, which on 3.22 corrupts the
     # Python state (a segfault later): always skip it and check validity ourselves below
-    feats = (source.getFeatures(QgsFeatureRequest(), QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks)
+    feats = (source.getFeatures(QgsFeatureRequest(), ProcessingFeatureSourceFlag.SkipGeometryValidityChecks)
              if isinstance(source, QgsProcessingFeatureSource) else source.getFeatures())
     for k, feat in enumerate(feats):
         if feedback is not None:
@@ -76,7 +77,7 @@ def source_to_gdf(source, name: str, geometry: str, fields: Iterable[str] = (),
 def field_values(layer, name: str) -> pd.Series:
     """Every feature's value of field ``name`` (NULL → None), without reading geometries."""
     idx = layer.fields().indexOf(name)
-    req = QgsFeatureRequest().setFlags(QgsFeatureRequest.NoGeometry).setSubsetOfAttributes([idx])
+    req = QgsFeatureRequest().setFlags(FeatureRequestFlag.NoGeometry).setSubsetOfAttributes([idx])
     return pd.Series([_py(f.attribute(idx)) for f in layer.getFeatures(req)], dtype=object)
 
 
@@ -85,13 +86,7 @@ def _py(v):
     return None if v is None or (isinstance(v, QVariant) and v.isNull()) else v
 
 
-# QGIS 3.38 moved field types to QMetaType (a QVariant type warns there); 3.22 knows only QVariant.
-if Qgis.versionInt() >= 33800:
-    from qgis.PyQt.QtCore import QMetaType
-
-    _FIELD_TYPES = (QMetaType.Bool, QMetaType.LongLong, QMetaType.Double, QMetaType.QString)
-else:
-    _FIELD_TYPES = (QVariant.Bool, QVariant.LongLong, QVariant.Double, QVariant.String)
+_FIELD_TYPES = tuple(field_type(k) for k in ("bool", "int64", "double", "string"))
 
 
 def qgs_fields(df: pd.DataFrame) -> QgsFields:
@@ -123,7 +118,7 @@ def write_gdf(gdf: gpd.GeoDataFrame, sink: QgsFeatureSink, fields: QgsFields,
         g.fromWkb(geom)
         f.setGeometry(g)
         f.setAttributes([_cell(v) for v in row])
-        sink.addFeature(f, QgsFeatureSink.FastInsert)
+        sink.addFeature(f, QgsFeatureSink.Flag.FastInsert)
         n += 1
     return n
 

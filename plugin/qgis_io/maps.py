@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Sequence
 
 from qgis.core import (QgsLayoutExporter, QgsLayoutItemLabel, QgsLayoutItemLegend, QgsLayoutItemMap,
-                       QgsLayoutItemScaleBar, QgsLayoutPoint, QgsLayoutSize, QgsLegendRenderer, QgsLegendStyle,
-                       QgsMapLayer, QgsPrintLayout, QgsProject, QgsRectangle, QgsTextFormat, QgsUnitTypes,
-                       QgsVectorLayer)
+                       QgsLayoutItemScaleBar, QgsLayoutPoint, QgsLayoutSize, QgsLegendRenderer, QgsMapLayer,
+                       QgsPrintLayout, QgsProject, QgsRectangle, QgsTextFormat, QgsVectorLayer)
 from qgis.PyQt.QtGui import QFont
 
 from .. import RESOURCES
+from .compat import DistanceUnit, LayoutUnit, LegendComponent
 
 STYLES = RESOURCES / "styles"
 
@@ -55,8 +55,8 @@ def render_png(layers: Sequence[QgsMapLayer], path: str | os.PathLike, title: st
     item_map = QgsLayoutItemMap(layout)
     item_map.setLayers(list(layers))
     item_map.setCrs(layers[0].crs())
-    item_map.attemptMove(QgsLayoutPoint(pad, pad + head, QgsUnitTypes.LayoutMillimeters))
-    item_map.attemptResize(QgsLayoutSize(map_width_mm, map_h, QgsUnitTypes.LayoutMillimeters))
+    item_map.attemptMove(QgsLayoutPoint(pad, pad + head, LayoutUnit.Millimeters))
+    item_map.attemptResize(QgsLayoutSize(map_width_mm, map_h, LayoutUnit.Millimeters))
     item_map.setExtent(extent)
     item_map.setFrameEnabled(True)
     layout.addLayoutItem(item_map)
@@ -72,24 +72,24 @@ def render_png(layers: Sequence[QgsMapLayer], path: str | os.PathLike, title: st
         root.addLayer(lyr)
     legend.setTitle("")
     legend.setLegendFilterByMapEnabled(True)  # only the symbols the map shows (no empty 'flagged')
-    legend.setStyleFont(QgsLegendStyle.SymbolLabel, QFont("Sans", 8))
-    legend.setStyleFont(QgsLegendStyle.Subgroup, QFont("Sans", 9, QFont.Bold))
-    legend.attemptMove(QgsLayoutPoint(2 * pad + map_width_mm, pad + head, QgsUnitTypes.LayoutMillimeters))
+    legend.setStyleFont(LegendComponent.SymbolLabel, QFont("Sans", 8))
+    legend.setStyleFont(LegendComponent.Subgroup, QFont("Sans", 9, QFont.Weight.Bold))
+    legend.attemptMove(QgsLayoutPoint(2 * pad + map_width_mm, pad + head, LayoutUnit.Millimeters))
     layout.addLayoutItem(legend)
     # the item knows its size only once painted: measure the legend to size the page
     legend_w = max(45.0, QgsLegendRenderer(legend.model(), legend.legendSettings()).minimumSize().width())
     layout.pageCollection().page(0).setPageSize(
-        QgsLayoutSize(map_width_mm + legend_w + 3 * pad, map_h + head + 2 * pad, QgsUnitTypes.LayoutMillimeters))
+        QgsLayoutSize(map_width_mm + legend_w + 3 * pad, map_h + head + 2 * pad, LayoutUnit.Millimeters))
     bar = QgsLayoutItemScaleBar(layout)
     bar.setStyle("Single Box")
     bar.setLinkedMap(item_map)
     bar.applyDefaultSize()
-    bar.setUnits(QgsUnitTypes.DistanceMeters)
+    bar.setUnits(DistanceUnit.Meters)
     bar_text = QgsTextFormat()
     bar_text.setFont(QFont("Sans"))
     bar_text.setSize(7)
     bar.setTextFormat(bar_text)
-    bar.attemptMove(QgsLayoutPoint(2 * pad + map_width_mm, pad + head + map_h - 12, QgsUnitTypes.LayoutMillimeters))
+    bar.attemptMove(QgsLayoutPoint(2 * pad + map_width_mm, pad + head + map_h - 12, LayoutUnit.Millimeters))
     layout.addLayoutItem(bar)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -98,7 +98,7 @@ def render_png(layers: Sequence[QgsMapLayer], path: str | os.PathLike, title: st
     try:
         settings = QgsLayoutExporter.ImageExportSettings()
         settings.dpi = dpi
-        if QgsLayoutExporter(layout).exportToImage(tmp, settings) != QgsLayoutExporter.Success:
+        if QgsLayoutExporter(layout).exportToImage(tmp, settings) != QgsLayoutExporter.ExportResult.Success:
             raise RuntimeError(f"could not render {path}")
         os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the maps from a web server
         os.replace(tmp, path)
@@ -110,7 +110,7 @@ def render_png(layers: Sequence[QgsMapLayer], path: str | os.PathLike, title: st
 def _label(layout: QgsPrintLayout, text: str, size: int, bold: bool, x: float, y: float, width: float) -> None:
     label = QgsLayoutItemLabel(layout)
     label.setText(text)
-    label.setFont(QFont("Sans", size, QFont.Bold if bold else QFont.Normal))
-    label.attemptMove(QgsLayoutPoint(x, y, QgsUnitTypes.LayoutMillimeters))
-    label.attemptResize(QgsLayoutSize(width, size * 0.6, QgsUnitTypes.LayoutMillimeters))
+    label.setFont(QFont("Sans", size, QFont.Weight.Bold if bold else QFont.Weight.Normal))
+    label.attemptMove(QgsLayoutPoint(x, y, LayoutUnit.Millimeters))
+    label.attemptResize(QgsLayoutSize(width, size * 0.6, LayoutUnit.Millimeters))
     layout.addLayoutItem(label)

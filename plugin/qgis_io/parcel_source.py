@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from qgis.core import (QgsProcessing, QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException,
+from qgis.core import (QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException,
                        QgsProcessingFeedback, QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
                        QgsProcessingParameterMatrix, QgsProcessingParameterString)
 
@@ -22,6 +22,7 @@ from ..tasks.land import LandAllocation
 
 from .city_source import declare
 from .layers import source_to_gdf
+from .compat import ProcessingSourceType
 
 PARCELS, LANDUSE_FIELD = "PARCELS", "LANDUSE_FIELD"
 PARCEL_ID_FIELD, CANDIDATE_TYPES = "PARCEL_ID_FIELD", "CANDIDATE_TYPES"
@@ -64,7 +65,7 @@ def add_parcel_parameters(alg: QgsProcessingAlgorithm) -> None:
     tr = alg.tr
     params = [
         (QgsProcessingParameterFeatureSource(PARCELS, tr("Parcel layer (instead of the city inputs)"),
-                                             [QgsProcessing.TypeVectorPolygon], optional=True),
+                                             [ProcessingSourceType.VectorPolygon], optional=True),
          "Your parcels (polygons, any CRS) with a land-use field. When given, the instance is built from "
          "them: size, seed and the number of candidates do not apply, NEED is required.", False),
         (QgsProcessingParameterField(LANDUSE_FIELD, tr("Land-use field of the parcels"),

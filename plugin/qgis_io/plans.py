@@ -19,17 +19,17 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import shapely
-from qgis.core import QgsCoordinateReferenceSystem, QgsFeatureSource, QgsProcessingException, QgsWkbTypes
-from qgis.PyQt.QtCore import QVariant
+from qgis.core import QgsCoordinateReferenceSystem, QgsFeatureSource, QgsProcessingException
 
 from ..sandbox import write_workspace
 from ..tasks import Instance
+from .compat import WkbType, field_type
 
 #: task -> (WKB type of its candidate layer, geometry kind as source_to_gdf names it)
-GEOMETRY = {"land": (QgsWkbTypes.MultiPolygon, "polygon"), "road": (QgsWkbTypes.MultiLineString, "line"),
-            "station": (QgsWkbTypes.Point, "point")}
-_ID_TYPES = (QVariant.String, QVariant.Int, QVariant.LongLong, QVariant.UInt, QVariant.ULongLong)
-_BOOL_TYPES = (QVariant.Bool, QVariant.Int, QVariant.LongLong)
+GEOMETRY = {"land": (WkbType.MultiPolygon, "polygon"), "road": (WkbType.MultiLineString, "line"),
+            "station": (WkbType.Point, "point")}
+_ID_TYPES = tuple(field_type(k) for k in ("string", "int", "int64", "uint", "uint64"))
+_BOOL_TYPES = tuple(field_type(k) for k in ("bool", "int", "int64"))
 
 
 def crs_of(inst: Instance) -> QgsCoordinateReferenceSystem:

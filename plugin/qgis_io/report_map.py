@@ -18,6 +18,7 @@ from ..tasks import Instance
 
 from .layers import qgs_fields, write_gdf
 from .maps import apply_style, render_png
+from .compat import WkbType
 
 #: backdrop layer -> (city attribute, style, columns kept)
 BACKDROP = {"blocks": ("faces", "city_faces", ("area", "landuse", "demand")),
@@ -47,9 +48,9 @@ def qgs_crs(text: str) -> QgsCoordinateReferenceSystem:
 
 
 #: shapely geometry type -> the layer type that holds it (polygons and lines as multi-parts)
-LAYER_TYPE = {"Point": QgsWkbTypes.Point, "MultiPoint": QgsWkbTypes.MultiPoint,
-              "LineString": QgsWkbTypes.MultiLineString, "MultiLineString": QgsWkbTypes.MultiLineString,
-              "Polygon": QgsWkbTypes.MultiPolygon, "MultiPolygon": QgsWkbTypes.MultiPolygon}
+LAYER_TYPE = {"Point": WkbType.Point, "MultiPoint": WkbType.MultiPoint,
+              "LineString": WkbType.MultiLineString, "MultiLineString": WkbType.MultiLineString,
+              "Polygon": WkbType.MultiPolygon, "MultiPolygon": WkbType.MultiPolygon}
 
 
 def memory_layer(frame: gpd.GeoDataFrame, name: str, crs: str, style: str | None = None,
@@ -59,8 +60,8 @@ def memory_layer(frame: gpd.GeoDataFrame, name: str, crs: str, style: str | None
     import shapely
 
     if wkb_type is None:
-        wkb_type = LAYER_TYPE.get(frame.geometry.iloc[0].geom_type, QgsWkbTypes.Point) if len(frame) \
-            else QgsWkbTypes.Point
+        wkb_type = LAYER_TYPE.get(frame.geometry.iloc[0].geom_type, WkbType.Point) if len(frame) \
+            else WkbType.Point
     if QgsWkbTypes.isMultiType(wkb_type):  # the memory provider drops a single part in a multi layer
         multi = {"Polygon": shapely.MultiPolygon, "LineString": shapely.MultiLineString}
         frame = frame.set_geometry(gpd.GeoSeries([multi[g.geom_type]([g]) if g.geom_type in multi else g

@@ -1,23 +1,32 @@
 #!/usr/bin/env bash
-# `make test-ltr`: the plugin's QGIS tests against QGIS 3.40 LTR — Debian 13 "trixie"
-# (Python 3.13, numpy 2) — in a chroot built with debootstrap from Debian's own packages.
+# `make test-ltr`: the plugin's QGIS tests against QGIS 3.44 LTR — Debian 13 "trixie" with
+# QGIS from trixie-backports (Qt 5.15, Python 3.13, numpy 2) — in a chroot built with
+# debootstrap from Debian's own packages.
 #
 # Needs root (debootstrap, mount, chroot; CI runs as root). The root file system is cached
 # outside the repository in $CITYPLANNER_LTR_CACHE (default ~/.cache/cityplanner) and rebuilt
-# only when the package list below changes: a fresh machine builds it in 6-9 minutes.
+# only when the package list below changes: a fresh machine builds it in ~3-9 minutes.
+# `test.sh --rootfs-only` builds (or checks) the cached root file system and stops.
 # Inside it the QGIS user's path is taken: Debian's QGIS and Python libraries, plus only what
 # they lack (alns; pytest-qgis for the tests), fetched here on the host with `pip download`
-# for cp313 and installed in the chroot with --no-index --find-links by the plugin's own
+# for the chroot's Python and installed in the chroot with --no-index --find-links by the plugin's own
 # installer. Set $DEBIAN_MIRROR to use a mirror other than debootstrap's default.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO=$PWD
-SUITE=trixie
-PYTAG=313  # trixie's Python 3.13
+# CITYPLANNER_LTR_SUITE=forky: the same tests on Debian forky's QGIS 3.44.15 with Python 3.14 and
+# numpy 2.4 (not part of CI; docs/compat.md says how it went)
+APT_OPTS=""
+case "${CITYPLANNER_LTR_SUITE:-trixie-backports}" in
+  trixie-backports) SUITE=trixie BACKPORTS=trixie-backports ;;  # QGIS 3.44 LTR; trixie itself has 3.40
+  # a testing suite's Release file is valid for a week only: a mirror that lags behind is refused
+  forky) SUITE=forky BACKPORTS="" APT_OPTS="-o Acquire::Check-Valid-Until=false" ;;
+  *) echo "test-ltr: CITYPLANNER_LTR_SUITE is trixie-backports (default) or forky" >&2; exit 2 ;;
+esac
 APT_PKGS="qgis python3-qgis qgis-providers python3-geopandas python3-scipy python3-networkx python3-pytest python3-pytestqt python3-pip xvfb xauth"
 TEST_ONLY="pytest-qgis==2.1.0"  # the same pytest-qgis as on 3.22: no fork of the test setup
 CACHE=${CITYPLANNER_LTR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cityplanner}
-ROOTFS=$CACHE/$SUITE-qgis
+ROOTFS=$CACHE/${BACKPORTS:-$SUITE}-qgis
 WHEELS=$CACHE/$SUITE-wheels
 BUDGET=${CITYPLANNER_LTR_BUDGET:-900}  # seconds for the tests in the chroot
 TESTS=(tests/core/test_deps.py tests/core/test_package.py tests/qgis/test_plugin_load.py
@@ -25,12 +34,13 @@ TESTS=(tests/core/test_deps.py tests/core/test_package.py tests/qgis/test_plugin
        tests/qgis/test_task_algorithms.py::test_round_trip
        tests/qgis/test_task_algorithms.py::test_qgis_process_list_and_station_chain
        tests/qgis/test_task_algorithms.py::test_qgis_process_help_of_every_algorithm
-       tests/qgis/test_participation_alg.py tests/install/test_user_path.py)
+       tests/qgis/test_participation_alg.py tests/core/test_enum_check.py tests/qgis/test_enum_runtime.py
+       tests/install/test_user_path.py)
 
 main() {
   [ "$(id -u)" -eq 0 ] || { echo "test-ltr: needs root (debootstrap + chroot); CI runs as root" >&2; exit 2; }
   t0=$SECONDS
-  stamp="$SUITE $APT_PKGS"
+  stamp="$SUITE $BACKPORTS $APT_PKGS"
   mounted=()
   cleanup() { for ((i=${#mounted[@]}-1; i>=0; i--)); do umount -l "${mounted[$i]}" 2>/dev/null || true; done; }
   trap cleanup EXIT
@@ -39,20 +49,34 @@ main() {
               DEBIAN_FRONTEND=noninteractive bash -c "$2"; }
 
   if [ "$(cat "$ROOTFS/.cityplanner-rootfs" 2>/dev/null)" != "$stamp" ]; then
-    echo "test-ltr: building the Debian $SUITE root file system in $ROOTFS (debootstrap + apt, 6-9 min)"
+    echo "test-ltr: building the Debian $SUITE${BACKPORTS:+ + $BACKPORTS} root file system in $ROOTFS (debootstrap + apt, 3-9 min)"
     command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null
     rm -rf "$ROOTFS.tmp" && mkdir -p "$CACHE"
-    debootstrap --variant=minbase "$SUITE" "$ROOTFS.tmp" ${DEBIAN_MIRROR:+"$DEBIAN_MIRROR"} >"$CACHE/debootstrap.log" 2>&1 \
-      || { tail -20 "$CACHE/debootstrap.log" >&2; exit 1; }
+    # a debootstrap older than the suite (Debian 12's knows no forky) gets a copy of its scripts
+    # where the suite is bootstrapped like sid
+    boot_dir=/usr/share/debootstrap
+    if [ ! -e "$boot_dir/scripts/$SUITE" ]; then
+      rm -rf "$CACHE/debootstrap" && cp -r "$boot_dir" "$CACHE/debootstrap"
+      ln -s sid "$CACHE/debootstrap/scripts/$SUITE" && boot_dir=$CACHE/debootstrap
+    fi
+    DEBOOTSTRAP_DIR=$boot_dir debootstrap --variant=minbase "$SUITE" "$ROOTFS.tmp" ${DEBIAN_MIRROR:+"$DEBIAN_MIRROR"} \
+      >"$CACHE/debootstrap.log" 2>&1 || { tail -20 "$CACHE/debootstrap.log" >&2; exit 1; }
     bind proc "$ROOTFS.tmp/proc" -t proc
     bind /dev "$ROOTFS.tmp/dev" --rbind  # apt wants /dev/pts
-    in_root "$ROOTFS.tmp" "apt-get update -qq && apt-get install -y -qq --no-install-recommends $APT_PKGS && apt-get clean" \
+    # the backports suite from the same mirror debootstrap used; -t takes QGIS (and what it needs
+    # newer) from there, everything else from trixie
+    if [ -n "$BACKPORTS" ]; then
+      mirror=$(awk '/^deb /{print $2; exit}' "$ROOTFS.tmp/etc/apt/sources.list")
+      echo "deb $mirror $BACKPORTS main" > "$ROOTFS.tmp/etc/apt/sources.list.d/backports.list"
+    fi
+    in_root "$ROOTFS.tmp" "apt-get update -qq $APT_OPTS && apt-get install -y -qq --no-install-recommends ${BACKPORTS:+-t $BACKPORTS} $APT_PKGS && apt-get clean" \
       >"$CACHE/apt.log" 2>&1 || { tail -20 "$CACHE/apt.log" >&2; exit 1; }
     cleanup; mounted=()
     echo "$stamp" > "$ROOTFS.tmp/.cityplanner-rootfs"
     rm -rf "$ROOTFS" && mv "$ROOTFS.tmp" "$ROOTFS"
   fi
   t_rootfs=$((SECONDS - t0))
+  [ "${1:-}" = --rootfs-only ] && { echo "test-ltr: root fs ready in ${t_rootfs}s"; exit 0; }
 
   # the working tree as git sees it (tracked and new files, nothing ignored), fresh each run
   rm -rf "$ROOTFS/opt/cityplanner" && mkdir -p "$ROOTFS/opt/cityplanner"
@@ -69,8 +93,9 @@ main() {
   [ -x .venv/bin/python ] && PIP=(.venv/bin/python -m pip)
   mkdir -p "$WHEELS"
   # shellcheck disable=SC2086
-  "${PIP[@]}" download -q --dest "$WHEELS" --only-binary :all: --python-version 3.13 --implementation cp \
-    --abi "cp$PYTAG" --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64 $missing $TEST_ONLY 2>&1 \
+  pyver=$(in_root "$ROOTFS" "python3 -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])'")
+  "${PIP[@]}" download -q --dest "$WHEELS" --only-binary :all: --python-version "$pyver" --implementation cp \
+    --abi "cp${pyver/./}" --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64 $missing $TEST_ONLY 2>&1 \
     | { grep -v "^WARNING: Location" || true; }
   bind "$WHEELS" "$ROOTFS/opt/wheelhouse" --bind
   t_wheels=$((SECONDS - t0 - t_rootfs))

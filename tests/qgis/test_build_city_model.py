@@ -1,10 +1,11 @@
 """'Build city model' through processing.run on real data and on bad input."""
 import processing
 import pytest
-from qgis.core import (QgsFeature, QgsGeometry, QgsProcessingException, QgsVectorLayer, QgsWkbTypes)
+from qgis.core import (QgsFeature, QgsGeometry, QgsProcessingException, QgsVectorLayer)
 
 from cityplanner.plugin import PLUGIN_ROOT
 from cityplanner.plugin.city import load_city
+from cityplanner.plugin.qgis_io.compat import GeometryType
 
 pytestmark = pytest.mark.qgis
 OUTS = {k: "TEMPORARY_OUTPUT" for k in ("FACES", "OUTPUT_ROADS", "JUNCTIONS", "DEMAND")}
@@ -21,10 +22,10 @@ def kotka_result(cityplanner_provider):
 
 def test_outputs_have_expected_types_crs_and_counts(kotka_result):
     city = load_city("kotka")
-    want = {"FACES": (QgsWkbTypes.PolygonGeometry, len(city.faces)),
-            "OUTPUT_ROADS": (QgsWkbTypes.LineGeometry, len(city.edges)),
-            "JUNCTIONS": (QgsWkbTypes.PointGeometry, len(city.nodes)),
-            "DEMAND": (QgsWkbTypes.PointGeometry, len(city.faces))}
+    want = {"FACES": (GeometryType.Polygon, len(city.faces)),
+            "OUTPUT_ROADS": (GeometryType.Line, len(city.edges)),
+            "JUNCTIONS": (GeometryType.Point, len(city.nodes)),
+            "DEMAND": (GeometryType.Point, len(city.faces))}
     for key, (gtype, count) in want.items():
         layer = kotka_result[key]
         assert layer.geometryType() == gtype, key

@@ -39,6 +39,8 @@ def test_progress_lines_with_step_seconds(demo):
 def test_geopackage_layers(demo):
     from qgis.core import QgsVectorLayer, QgsWkbTypes
 
+    from cityplanner.plugin.qgis_io.compat import GeometryType
+
     _, out = demo
     gpkg = out / "kotka.gpkg"
     with sqlite3.connect(gpkg) as db:
@@ -48,7 +50,7 @@ def test_geopackage_layers(demo):
             *(f"road_plan_{m}" for m in methods)} <= names
     plan = QgsVectorLayer(f"{gpkg}|layername=road_plan_default", "p", "ogr")
     assert plan.isValid() and plan.featureCount() > 0
-    assert QgsWkbTypes.geometryType(plan.wkbType()) == QgsWkbTypes.LineGeometry
+    assert QgsWkbTypes.geometryType(plan.wkbType()) == GeometryType.Line
     assert plan.crs().authid() == "EPSG:32635"
     assert not (out / ".staging").exists()
 

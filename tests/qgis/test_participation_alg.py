@@ -10,10 +10,11 @@ pytestmark = pytest.mark.qgis
 
 def parcel_layer(uses):
     from qgis.core import QgsFeature, QgsField, QgsGeometry, QgsVectorLayer
-    from qgis.PyQt.QtCore import QVariant
+
+    from cityplanner.plugin.qgis_io.compat import field_type
 
     layer = QgsVectorLayer("Polygon?crs=EPSG:3857", "parcels", "memory")
-    layer.dataProvider().addAttributes([QgsField("use", QVariant.String)])
+    layer.dataProvider().addAttributes([QgsField("use", field_type("string"))])
     layer.updateFields()
     feats = []
     for k, use in enumerate(uses):
@@ -92,12 +93,11 @@ def test_bundled_sample_with_its_objectives_and_bounded_changes(cityplanner_prov
 
 
 def test_llm_options_are_advanced():
-    from qgis.core import QgsProcessingParameterDefinition
-
+    from cityplanner.plugin.qgis_io.compat import ProcessingParameterFlag
     from cityplanner.processing_algorithms.participatory_revision import ParticipatoryRevision
 
     alg = ParticipatoryRevision()
     alg.initAlgorithm()
     assert alg.parameterDefinition("PERSONA").defaultValue() == 0   # rules
     for name in ("MODEL", "THREADS", "MAX_TOKENS", "ECOLOGY_LOSS"):
-        assert alg.parameterDefinition(name).flags() & QgsProcessingParameterDefinition.FlagAdvanced, name
+        assert alg.parameterDefinition(name).flags() & ProcessingParameterFlag.Advanced, name

@@ -56,7 +56,7 @@ def test_dock_cancel_mid_run(qgis_app, qgis_new_project, qtbot):
     dock = dock_on(layer, residents=20000, rounds=20, speakers=1000, communities=2)
     dock.run_btn.click()
     task = dock.task
-    qtbot.waitUntil(lambda: task.status() == QgsTask.Running, timeout=TASK_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: task.status() == QgsTask.TaskStatus.Running, timeout=TASK_TIMEOUT_MS)
     dock.cancel_btn.click()
     qtbot.waitUntil(lambda: dock.task is None, timeout=TASK_TIMEOUT_MS)
     assert "error: participation cancelled" in dock.log.toPlainText()   # Cancelled raised inside the run

@@ -73,7 +73,7 @@ def test_gui_load_adds_docks_and_unload_leaves_nothing(qgis_processing, qgis_ifa
     QgsApplication.processEvents()
     from qgis.PyQt.QtCore import QCoreApplication, QEvent
 
-    QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert {d.objectName() for d in main.findChildren(QgsDockWidget)} == before
     assert QgsApplication.processingRegistry().providerById("cityplanner") is None
     assert plugin.actions == [] and plugin.dock is None and plugin.participation_dock is None
