@@ -41,12 +41,12 @@ def resolve_model(model: str | None) -> Path:
 SHIPPED_ADAPTER = RESOURCES / "adapters" / "instructions-lora.gguf"
 
 
-def adapter_manifest(adapter: Path = SHIPPED_ADAPTER) -> dict:
-    """The shipped adapter's manifest (``<adapter>.json``); {} when absent or unreadable."""
+def adapter_manifest(adapter: Path | None = None) -> dict:
+    """An adapter's manifest (``<adapter>.json``, default the shipped one); {} when absent or unreadable."""
     import json
 
     try:
-        doc = json.loads(adapter.with_suffix(".json").read_text(encoding="utf-8"))
+        doc = json.loads((adapter or SHIPPED_ADAPTER).with_suffix(".json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return doc if isinstance(doc, dict) else {}
