@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from .. import RESOURCES
 from ..deps import require
 from ..errors import InputError
 
@@ -33,3 +34,40 @@ def resolve_model(model: str | None) -> Path:
     if not p.is_file():
         raise InputError(f"model file not found: {model}")
     return p
+
+
+#: the instruction-reader adapter of ``train --task instructions --config cpu-instructions`` and its
+#: manifest (config, data hash, training summary, reproducing command, held-out measurement)
+SHIPPED_ADAPTER = RESOURCES / "adapters" / "instructions-lora.gguf"
+
+
+def adapter_manifest(adapter: Path | None = None) -> dict:
+    """An adapter's manifest (``<adapter>.json``, default the shipped one); {} when absent or unreadable."""
+    import json
+
+    try:
+        doc = json.loads((adapter or SHIPPED_ADAPTER).with_suffix(".json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def resolve_lora(value: str | None) -> str | None:
+    """The LoRA adapter a local model loads for ``--lora VALUE``.
+
+    ``auto`` (or None, the commands' default): the shipped instruction adapter when it is present
+    and its manifest records that it helped on held-out data (``"fallback": true``), else none;
+    ``none``: no adapter; ``shipped``: the shipped adapter whatever its measurement; else a path."""
+    if value in (None, "", "auto"):
+        if SHIPPED_ADAPTER.is_file() and adapter_manifest().get("fallback") is True:
+            return str(SHIPPED_ADAPTER)
+        return None
+    if value == "none":
+        return None
+    if value == "shipped":
+        if not SHIPPED_ADAPTER.is_file():
+            raise InputError("--lora shipped: no adapter is shipped in resources/adapters/")
+        return str(SHIPPED_ADAPTER)
+    if not Path(value).is_file():
+        raise InputError(f"LoRA adapter not found: {value}")
+    return value

@@ -139,14 +139,23 @@ def executes(pred: list[dict] | None, expect: Any, inst, text: str, cache: dict)
 # ---------------------------------------------------------------------- run
 def run_instructions_bench(out: str | Path, split: str = "test", model: str | None = None,
                            endpoint: str | None = None, lora: str | None = None,
-                           readers: tuple[str, ...] = READERS) -> dict[str, Any]:
+                           readers: tuple[str, ...] = READERS, limit: int | None = None) -> dict[str, Any]:
+    """Read the split's items (the first ``limit`` when given) with each of ``readers`` (names from
+    ``READERS``); the trained readers need ``lora``. Writes OUT/instructions.json and .md after
+    each reader and returns the summary rows."""
     from ..agent.backend import make_backend
     from ..city import load_city
     from ..constraints.interpret import interpret
     from ..tasks import task_class
 
     out = Path(out)
-    items = load_items(split)
+    unknown = [r for r in readers if r not in READERS]
+    if unknown or not readers:
+        raise InputError(f"unknown reader(s) {', '.join(map(repr, unknown)) or '(none given)'} "
+                         f"(readers: {', '.join(READERS)})")
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit}")
+    items = load_items(split)[:limit]
     if lora and not Path(lora).is_file():
         raise InputError(f"adapter not found: {lora}")
     insts: dict[tuple[str, str], Any] = {}

@@ -27,3 +27,11 @@ def seed(text: str) -> int:
     if not (text.isascii() and text.isdigit() and len(text) <= 10 and int(text) <= MAX_SEED):
         raise argparse.ArgumentTypeError(f"must be an integer from 0 to {MAX_SEED}, got {text[:40]}")
     return int(text)
+
+
+def add_lora_argument(parser: argparse.ArgumentParser) -> None:
+    """``--lora`` of the commands that read instructions with the local model (instruct, ask, agent);
+    resolved by ``plugin.agent.model_files.resolve_lora``."""
+    parser.add_argument("--lora", default="auto",
+                        help="LoRA adapter for the local model: auto (default: the shipped instruction adapter "
+                             "when its held-out measurement enabled it), none, shipped, or a GGUF path")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from . import seconds, seed
+from . import add_lora_argument, seconds, seed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default="default", help="GGUF path, or 'default' (SmolLM2-135M); "
                                                            "with --endpoint: the model name on the server")
     parser.add_argument("--endpoint", default=None, help="OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1)")
-    parser.add_argument("--lora", default=None, help="LoRA adapter GGUF for the local model")
+    add_lora_argument(parser)
     parser.add_argument("--rounds", type=int, default=5, help="ImprovePlan round budget (default 5)")
     parser.add_argument("--patience", type=int, default=3)
     parser.add_argument("--max-turns", type=int, default=20, help="turns per atomic episode (at most 20)")
@@ -43,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..agent.backend import make_backend
     from ..agent.loop import AgentSettings, run_agent
+    from ..agent.model_files import resolve_lora
     from ..sandbox import best_plan
 
     if args.rounds < 0 or not 1 <= args.max_turns <= 20:
@@ -56,7 +57,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                              constrained=not args.unconstrained, time_limit=args.time_limit,
                              fallback=None if args.no_fallback else "greedy", compact_prompt=args.compact_prompt,
                              reference=None if args.reference == "none" else args.reference)
-    backend = make_backend(args.model, args.endpoint, lora=args.lora, threads=args.threads, seed=args.seed)
+    lora = None if args.endpoint else resolve_lora(args.lora)
+    backend = make_backend(args.model, args.endpoint, lora=lora, threads=args.threads, seed=args.seed)
     try:
         result = run_agent(backend, args.workspace, settings)
     finally:

@@ -7,6 +7,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from . import add_lora_argument
+
 from .layer_options import add_city_layer_arguments
 
 
@@ -15,6 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--region", default=None, help="bundled region (helsinki, kotka)")
     parser.add_argument("--model", default=None, help="GGUF path or 'default' (SmolLM2-135M)")
     parser.add_argument("--endpoint", default=None, help="OpenAI-compatible base URL instead of a local model")
+    add_lora_argument(parser)
     parser.add_argument("--threads", type=int, default=None, help="llama threads (default: cores − 1)")
     parser.add_argument("--root", default=None,
                         help="folder for workspaces the tools build (default: a temporary one, removed at the end)")
@@ -32,7 +35,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..city.inputs import CityInputs, city_from_inputs, source_gpkg
     from ..errors import InputError
 
+    from ..agent.model_files import resolve_lora
+
     inputs = CityInputs.from_args(args)
+    lora = None if args.endpoint else resolve_lora(args.lora)
     own = bool(inputs.roads or inputs.area or inputs.demand)
     if args.region is not None and args.region not in REGIONS and not own:
         raise InputError(f"unknown region '{args.region}' (bundled: {', '.join(REGIONS)}; "
@@ -44,7 +50,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             city = city_from_inputs(inputs)
             regions = {city.name: source_gpkg(city, Path(root) / "own-layers" / f"{city.name}.gpkg")}
             warnings, region = city.warnings, city.name
-        out = ask(args.request, region, root=root, read_roots=tuple(args.allow_read), model=args.model,
+        backend = None
+        if lora:   # ask() makes a plain model itself; with an adapter the command makes it (started lazily)
+            from ..agent.backend import make_backend
+            from ..constraints.llm import LazyBackend
+
+            backend = stack.enter_context(contextlib.closing(LazyBackend(
+                lambda: make_backend(args.model, None, lora=lora, threads=args.threads))))
+        out = ask(args.request, region, backend, root=root, read_roots=tuple(args.allow_read), model=args.model,
                   endpoint=args.endpoint, threads=args.threads, max_tokens=args.max_tokens, regions=regions,
                   model_sentence=args.model_sentence)
     out["warnings"] = warnings

@@ -42,7 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bound-time-limit", type=seconds, default=60.0,
                         help="seconds for the MILP bound of each instance (default 60)")
     parser.add_argument("--limit", type=int, default=None,
-                        help="only the first N instances of each task × size of the suite (deterministic)")
+                        help="only the first N instances of each task × size of the suite (deterministic); "
+                             "instructions suite: only the first N items")
     parser.add_argument("--seeds", type=int, default=1, help="seeds per method: 42, 43, … (default 1)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: CPU count)")
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786")
@@ -50,7 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--endpoint", default=None, help="OpenAI-compatible server URL for the agent / ask suites")
     parser.add_argument("--turns", type=int, default=10_000, help="fuzz suite: generated turns (default 10000)")
     parser.add_argument("--seed", type=seed, default=0, help="fuzz suite: generator seed (default 0)")
-    parser.add_argument("--lora", default=None, help="instructions suite: the adapter of train --task instructions")
+    parser.add_argument("--lora", default=None, help="instructions suite: the adapter of train --task instructions "
+                                                     "(a GGUF path, or 'shipped')")
+    parser.add_argument("--readers", default=None,
+                        help="instructions suite: comma-separated readers to run, e.g. \"raw model,trained adapter\" "
+                             "(default: rules, rules + raw model, raw model, trained adapter, rules + trained)")
     parser.add_argument("--tasks", default=None,
                         help="scale suite: comma-separated tasks to run; the other rows already in OUT are kept")
     parser.add_argument("--sizes", default=None,
@@ -98,8 +103,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.suite == "instructions":
         from ..bench.instructions import run_instructions_bench
 
+        from ..bench.instructions import READERS
+
+        readers = tuple(r.strip() for r in args.readers.split(",") if r.strip()) if args.readers else READERS
+        lora = args.lora
+        if lora == "shipped":
+            from ..agent.model_files import resolve_lora
+
+            lora = resolve_lora("shipped")
         return run_instructions_bench(args.out, split=args.split, model=args.model, endpoint=args.endpoint,
-                                      lora=args.lora)
+                                      lora=lora, readers=readers, limit=args.limit)
     if args.suite == "ask":
         from ..agent.ask.bench import run_ask_bench
 

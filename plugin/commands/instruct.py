@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from ..errors import InputError
+from . import add_lora_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--clear", action="store_true", help="remove every stored instruction")
     parser.add_argument("--model", default=None, help="GGUF path or 'default' for text the rules cannot read")
     parser.add_argument("--endpoint", default=None, help="OpenAI-compatible base URL instead of the local model")
-    parser.add_argument("--lora", default=None, help="GGUF LoRA adapter for the local model")
+    add_lora_argument(parser)
     parser.add_argument("--rules-only", action="store_true", help="never call a model")
     parser.add_argument("--area", default=None,
                         help="a polygon layer file (GPKG, GeoJSON, SHP): the area \"inside the area\" means")
@@ -53,9 +54,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     backend, source = None, "model"
     if not args.rules_only:
         from ..agent.backend import make_backend
+        from ..agent.model_files import resolve_lora
         from ..constraints.llm import LazyBackend
 
-        backend = LazyBackend(lambda: make_backend(args.model, args.endpoint, lora=args.lora))
+        lora = None if args.endpoint else resolve_lora(args.lora)
+        backend = LazyBackend(lambda: make_backend(args.model, args.endpoint, lora=lora))
         source = "endpoint" if args.endpoint else "model"
     try:
         return instruct(args.workspace, args.text, inst, backend, source, apply=args.apply, time_limit=args.time_limit,

