@@ -24,24 +24,14 @@ from typing import Any
 
 import shapely
 
-from ..city import CATEGORIES, REGIONS, load_city
+from ..city import CATEGORIES, REGIONS, lexicon, load_city
 from ..city.names import Match, NamedFeature, name_index, normalise
 from ..city.osm import read_osm
 from ..tasks.base import Instance
 
 from .compile import by_id, candidate_geometries
 
-#: words planners use for the data's POI categories
-CATEGORY_WORDS = {
-    "school": "school", "kindergarten": "school", "hospital": "hospital", "clinic": "clinic",
-    "health centre": "clinic", "doctor": "clinic", "pharmacy": "clinic", "shop": "business",
-    "business": "business", "office": "office", "park": "green", "green area": "green", "green space": "green",
-    "green": "green",
-    "playground": "recreation", "recreation": "recreation", "parking": "parking", "car park": "parking",
-    "fuel station": "fuel", "gas station": "fuel", "petrol station": "fuel", "fuel": "fuel",
-    "charger": "charging", "charging station": "charging", "charging point": "charging", "charging": "charging",
-    "station": "charging",
-}
+_FACILITIES = [(re.compile(p, re.I), c, t) for p, c, t in lexicon.facility_terms()]
 STREET_REACH_M = 150.0   # "the school on X street": a school this close to the street
 
 
@@ -58,9 +48,17 @@ class Resolved:
 
 
 def category_of(word: str | None) -> str | None:
+    """The POI category a target word names ("pharmacy" → clinic, "car park" → parking,
+    "stations" → charging), read with the lexicon's facility words; None for anything else."""
     w = re.sub(r"^(?:the|a|an|any|every|all|existing)\s+", "", str(word or "").strip().casefold())
-    w = re.sub(r"(?<=[a-z])s$", "", w) if w not in CATEGORY_WORDS else w
-    return CATEGORY_WORDS.get(w) or (w if w in CATEGORIES else None)
+    if not w:
+        return None
+    hit = next((c for rx, c, _ in _FACILITIES if rx.fullmatch(w)), None)
+    if hit:
+        return hit
+    aliases = lexicon.target_aliases()
+    single = re.sub(r"(?<=[a-z])s$", "", w)
+    return aliases.get(w) or aliases.get(single) or (w if w in CATEGORIES else single if single in CATEGORIES else None)
 
 
 def region_of(inst: Instance) -> str | None:

@@ -22,12 +22,11 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from ...city import CATEGORIES
+from ...city import CATEGORIES, lexicon
 from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normalise
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
-from .wording import (BACKREF, COUNTRIES, CUES, DIST, IF_AFTER, IF_RE, JOINED, LEAD_IN, NEGATED, NOUN_TAIL, NUMBER_WORDS,
-                      SENTENCE_WORDS,
-                      SPLIT, TASK_WORDS, TERSE_IF, UNITS, WORD_DIST, WORD_KM, WORD_M, YES_NO, condition_test, metres)
+from .wording import (BACKREF, COUNTRIES, CUES, IF_AFTER, IF_RE, JOINED, LEAD_IN, NEGATED, NOUN_TAIL, SENTENCE_WORDS,
+                      SPLIT, TASK_WORDS, TERSE_IF, UNITS, YES_NO, condition_test)
 
 INTENTS = ("summary", "find", "count", "exists", "nearest", "route", "within", "compare", "plan",
            "compare_plans", "participation")
@@ -236,11 +235,8 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
         if region:
             src["region"] = "place names"
     money = money_amounts(request)
-    dists = sorted([(m.start(), m.end(), metres(m)) for m in DIST.finditer(request)
-                    if not any(o.start <= m.start() < o.end for o in money)]
-                   + [(m.start(), m.end(), WORD_KM[m.group(1).casefold()] * 1000) for m in WORD_DIST.finditer(request)]
-                   + [(m.start(), m.end(), NUMBER_WORDS[m.group(1).casefold()] * 100 + (50 if m.group(2) else 0))
-                      for m in WORD_M.finditer(request)])
+    dists = [(d.start, d.end, d.metres) for d in lexicon.distances(request)
+             if not any(o.start <= d.start < o.end for o in money)]
     all_terms = category_terms(request)
     taken = [(o.start, o.end) for o in money] + [(a, b) for a, b, _ in dists]
     places = _places(request, index_of(region), taken) if region else []

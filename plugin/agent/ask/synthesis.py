@@ -16,6 +16,7 @@ from collections import Counter
 import re
 from typing import Any, Iterable
 
+from ...city import lexicon
 from ..tools import Observation
 
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
@@ -195,7 +196,8 @@ def compose(draft: list[str], kept: list[str], limitations: Iterable[str]) -> st
 
 
 # ---------------------------------------------------------------------------- goal by goal
-TASK_LABEL = {"station": "charging-station", "land": "land-use", "road": "road"}
+#: "charging-station", "land-use", "road": the lexicon's label of each task
+TASK_LABEL = {t: lexicon.task_label(t) for t in lexicon.TASK_KEYS}
 
 
 def _km(m: float) -> str:
