@@ -91,7 +91,13 @@ def task_label(task: str) -> str:
 
 
 def task_types(task: str) -> tuple[tuple[str, str], ...]:
-    """(type, regex) of a task's land-use or site types; () for a task without types."""
+    """(type, regex) of a task's land-use types, site types or road kinds (as the candidates'
+    ``kind`` column names them: "upgrade" words give ``rebuild``)."""
+    if task == "road":
+        kinds: dict[str, list[str]] = {}
+        for v in load("tasks")["road_kinds"].values():
+            kinds.setdefault(v["data_kind"], []).append(_either(v.get("en"), v.get("fi")))
+        return tuple((k, "|".join(ps)) for k, ps in kinds.items())
     return tuple((n, p) for n, p in load("tasks")["types"].get(task, ()))
 
 

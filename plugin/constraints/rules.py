@@ -20,6 +20,7 @@ from .schema import DEFAULT_NEAR_M
 #: the words planners use (resources/lexicon/tasks.json); first match wins
 LAND_TYPES = lexicon.task_types("land")
 STATION_TYPES = lexicon.task_types("station")
+ROAD_KINDS = lexicon.task_types("road")
 TERMS = {t: lexicon.task_terms(t) for t in lexicon.TASK_KEYS}
 UNIT_NOUNS = (r"(?:(?:ev\s+)?(?:charg\w+(?:\s+(?:stations?|points?|sites?))?|stations?|sites?|candidates?|facilit\w+|"
               r"(?:new\s+)?(?:roads?|links?|streets?)|parcels?|blocks?|anything|nothing|buildings?|projects?|"
@@ -114,7 +115,8 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
 
 
 def _types(task: str) -> tuple[tuple[str, str], ...]:
-    return LAND_TYPES if task == "land" else STATION_TYPES if task == "station" else ()
+    """Land-use types, site types, or road kinds (new / rebuild: "at most two new links" counts new links only)."""
+    return LAND_TYPES if task == "land" else STATION_TYPES if task == "station" else ROAD_KINDS if task == "road" else ()
 
 
 def type_of(text: str, task: str) -> str | None:

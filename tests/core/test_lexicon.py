@@ -115,3 +115,19 @@ def test_finnish_task_words_are_plan_kinds(request_, task):
     read = extract(request_, name_index, ("helsinki", "kotka"), "kotka")
     assert [(g.intent, g.slots["task"], g.slots["budget"]) for g in read.goals] \
         == [("plan", task, float(request_.split(" k€")[0].split()[-1]))]
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("No more than two new links in total.", ("count_max", None, 2, "new")),
+    ("no rebuilt links within 100 m of Kiasma", ("exclude_near", 100.0, None, "rebuild")),
+    ("upgrade at least 2 existing streets", ("count_min", None, 2, "rebuild")),   # the data's kind of an upgrade
+    ("no new links at all", ("count_max", None, 0, "new")),
+    ("no roads inside Tokoinranta", ("outside_area", None, None, None)),          # no kind said: every link
+])
+def test_road_kinds_are_in_the_instruction_language(text, expect):
+    """A count or distance about one kind of link constrains that kind only (the candidates'
+    ``kind`` column: new / rebuild)."""
+    from cityplanner.plugin.constraints.rules import parse
+
+    (c,) = parse(text, "road", 1000)
+    assert (c["kind"], c.get("distance_m"), c.get("count"), c.get("type")) == expect
