@@ -68,6 +68,17 @@ def uncategorised_pattern() -> str:
     return _either(u.get("en"), u.get("fi"))
 
 
+@lru_cache(maxsize=None)
+def _finnish_facility_re() -> re.Pattern:
+    return re.compile(_either(*(t.get("fi") for t in load("facilities")["terms"])), re.I)
+
+
+def is_finnish(word: str) -> bool:
+    """True for a Finnish facility word ("koulut", "apteekki", "latauspisteet"): English plural
+    endings must not be put on it."""
+    return bool(_finnish_facility_re().fullmatch(word.strip()))
+
+
 def target_aliases() -> dict[str, str]:
     """Words that name a POI category only as an instruction's target ("station" → charging)."""
     return dict(load("facilities")["target_aliases"])
@@ -315,7 +326,7 @@ def money_words() -> dict[str, Any]:
 
 
 __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "count_pattern", "count_value", "distance_re",
-           "distances", "facility_terms", "fraction_pattern", "fraction_value", "fuzzy_words", "is_number_word", "load",
-           "metres", "money_words", "number_words_pattern", "percentages", "road_kinds", "target_aliases",
-           "task_label", "task_name", "task_patterns", "task_terms", "task_types", "uncategorised_pattern",
-           "unit_metres", "unit_pattern", "word_number"]
+           "distances", "facility_terms", "fraction_pattern", "fraction_value", "fuzzy_words", "is_finnish",
+           "is_number_word", "load", "metres", "money_words", "number_words_pattern", "percentages", "road_kinds",
+           "target_aliases", "task_label", "task_name", "task_patterns", "task_terms", "task_types",
+           "uncategorised_pattern", "unit_metres", "unit_pattern", "word_number"]

@@ -47,7 +47,7 @@ def fact_lines(obs: Observation) -> list[str]:
         return [f"The nearest {r['category']} to {_label(r['origin'])} is {_label(n)}: "
                 f"{n['network_distance_m']} m by road ({n['straight_distance_m']} m straight)."]
     if obs.tool == "route":
-        via = f" via {', '.join(r['streets'][:6])}" if r["streets"] else ""
+        via = _via(r["streets"])
         return [f"The road route from {_label(r['origin'])} to {_label(r['destination'])} is "
                 f"{r['network_distance_m']} m{via} ({r['straight_distance_m']} m straight)."]
     if obs.tool == "within_distance":
@@ -200,6 +200,12 @@ def compose(draft: list[str], kept: list[str], limitations: Iterable[str]) -> st
 TASK_LABEL = {t: lexicon.task_label(t) for t in lexicon.TASK_KEYS}
 
 
+def _via(streets: list[str]) -> str:
+    """" via A, B, C" — every street of a route up to ``ALL_NAMES``, then how many more (a cut list says so)."""
+    return f" via {', '.join(streets[:ALL_NAMES])}{_more(min(len(streets), ALL_NAMES), len(streets), 'streets')}" \
+        if streets else ""
+
+
 def _km(m: float) -> str:
     return f"{m:g} m" if m < 1000 else f"{m:g} m ({m / 1000:.2f} km)"
 
@@ -209,6 +215,8 @@ def _what(g: Any, n: int = 2) -> str:
     plural unless ``n`` is 1."""
     s = g.slots
     cat = s.get("category") or "feature"
+    if lexicon.is_finnish(s.get("word") or ""):   # no English ending on a Finnish noun: the category counts
+        return f"{_number(cat, n)} ('{s['word']}'{', ' + s['tag'] if s.get('tag') else ''})"
     word = _number(s.get("word") or cat, n)
     if normalise_word(word).split(" ")[0] != cat or s.get("tag"):
         return f"{word} ({cat}{', ' + s['tag'] if s.get('tag') else ''})"
@@ -237,16 +245,28 @@ def normalise_word(w: str) -> str:
     return re.sub(r"s$", "", w.casefold())
 
 
-def _names_list(feats: list[dict[str, Any]], total: int, with_street: bool = True, n: int = 8) -> str:
+#: a list this long or shorter is given in full; a longer one says how many it leaves out
+ALL_NAMES = 12
+
+
+def _more(shown: int, total: int, noun: str = "") -> str:
+    """" and 3 more" (or " and 3 more streets") when a list stops before its end, else ""."""
+    rest = total - shown
+    return f" and {rest} more{' ' + noun if noun else ''}" if rest > 0 else ""
+
+
+def _names_list(feats: list[dict[str, Any]], total: int, with_street: bool = True, n: int = ALL_NAMES) -> str:
+    """Names (with street or distance) of ``feats``; all of them when ``total`` ≤ ``ALL_NAMES``,
+    else the first ``n`` and how many more."""
     shown = []
-    for f in feats[:n]:
+    for f in feats[: max(n, total if total <= ALL_NAMES else 0)]:
         label = _label(f)
         if with_street and f.get("street"):
             label += f" ({f['street']})"
         elif f.get("straight_distance_m") is not None:
             label += f" ({f['straight_distance_m']} m)"
         shown.append(label)
-    return ", ".join(shown) + (" and others" if total > len(shown) else "")
+    return ", ".join(shown) + _more(len(shown), total)
 
 
 def _site_line(site: dict[str, Any], street: str) -> str:
@@ -297,9 +317,8 @@ def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, sho
     sites = (by.get("solve_plan").result if by.get("solve_plan") else r).get("sites") or r.get("sites") or []
     if show_sites and sites:
         lines = [_site_line(st, idx.street_near(st["x"], st["y"]) if idx is not None and "x" in st else "")
-                 for st in sites[:10]]
-        more = " (and others)" if len(sites) > 10 else ""
-        out.append("Sites: " + "; ".join(lines) + more + ". They are on the map as the layer "
+                 for st in sites[:ALL_NAMES]]
+        out.append("Sites: " + "; ".join(lines) + _more(len(lines), len(sites), "sites") + ". They are on the map as the layer "
                    f"'plan sites {b['workspace']}'.")
     return out
 
@@ -363,7 +382,7 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
                            f"of {_label(r['center'])} "
                            f"(straight line): {_names_list(r['features'], r['count'], with_street=False)}.")
         elif g.intent == "route":
-            via = f" via {', '.join(r['streets'][:6])}" if r["streets"] else ""
+            via = _via(r["streets"])
             out.append(f"By road, {_label(r['origin'])} to {_label(r['destination'])} is "
                        f"{_km(r['network_distance_m'])}{via} ({r['straight_distance_m']} m straight).")
         elif g.intent == "compare":

@@ -1,0 +1,33 @@
+"""Answers: every name when twelve or fewer exist, else how many more; a cut street list says
+so; Finnish facility words get no English plural ending (the English category carries the
+number). Sentence level: the expected strings are written out by hand."""
+from __future__ import annotations
+
+from cityplanner.plugin.agent.ask import synthesis
+from cityplanner.plugin.agent.ask.cognition import Goal
+
+
+def _feats(n):
+    return [{"name": f"Place {i}"} for i in range(n)]
+
+
+def test_all_names_up_to_twelve_then_how_many_more():
+    assert synthesis._names_list(_feats(12), 12, with_street=False) == ", ".join(f"Place {i}" for i in range(12))
+    assert synthesis._names_list(_feats(7), 7, n=5) == ", ".join(f"Place {i}" for i in range(7))   # few: all
+    cut = synthesis._names_list(_feats(20), 30, with_street=False)
+    assert cut.endswith("Place 11 and 18 more") and "Place 12" not in cut and "others" not in cut
+
+
+def test_a_cut_street_list_says_so():
+    assert synthesis._via(["A", "B"]) == " via A, B"
+    assert synthesis._via([f"S{i}" for i in range(15)]).endswith("S11 and 3 more streets")
+    assert synthesis._via([]) == ""
+
+
+def test_plurals_in_both_languages():
+    what = lambda word, cat, n, tag=None: synthesis._what(Goal("count", {"word": word, "category": cat, "tag": tag}), n)  # noqa: E731
+    assert what("pharmacy", "clinic", 3, "amenity=pharmacy") == "pharmacies (clinic, amenity=pharmacy)"
+    assert what("schools", "school", 1) == "school"
+    assert what("koulut", "school", 3) == "schools ('koulut')"              # not "kouluts"
+    assert what("latauspiste", "charging", 4) == "charging points ('latauspiste')"
+    assert what("apteekki", "clinic", 1, "amenity=pharmacy") == "clinic ('apteekki', amenity=pharmacy)"
