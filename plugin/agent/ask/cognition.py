@@ -108,7 +108,11 @@ def _infer_region(request: str, regions: tuple[str, ...], index_of: Callable[[st
         best = sorted(hits.items(), key=lambda kv: -kv[1])
         if best[0][1] >= 2 * best[1][1]:
             return best[0][0]
-    return None
+        return None
+    # no exact name anywhere: a misspelt name that only one region's data comes close to picks that
+    # region, so the reply can say "did you mean …" instead of asking which region
+    near = [r for r in regions if any(m.feature.kind != "region" for _, _, m in index_of(r).scan(request))]
+    return near[0] if len(near) == 1 else None
 
 
 # ------------------------------------------------------------------------ places
