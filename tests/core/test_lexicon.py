@@ -104,19 +104,6 @@ def test_target_words_name_categories_through_the_lexicon():
         == ["clinic", "charging", "parking", "school", "clinic", "charging", None, None]
 
 
-@pytest.mark.parametrize("request_, task", [
-    ("Tee latausasemasuunnitelma 300 k€ budjetilla", "station"),
-    ("Maankäyttösuunnitelma, budjetti 500 k€", "land"),
-])
-def test_finnish_task_words_are_plan_kinds(request_, task):
-    from cityplanner.plugin.agent.ask.cognition import extract
-    from cityplanner.plugin.city.names import name_index
-
-    read = extract(request_, name_index, ("helsinki", "kotka"), "kotka")
-    assert [(g.intent, g.slots["task"], g.slots["budget"]) for g in read.goals] \
-        == [("plan", task, float(request_.split(" k€")[0].split()[-1]))]
-
-
 @pytest.mark.parametrize("text, expect", [
     ("No more than two new links in total.", ("count_max", None, 2, "new")),
     ("no rebuilt links within 100 m of Kiasma", ("exclude_near", 100.0, None, "rebuild")),
