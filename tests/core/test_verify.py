@@ -81,3 +81,16 @@ def test_instruct_checks_every_stored_constraint_before_applying(station, tmp_pa
     # the same judge on a plan that breaks the stored count: found and named
     too_many = station.ids[:4]
     assert [r["summary"] for r in broken(check(station, too_many, store.load(ws)))] == ["at most 3 selected"]
+
+
+def test_distances_are_measured_from_the_outline(station):
+    """Stockmann is a POI point in the City; the data maps its building: "within 100 m of
+    Stockmann" is measured from the building's outline, which holds the point."""
+    from cityplanner.plugin.city.names import name_index
+    from cityplanner.plugin.constraints.interpret import interpret
+
+    (c,) = interpret("no chargers within 100 m of Stockmann", station).constraints
+    shape = shapely.from_wkt(c["geometry"])
+    poi = next(f for f in name_index("helsinki").features if f.name == "Stockmann" and f.kind == "poi")
+    assert shape.geom_type in ("Polygon", "MultiPolygon") and shape.area > 1000.0
+    assert shapely.distance(shape, shapely.Point(poi.x, poi.y)) < 1.0
