@@ -31,3 +31,17 @@ def test_plurals_in_both_languages():
     assert what("koulut", "school", 3) == "schools ('koulut')"              # not "kouluts"
     assert what("latauspiste", "charging", 4) == "charging points ('latauspiste')"
     assert what("apteekki", "clinic", 1, "amenity=pharmacy") == "clinic ('apteekki', amenity=pharmacy)"
+
+
+def test_area_answers_say_the_bounds_counted_over(tmp_path):
+    """Kluuvi is a place node: its area is approximated; the answer gives that area's size and bounds."""
+    from cityplanner.plugin.agent.ask.agent import answer_request
+    from cityplanner.plugin.agent.tools import default_registry
+    from cityplanner.plugin.city.names import name_index
+
+    out = answer_request("How many cafés are in Kluuvi?", default_registry(tmp_path), None, "helsinki")
+    kluuvi = next(f for f in name_index("helsinki").features if f.name == "Kluuvi" and f.kind == "place")
+    x0, y0, x1, y1 = kluuvi.area.bounds
+    line = next(s for s in out["answer"].splitlines() if s.startswith("The area of Kluuvi counted"))
+    assert "approximated" in line and f"x {x0:.0f}–{x1:.0f}, y {y0:.0f}–{y1:.0f}" in line
+    assert f"about {(x1 - x0) / 1000:.1f} × {(y1 - y0) / 1000:.1f} km" in line

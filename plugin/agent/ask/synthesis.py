@@ -206,6 +206,16 @@ def _via(streets: list[str]) -> str:
         if streets else ""
 
 
+def _bounds_line(area: dict[str, Any] | None) -> str:
+    """The area an answer counted over, in one sentence: its size and bounds (data CRS, metres)."""
+    b = (area or {}).get("bounds")
+    if not b:
+        return ""
+    how = "approximated from the place's location" if area.get("approximate") else "as the data maps it"
+    return (f"The area of {area.get('name')} counted is {how}: about {(b[2] - b[0]) / 1000:.1f} × "
+            f"{(b[3] - b[1]) / 1000:.1f} km, x {b[0]:.0f}–{b[2]:.0f}, y {b[1]:.0f}–{b[3]:.0f} (metres, the data's CRS).")
+
+
 def _km(m: float) -> str:
     return f"{m:g} m" if m < 1000 else f"{m:g} m ({m / 1000:.2f} km)"
 
@@ -345,6 +355,7 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
         elif g.intent in ("find", "count", "exists"):
             where = f" in {s['area_name']}" if s.get("area_name") else f" in the {region} data"
             approx = " (area approximated from the place's location)" if (r.get("area") or {}).get("approximate") else ""
+            bounds = _bounds_line(r.get("area"))
             what = _what(g, r["count"])
             if r["count"] == 0:
                 out.append(f"{'No: t' if g.intent == 'exists' else 'T'}here are no {what}{where}{approx}.")
@@ -356,6 +367,8 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
                 yes = "Yes: t" if g.intent == "exists" else "T"
                 out.append(f"{yes}here {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}: "
                            f"{_names_list(r['features'], r['count'])}.")
+            if bounds:
+                out.append(bounds)
         elif g.intent == "nearest":
             n = r.get("nearest")
             if n is None:
