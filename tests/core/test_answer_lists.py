@@ -45,3 +45,32 @@ def test_area_answers_say_the_bounds_counted_over(tmp_path):
     line = next(s for s in out["answer"].splitlines() if s.startswith("The area of Kluuvi counted"))
     assert "approximated" in line and f"x {x0:.0f}–{x1:.0f}, y {y0:.0f}–{y1:.0f}" in line
     assert f"about {(x1 - x0) / 1000:.1f} × {(y1 - y0) / 1000:.1f} km" in line
+
+
+def test_near_in_a_plan_request_is_a_constraint_said_in_the_reply(tmp_path):
+    """"Plan chargers near Kiasma": the plan is held to at least one site within 500 m of Kiasma
+    (the default 'near', stated), stored as an instruction of that plan's own workspace; a plain
+    plan of the same task and budget is not held to it."""
+    import shapely
+
+    from cityplanner.plugin.agent.ask.agent import answer_request
+    from cityplanner.plugin.agent.tools import default_registry
+    from cityplanner.plugin.constraints import store
+    from cityplanner.plugin.sandbox.workspace import load_instance
+
+    reg = default_registry(tmp_path)
+    out = answer_request("Plan chargers near Kiasma with 300k", reg, None, "helsinki")
+    tools = [c["tool"] for c in out["tool_calls"]]
+    assert tools == ["build_instance", "add_constraint", "solve_plan", "evaluate_plan"]
+    assert "Held to what the request said: at least 1 selected within 500 m of Kiasma" in out["answer"]
+    ws = reg.ctx.workspace(out["tool_calls"][0]["result"]["workspace"])
+    (c,) = store.load(ws)
+    inst = load_instance(ws)
+    solved = next(x["result"] for x in out["tool_calls"] if x["tool"] == "solve_plan")
+    kiasma = shapely.from_wkt(c["geometry"])
+    geoms = {i: shapely.from_wkt(w) for i, w in zip(inst.ids, inst.candidates["wkt"])} if "wkt" in inst.candidates \
+        else {i: shapely.Point(x, y) for i, x, y in zip(inst.ids, inst.candidates["x"], inst.candidates["y"])}
+    assert solved["valid"] and any(shapely.distance(geoms[s["id"]], kiasma) <= 500.0 for s in solved["sites"])
+    plain = answer_request("Plan chargers with 300k", reg, None, "helsinki")
+    assert "Held to" not in plain["answer"]
+    assert store.load(reg.ctx.workspace(plain["tool_calls"][0]["result"]["workspace"])) == []

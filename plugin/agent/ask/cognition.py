@@ -115,6 +115,20 @@ def _infer_region(request: str, regions: tuple[str, ...], index_of: Callable[[st
     return near[0] if len(near) == 1 else None
 
 
+#: "plan chargers near Kiasma", "… within 400 m of Oodi", "… around Kaisaniemen puisto"
+NEAR_SLOT = re.compile(r"\b(?:near|nearby|around|close to|next to|beside|within\s+\S+(?:\s*(?:m|km|metres|meters))?\s+of)"
+                       r"\s+(?:the\s+)?$", re.I)
+
+
+def _plan_near(request: str, cp: list[_Place], cd: list[float]) -> dict[str, Any] | None:
+    """The place a plan request wants its sites near, as a constraint to hold the plan to:
+    {place, name, radius_m, default_radius}; the distance said, else ``NEAR_M`` (said in the reply)."""
+    for p in cp:
+        if p.found and p.kind != "region" and NEAR_SLOT.search(request[max(0, p.start - 30):p.start]):
+            return {"place": p.id, "name": p.name, "radius_m": cd[0] if cd else NEAR_M, "default_radius": not cd}
+    return None
+
+
 # ------------------------------------------------------------------------ places
 def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[_Place]:
     """Data names in the request, and name-like phrases the data lacks (``taken``: spans of
@@ -493,7 +507,9 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
             task = next((g.slots.get("task") for g in reversed(before) if g.intent == "plan"), None)
             budget = budget if budget is not None else next((g.slots.get("budget") for g in reversed(before)
                                                              if g.intent == "plan"), None)
-        return [goal("plan", task=task, budget=budget, size="small", evaluate=cue("evaluate"), sites=cue("sites"))]
+        near = _plan_near(request, cp, cd)
+        return [goal("plan", task=task, budget=budget, size="small", evaluate=cue("evaluate"), sites=cue("sites"),
+                     **({"near": near} if near else {}))]
     if (cue("summary") or (not cp and re.search(r"residents|inhabitants|population|buildings|road km|"
                                                 r"kilomet\w* of road|junctions|dead ends", low))
             or (area_places and not cp and re.search(r"\bwhat(?:'?s| is| are| lies)\b.*\b(?:around|in|near)\b", low))) \

@@ -206,6 +206,17 @@ def _via(streets: list[str]) -> str:
         if streets else ""
 
 
+def _held_line(obs: Any) -> list[str]:
+    """The constraint a plan request asked for ("near X"), as stored and held: said, never silent."""
+    if obs is None:
+        return []
+    r = obs.result
+    what = "; ".join(c["summary"] for c in r.get("constraints", []))
+    notes = "".join(f" ({n})" for n in r.get("notes") or [])
+    return [f"Held to what the request said: {what}{notes} — stored in the workspace as an instruction; "
+            f"{r.get('price_text', '')}."]
+
+
 def _bounds_line(area: dict[str, Any] | None) -> str:
     """The area an answer counted over, in one sentence: its size and bounds (data CRS, metres)."""
     b = (area or {}).get("bounds")
@@ -309,12 +320,13 @@ def _why_empty(built: dict[str, Any], budget: float) -> str:
 
 def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, show_sites: bool = True) -> list[str]:
     by = {o.tool: o for o in obs if o.ok}
+    held = _held_line(by.get("add_constraint"))
     label = TASK_LABEL.get(g_task, g_task)
     if "build_instance" not in by:
         return []
     b = by["build_instance"].result
     out = [f"{label.capitalize()} plan for {b['region']} with a budget of {budget:g} k€ "
-           f"({b['candidates']} candidate sites, at most {b['step_limit']} selections)."]
+           f"({b['candidates']} candidate sites, at most {b['step_limit']} selections)."] + held
     ev = (by.get("evaluate_plan") or by.get("solve_plan"))
     if ev is None:
         return out
