@@ -192,6 +192,8 @@ class NameIndex:
                 hit = self._by_norm.get(n)
                 if not hit and n.split()[-1] in GENERIC:
                     continue
+                if hit and not _alias_may_match(phrase, n, hit, text[:s]):
+                    continue
                 if hit:
                     # a region's own name is the region, not a feature called so ("Helsinki" the place node);
                     # then a feature named so before one with it as an alias ("Helsingin päärautatieasema": the
@@ -265,6 +267,23 @@ central main old new big public nice anything something quickest shortest fastes
 
 #: words that join two names in a request; a misspelt or partial name never spans them
 CONNECTORS = {"and", "then", "from", "to", "or", "vs", "with", "near", "of", "in", "on", "at", "by", "is", "than"}
+
+
+#: words after which a name must stand ("from espa to …", "near kiasma")
+NAME_SLOT = re.compile(r"\b(?:from|to|near|at|of|by|between|beside|around|past|via|and)\s+(?:the\s+)?$", re.I)
+
+
+def _alias_may_match(written: str, norm: str, hit: list[tuple[str, NamedFeature]], before: str = "") -> bool:
+    """An ordinary word never matches an alias: a one-word span that is only some feature's
+    alias (no feature's own name) counts only when it stands where a name must stand ("from
+    espa") or is written as one — capitalised, and not a two-letter word unless in capitals
+    ("road network" is not the POI Verkosto, "Hi, …" not Hei vaan)."""
+    if " " in norm or any(normalise(f.name) == norm for _, f in hit):
+        return True
+    w = written.strip()
+    if len(w) <= 2 and not w.isupper():
+        return False
+    return w[:1].isupper() or bool(NAME_SLOT.search(before))
 
 
 def _namelike(phrase: str) -> bool:

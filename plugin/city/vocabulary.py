@@ -11,47 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-#: (regex, category, tag filter {key: values | None for any value}). Longer phrases first
-#: matter only for overlap, which ``category_terms`` resolves by taking the longest match.
-TERMS: tuple[tuple[str, str, dict[str, tuple[str, ...] | None] | None], ...] = (
-    (r"(?:ev |electric (?:car |vehicle )?)?charg(?:ing|er)s?(?: stations?| points?| spots?| posts?)?|\bevs?\b|"
-     r"charge (?:my|an?|the|our) (?:car|ev|vehicle)s?|"
-     r"latauspisteet|latauspiste", "charging", None),
-    (r"petrol(?: stations?)?|gas stations?|filling stations?|service stations?|fuel(?: stations?)?|"
-     r"huoltoasemat?", "fuel", None),
-    (r"car ?parks?|parking(?: garages?| lots?| places?| spaces?| halls?| houses?)?|garages?|parkkihalli|"
-     r"pysäköinti\w*|(?:place|somewhere|where|space) to park(?: the car)?", "parking", None),   # "place to park": a verb
-    (r"hospit\w*|sairaala\w*", "hospital", None),
-    (r"pharmac(?:y|ies)|chemists?|drugstores?|apteek\w*", "clinic", {"amenity": ("pharmacy",)}),
-    (r"dent(?:ists?|al(?: practices?| clinics?| surgery)?)|hammaslääkäri\w*", "clinic", {"amenity": ("dentist",)}),
-    (r"\bgps?\b|doctors?|general practitioners?|medical cent(?:re|er)s?|health cent(?:re|er)s?|lääkäriasema\w*|"
-     r"terveysasema\w*", "clinic", {"amenity": ("doctors", "clinic")}),
-    (r"clinics?|healthcare|health care", "clinic", None),
-    (r"kindergartens?|day ?cares?|nurser(?:y|ies)|päiväkod\w*|päiväkoti", "school", {"amenity": ("kindergarten",)}),
-    (r"universit(?:y|ies)|colleges?", "school", {"amenity": ("university", "college")}),
-    (r"schools?|koulu\w*|educat\w*(?: (?:institutions?|facilities|buildings?|sites?))?", "school", None),
-    (r"cinemas?|movie theat(?:re|er)s?|movies", "recreation", {"amenity": ("cinema",)}),
-    (r"librar(?:y|ies)|libary|kirjasto\w*", "recreation", {"amenity": ("library",)}),
-    (r"theat(?:re|er)s?|teatteri\w*", "recreation", {"amenity": ("theatre",)}),
-    (r"playgrounds?|leikkipuisto\w*", "recreation", {"leisure": ("playground",)}),
-    (r"gyms?|fitness(?: cent(?:re|er)s?)?|sports? cent(?:re|er)s?", "recreation",
-     {"leisure": ("fitness_centre", "sports_centre")}),
-    (r"swimming(?: pools?| halls?)?|uimahalli\w*", "recreation", {"leisure": ("swimming_pool", "sports_centre")}),
-    (r"recreation(?:al)?(?: places?| facilities| areas?)?|sports?(?: facilities)?|leisure", "recreation", None),
-    (r"cemeter(?:y|ies)|graveyards?", "green", {"landuse": ("cemetery",)}),
-    (r"parks?\b|puisto\w*", "green", {"leisure": ("park",)}),
-    (r"green(?: areas?| spaces?)?|gardens?|woods?|forests?", "green", None),
-    (r"caf[eé]s?|coffee(?: shops?)?", "business", {"amenity": ("cafe",)}),
-    (r"restaurants?|ravintola\w*", "business", {"amenity": ("restaurant",)}),
-    (r"banks?", "business", {"amenity": ("bank",)}),
-    (r"bars?|pubs?", "business", {"amenity": ("bar", "pub")}),
-    (r"supermarkets?", "business", {"shop": ("supermarket",)}),
-    (r"grocer(?:y|ies)(?: stores?| shops?)?|food (?:stores?|shops?)|convenience stores?|corner shops?", "business",
-     {"shop": ("supermarket", "convenience")}),
-    (r"shops?|stores?|malls?|shopping(?: cent(?:re|er)s?)?|retail", "business", {"shop": None}),
-    (r"business(?:es)?|commercial", "business", None),
-    (r"offices?|workplaces?", "office", None),
-)
+from . import lexicon
+
+#: (regex, category, tag filter {key: values | None for any value}), from the lexicon
+#: (resources/lexicon/facilities.json). Overlap is resolved by ``category_terms`` (longest match).
+TERMS: tuple[tuple[str, str, dict[str, tuple[str, ...] | None] | None], ...] = lexicon.facility_terms()
 _COMPILED = [(re.compile(r"(?<!\w)(?:" + p + r")(?!\w)", re.I), c, t) for p, c, t in TERMS]
 
 
@@ -73,9 +37,7 @@ class CategoryTerm:
 
 
 #: words misspelt often enough to be worth a fuzzy look ("cinma", "pharmcy", "resturant")
-FUZZY_WORDS = ("cinema", "pharmacy", "library", "hospital", "school", "parking", "restaurant", "theatre", "playground",
-               "dentist", "kindergarten", "supermarket", "charger", "chargers", "petrol", "clinic", "office", "offices",
-               "schools", "restaurants", "pharmacies", "cinemas", "libraries", "hospitals", "theatres", "cafe")
+FUZZY_WORDS = lexicon.fuzzy_words()
 
 
 def _fuzzy_word(word: str) -> str | None:
@@ -109,10 +71,7 @@ def category_terms(text: str) -> list[CategoryTerm]:
 
 #: facilities planners ask about that the data has no category for: the answer is "the data has
 #: none", never the nearest thing that has a category
-UNCATEGORISED = re.compile(
-    r"(?<!\w)(?:bus stops?|tram stops?|(?:metro|subway|underground|train|railway|rail) stations?|post offices?|"
-    r"police stations?|fire stations?|(?:public )?toilets?|atms?|cash machines?|bike racks?|city ?bikes?(?: stations?)?|"
-    r"taxi (?:stands?|ranks?))(?!\w)", re.I)
+UNCATEGORISED = re.compile(r"(?<!\w)(?:" + lexicon.uncategorised_pattern() + r")(?!\w)", re.I)
 
 
 def uncategorised_terms(text: str) -> list[tuple[int, int, str]]:
@@ -129,14 +88,13 @@ def matches_tags(tags: dict[str, str], term_tags: dict[str, tuple[str, ...] | No
 
 # ---------------------------------------------------------------------- money
 _NUM = r"(\d{1,3}(?:[  ]\d{3})+|\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?)"
-_MILLION = r"(?:million|mill?\.?|milj(?:\.|oonaa)?|mn|m(?=€|\b)|M€|meur|m eur)"
-_THOUSAND = r"(?:k€|keur|k eur|k|thousand|grand|tuhatta)"
-_EURO = r"(?:€|eur|euros?|e)"
+_MONEY = lexicon.money_words()
+_MILLION = "(?:" + _MONEY["million"] + ")"
+_THOUSAND = "(?:" + _MONEY["thousand"] + ")"
+_EURO = "(?:" + _MONEY["euro"] + ")"
 #: amounts in words: "a million", "half a million", "a quarter of a million", "two and a half million",
 #: "three hundred thousand"
-_WORD_VALUES = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                "nine": 9, "ten": 10, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "half a": 0.5,
-                "a half": 0.5, "a quarter of a": 0.25, "quarter of a": 0.25, "three quarters of a": 0.75}
+_WORD_VALUES = _MONEY["word_values"]
 _WORD_NUM = r"\b(?:(?:" + "|".join(sorted((k for k in _WORD_VALUES if " " not in k), key=len, reverse=True)) \
     + r")(?: and a half)?|half a|a half|(?:a )?quarter of a|three quarters of a)"
 MONEY = re.compile(
@@ -147,7 +105,7 @@ MONEY = re.compile(
     r"|" + _NUM.replace("(", "(?P<num2>", 1) + r"\s*(?P<cur2>€|eur|euros?)(?!\w)"
     r"|(?P<words>" + _WORD_NUM + r")\s+(?P<wmult>million|mil\b|hundred (?:thousand|grand|k)|thousand|grand)"
     r"(?:\s+and a half(?!\s+(?!(?:€|eur|euros?)\b)\w))?(?:\s*(?:€|eur|euros?)(?!\w))?)", re.I)
-_BUDGET_CUE = re.compile(r"\b(?:budget|spend\w*|have|got|with|costs?|afford|invest\w*|money|funds?)\b", re.I)
+_BUDGET_CUE = re.compile(r"\b(?:" + _MONEY["budget_cue"] + r")\b", re.I)
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ several different places one that lists them. ``resolve_target`` is the one entr
 
 Geometry of a name: a street is its line (the City's road edges of that name; else the
 resolver's corridor); a named polygon is itself; a place node is its point for a distance
-and its approximate area (the resolver's Voronoi cell) for "inside"; other features their
-point. Features that share the found name exactly (a chain's shops, a place and its
+and its approximate area (the resolver's Voronoi cell) for "inside"; a POI kept as a point
+is measured from the OSM outline of that name when the data maps one (a building, a park),
+else from its point, and the note says so. Features that share the found name exactly (a chain's shops, a place and its
 station) are taken together.
 """
 from __future__ import annotations
@@ -24,24 +25,14 @@ from typing import Any
 
 import shapely
 
-from ..city import CATEGORIES, REGIONS, load_city
+from ..city import CATEGORIES, REGIONS, lexicon, load_city
 from ..city.names import Match, NamedFeature, name_index, normalise
 from ..city.osm import read_osm
 from ..tasks.base import Instance
 
 from .compile import by_id, candidate_geometries
 
-#: words planners use for the data's POI categories
-CATEGORY_WORDS = {
-    "school": "school", "kindergarten": "school", "hospital": "hospital", "clinic": "clinic",
-    "health centre": "clinic", "doctor": "clinic", "pharmacy": "clinic", "shop": "business",
-    "business": "business", "office": "office", "park": "green", "green area": "green", "green space": "green",
-    "green": "green",
-    "playground": "recreation", "recreation": "recreation", "parking": "parking", "car park": "parking",
-    "fuel station": "fuel", "gas station": "fuel", "petrol station": "fuel", "fuel": "fuel",
-    "charger": "charging", "charging station": "charging", "charging point": "charging", "charging": "charging",
-    "station": "charging",
-}
+_FACILITIES = [(re.compile(p, re.I), c, t) for p, c, t in lexicon.facility_terms()]
 STREET_REACH_M = 150.0   # "the school on X street": a school this close to the street
 
 
@@ -58,9 +49,17 @@ class Resolved:
 
 
 def category_of(word: str | None) -> str | None:
+    """The POI category a target word names ("pharmacy" → clinic, "car park" → parking,
+    "stations" → charging), read with the lexicon's facility words; None for anything else."""
     w = re.sub(r"^(?:the|a|an|any|every|all|existing)\s+", "", str(word or "").strip().casefold())
-    w = re.sub(r"(?<=[a-z])s$", "", w) if w not in CATEGORY_WORDS else w
-    return CATEGORY_WORDS.get(w) or (w if w in CATEGORIES else None)
+    if not w:
+        return None
+    hit = next((c for rx, c, _ in _FACILITIES if rx.fullmatch(w)), None)
+    if hit:
+        return hit
+    aliases = lexicon.target_aliases()
+    single = re.sub(r"(?<=[a-z])s$", "", w)
+    return aliases.get(w) or aliases.get(single) or (w if w in CATEGORIES else single if single in CATEGORIES else None)
 
 
 def region_of(inst: Instance) -> str | None:
@@ -115,7 +114,12 @@ def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
         return Resolved(names[0], shapely.union_all([shapely.Point(f.x, f.y) for f in near]).wkt, kind,
                         _read_as(on.group(2), street))
     f = _find(region, text, cat)
-    return Resolved(f.name, _geometry(region, f, area).wkt, f.category if f.kind == "poi" else None, _read_as(text, f))
+    geom = _geometry(region, f, area)
+    # a distance from a point is said to be one (the data maps no outline of that feature)
+    point = None if area or geom.geom_type not in ("Point", "MultiPoint") else \
+        f"distances measured from the point where the data places {f.name} (it maps no outline of it)"
+    note = "; ".join(x for x in (_read_as(text, f), point) if x) or None
+    return Resolved(f.name, geom.wkt, f.category if f.kind == "poi" else None, note)
 
 
 def _find(region: str, text: str, cat: str | None, kinds: tuple[str, ...] | None = None) -> NamedFeature:
@@ -184,5 +188,13 @@ def _geometry(region: str, f: NamedFeature, area: bool) -> Any:
                           f"say 'within N m of {f.name}' instead")
         return shapely.union_all(outline)
     same = [g for g in named if g.kind == f.kind] or [f]
-    return shapely.union_all([g.area if g.area is not None and not g.approximate else shapely.Point(g.x, g.y)
-                              for g in same])
+    return shapely.union_all([_outline(region, g) for g in same])
+
+
+def _outline(region: str, g: NamedFeature) -> Any:
+    """What a distance is measured from: the feature's mapped outline (its own, or for a POI kept
+    as a point the OSM polygon of that name: a building, a park), else its point."""
+    if g.area is not None and not g.approximate:
+        return g.area
+    outline = _poi_outlines(region).get(normalise(g.name)) if g.kind == "poi" else None
+    return shapely.union_all(outline) if outline else shapely.Point(g.x, g.y)

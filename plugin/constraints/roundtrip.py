@@ -5,6 +5,10 @@ workspace, so usually free); "after" adds the new ones and re-solves with the ta
 certified optimum (or the best plan and bound found within the time limit). The price is
 before − after on the task's ORIGINAL score S — an emphasis changes what is optimised, not
 how the price is measured; upper_bound and gap are those of the optimised objective.
+
+Before anything is stored, every constraint in force is checked on the after-plan by
+``verify`` (its own reading of each constraint's meaning): a plan that breaks one is answered
+with a clarification naming it and is never applied; ``checks`` in the reply lists each result.
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from typing import Any
 from ..solvers import solve
 from ..tasks.base import Instance
 
-from . import store
+from . import store, verify
 from .compile import compile_constraints
 from .constrained import constrain
 from .interpret import interpret
@@ -52,7 +56,7 @@ def instruct(ws: str | os.PathLike, text: str, inst: Instance, backend=None, mod
     it = interpret(text, inst, backend, model_source, selection=selection)
     reply: dict[str, Any] = {"constraints": [], "source": {}, "clarification": it.clarification, "notes": it.notes,
                              "before": None, "after": None, "price": None, "price_pct": None, "plan": None,
-                             "applied": False, "certified": False}
+                             "applied": False, "certified": False, "checks": []}
     if it.clarification:
         reply["seconds"] = round(time.perf_counter() - t0, 3)
         return reply
@@ -60,11 +64,18 @@ def instruct(ws: str | os.PathLike, text: str, inst: Instance, backend=None, mod
     before = before_plan(ws, inst, stored, time_limit)
     after = certified_plan(inst, stored + it.constraints, time_limit)
     new = it.constraints
+    # every constraint in force, checked on the after-plan from its meaning (not the compiler's rows)
+    checks = verify.check(inst, after["ids"], stored + it.constraints, before["ids"]) if after["valid"] else []
+    bad = verify.broken(checks)
+    reply["checks"] = checks
     if not after["valid"]:
         reply["clarification"] = ("this instruction cannot be met together with the stored ones "
                                   f"({', '.join(c['key'] for c in stored) or 'none'}): no valid plan exists"
                                   if after["status"] in ("optimal", "infeasible") else
                                   f"no valid plan found within {time_limit:g} s; try a longer --time-limit")
+    elif bad:   # never reported applied (nor stored) while the plan breaks what was said
+        reply["clarification"] = ("the re-planned layout breaks " + "; ".join(f"{r['summary']} ({r['detail']})"
+                                                                              for r in bad) + ": not applied")
     elif apply:
         from ..sandbox import best_plan
 
@@ -84,7 +95,11 @@ def instruct(ws: str | os.PathLike, text: str, inst: Instance, backend=None, mod
     reply["after"] = {k: after.get(k) for k in ("valid", "score", "upper_bound", "gap", "status", "objective", "errors")
                       if k in after}
     # both plans proven optimal: the price is exact (else it is the difference of the best plans found)
-    reply["certified"] = before["status"] == "optimal" and after["status"] == "optimal"
+    reply["certified"] = before["status"] == "optimal" and after["status"] == "optimal" and not bad
+    # an emphasis is checked after solving: a term that did not move is said, not priced as if it had
+    reply["notes"] = list(reply["notes"] or []) + [
+        f"emphasis did not move its term ({r['detail']}): the plan is no better on it than before"
+        for r in checks[len(stored):] if r["status"] == "unmoved"]   # the new ones: a stored emphasis moved before
     if before["score"] is not None and after["score"] is not None:
         price = round(before["score"] - after["score"], 6)
         reply["price"] = price

@@ -10,37 +10,18 @@ from __future__ import annotations
 
 import difflib
 import re
-from fractions import Fraction
 from typing import Any
 
+from ..city import lexicon
 from ..city.vocabulary import money_amounts
 from .schema import DEFAULT_NEAR_M
 
-NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "a couple of": 2, "a pair of": 2, "couple of": 2,
-                "three": 3, "a few": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                "ten": 10, "zero": 0, "no": 0}
-FRACTIONS = {"half": Fraction(1, 2), "a half": Fraction(1, 2), "one half": Fraction(1, 2),
-             "a third": Fraction(1, 3), "one third": Fraction(1, 3), "two thirds": Fraction(2, 3),
-             "a quarter": Fraction(1, 4), "one quarter": Fraction(1, 4), "three quarters": Fraction(3, 4),
-             "three fourths": Fraction(3, 4)}
-#: land-use types (land task) by the words planners use; first match wins
-LAND_TYPES = (("hospital_l", r"hospital_l|large hospitals?"),
-              ("hospital_s", r"hospital_s|clinics?|health cent(?:re|er)s?|small hospitals?"),
-              ("hospital_l", r"hospitals?"), ("green_l", r"green_l|large parks?"),
-              ("green_s", r"green_s|parks?|green(?:ery| space| spaces| areas?)?|gardens?"),
-              ("business", r"business(?:es)?|shops?|retail|commercial"), ("office", r"offices?"),
-              ("school", r"schools?|kindergartens?"), ("recreation", r"recreation(?:al)?|sports?|playgrounds?"))
-STATION_TYPES = (("parking", r"parking|car parks?"), ("fuel", r"fuel stations?|petrol stations?|gas stations?"),
-                 ("curb", r"curbs?|kerbs?|kerbside|curbside"))
-TERMS = {
-    "station": (("service_time", r"service time|waiting|queu\w*|wait times?"), ("access", r"access\w*|walk\w*|distance"),
-                ("coverage", r"coverage|cover\w*|served|reach"), ("cost", r"costs?|cheap\w*|money")),
-    "road": (("travel_time", r"travel times?|travel|detours?|trip lengths?|shorter trips|distance"),
-             ("connectivity", r"connect\w*"), ("cost", r"costs?|cheap\w*|money")),
-    "land": (("ecology", r"ecolog\w*|nature|biodiversity|green(?:ery)?"),
-             ("service", r"service\w*|amenit\w*|access\w*"), ("R", r"\bR\b|requirements?|need(?:s| config)?|quota"),
-             ("cost", r"costs?|cheap\w*|money")),
-}
+#: land-use types (land task) and site types (station task), and each task's score terms, by
+#: the words planners use (resources/lexicon/tasks.json); first match wins
+LAND_TYPES = lexicon.task_types("land")
+STATION_TYPES = lexicon.task_types("station")
+ROAD_KINDS = lexicon.task_types("road")
+TERMS = {t: lexicon.task_terms(t) for t in lexicon.TASK_KEYS}
 UNIT_NOUNS = (r"(?:(?:ev\s+)?(?:charg\w+(?:\s+(?:stations?|points?|sites?))?|stations?|sites?|candidates?|facilit\w+|"
               r"(?:new\s+)?(?:roads?|links?|streets?)|parcels?|blocks?|anything|nothing|buildings?|projects?|"
               r"plots?|ones?))")
@@ -56,7 +37,6 @@ ID_LIST = re.compile(r"\b(?:site|link|parcel|block|candidate|road)s?\s*#?\s*(\d+
                      r"(?:(?:site|link|parcel|block|candidate|road)s?\s*)?#?\d+)*)"
                      r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%))", re.I)
 RAW_ID = re.compile(r"\b([snrf]\d{2,3}(?:c\d+|-[a-z_]+)?)\b")
-DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:er|re)s?|m|met(?:er|re)s?)\b", re.I)
 
 
 class NoRule(Exception):
@@ -85,17 +65,10 @@ def _number(s: str) -> float:
     return float(s.replace(",", ".").replace(" ", "").replace("\u202f", ""))
 
 
-#: distances in words ("half a kilometre")
-WORD_DIST = ((r"(?:a\s+)?quarter(?:\s+of)?\s+a\s+(?:km|kilomet(?:er|re))", 250.0),
-             (r"half\s+a\s+(?:km|kilomet(?:er|re))", 500.0), (r"(?:a|one)\s+(?:km|kilomet(?:er|re))\b", 1000.0))
-
-
 def distance_of(text: str) -> float | None:
-    m = DIST.search(text)
-    if not m:
-        return None
-    v = _number(m.group(1))
-    return v * 1000.0 if m.group(2).lower().startswith("k") else v
+    """Metres of the first distance in ``text`` (digits or words, the lexicon's units)."""
+    found = lexicon.distances(text)
+    return found[0].metres if found else None
 
 
 #: "at least 300 m" is a distance, "need a minimum of two" a count of two
@@ -105,16 +78,12 @@ NOT_A_MEASURE = r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%|per ?cent)|\s+(?:mini
 def count_of(text: str) -> int | None:
     m = re.search(r"\b(?:at least|at most|no more than|not more than|max(?:imum)?(?: of)?|min(?:imum)?(?: of)?|"
                   r"up to|exactly|only|need|get|place|build|keep|allow|than|just)\s+(\d+|" +
-                  "|".join(sorted(map(re.escape, NUMBER_WORDS), key=len, reverse=True)) + r")\b" + NOT_A_MEASURE,
-                  text, re.I)
+                  lexicon.count_pattern() + r")\b" + NOT_A_MEASURE, text, re.I)
     if m:
-        w = m.group(1).lower()
-        return int(w) if w.isdigit() else NUMBER_WORDS[w]
-    m = re.search(r"\b(\d+|" + "|".join(sorted(map(re.escape, NUMBER_WORDS), key=len, reverse=True)) + r")\s+"
-                  r"(?:(?:new|more|ev|\w+)\s+)?" + UNIT_NOUNS, text, re.I)
+        return _count_word(m.group(1))
+    m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:(?:new|more|ev|\w+)\s+)?" + UNIT_NOUNS, text, re.I)
     if m:
-        w = m.group(1).lower()
-        return int(w) if w.isdigit() else NUMBER_WORDS[w]
+        return _count_word(m.group(1))
     return None
 
 
@@ -122,18 +91,16 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     """The budget share an instruction allows (0..1), None when it names none."""
     low = text.lower()
     unspent = bool(re.search(r"\b(unspent|leave|keep back|save|reserve|spare|left over)\b", low))
-    m = re.search(r"(\d+(?:[.,]\d+)?)\s*(?:%|per ?cent)", low)
+    per_cent = lexicon.percentages(low)   # "30 %", "thirty per cent"
     share = None
     frac = re.search(r"\b(\d+)\s*/\s*(\d+)\b", low)
-    if m:
-        share = _number(m.group(1)) / 100.0
+    words = re.search(r"\b(" + lexicon.fraction_pattern() + r")\b", low)   # "a fifth", "two thirds", "half"
+    if per_cent:
+        share = per_cent[0][2]
     elif frac and int(frac.group(2)) > 0:
         share = int(frac.group(1)) / int(frac.group(2))
-    else:
-        for words in sorted(FRACTIONS, key=len, reverse=True):
-            if re.search(rf"\b{words}\b", low):
-                share = float(FRACTIONS[words])
-                break
+    elif words and lexicon.fraction_value(words.group(1)):
+        share = float(lexicon.fraction_value(words.group(1)))
     if share is None:
         amounts = [m.keur for m in money_amounts(text)]
         if len(amounts) >= 2 and amounts[1] > 0:
@@ -148,7 +115,8 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
 
 
 def _types(task: str) -> tuple[tuple[str, str], ...]:
-    return LAND_TYPES if task == "land" else STATION_TYPES if task == "station" else ()
+    """Land-use types, site types, or road kinds (new / rebuild: "at most two new links" counts new links only)."""
+    return LAND_TYPES if task == "land" else STATION_TYPES if task == "station" else ROAD_KINDS if task == "road" else ()
 
 
 def type_of(text: str, task: str) -> str | None:
@@ -167,9 +135,6 @@ def term_of(text: str, task: str) -> str | None:
     return best[0] if best else None
 
 
-COUNT_WORDS = {w for w in NUMBER_WORDS if " " not in w} - {"a", "an", "no"}
-
-
 def target_phrase(text: str) -> str | None:
     """The place an instruction names: after of / from / near / by / on / around / inside …"""
     for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|avoid)\s+"
@@ -179,7 +144,7 @@ def target_phrase(text: str) -> str | None:
                           m.group(1))[0]
         phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase.strip(), flags=re.I).strip(" .!?'\"")
         first = phrase.split()[0].lower() if phrase else ""
-        if first[:1].isdigit() or first in COUNT_WORDS:   # "a 250 m radius of X", "a minimum of two chargers"
+        if first[:1].isdigit() or lexicon.is_number_word(first):   # "a 250 m radius of X", "a minimum of two chargers"
             continue
         if phrase and not re.fullmatch(r"(?:(?:a|the|an|our|my)\s+)?(?:couple|few|pair|total|all|" + UNIT_NOUNS +
                                        r"|each other|one another|them|it|here|the money|money)(?:\s+" + UNIT_NOUNS + r")?",
@@ -237,20 +202,21 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
 
 
 def _count_word(w: str) -> int:
-    return int(w) if w.isdigit() else NUMBER_WORDS[w.lower()]
+    """A count as written ("3", "three", "a couple of") → int."""
+    return int(lexicon.count_value(w) or 0)
 
 
 def _plain(text: str) -> str:
     """Politeness off, distances in words as numbers, "closer than 200 m to X" as "… 200 m of X",
     "a 250 m radius of X" as "250 m of X"."""
     t = re.sub(r"[\s,]*\b(?:please|thanks|thank you|if possible|ok)\b[\s.!]*$", "", text.strip(), flags=re.I)
-    for pat, metres in WORD_DIST:
-        t = re.sub(rf"\b{pat}", f"{metres:g} m", t, flags=re.I)
+    for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
+        t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
     t = re.sub(r"\blimit\s+(?:the\s+)?([a-z_ ]+?)\s+to\s+(\d+|[a-z]+)\b" + NOT_A_MEASURE, r"at most \2 \1", t, flags=re.I)
     # "fewer than 4 stations" is at most 3, "more than 2" at least 3 (a count, never a distance or share)
-    t = re.sub(r"\b(?:fewer|less)\s+than\s+(\d+|" + "|".join(COUNT_WORDS) + r")\b" + NOT_A_MEASURE,
+    t = re.sub(r"\b(?:fewer|less)\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" + NOT_A_MEASURE,
                lambda m: f"at most {_count_word(m.group(1)) - 1}", t, flags=re.I)
-    t = re.sub(r"(?<!\bno )(?<!\bnot )\bmore\s+than\s+(\d+|" + "|".join(COUNT_WORDS) + r")\b" + NOT_A_MEASURE,
+    t = re.sub(r"(?<!\bno )(?<!\bnot )\bmore\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" + NOT_A_MEASURE,
                lambda m: f"at least {_count_word(m.group(1)) + 1}", t, flags=re.I)
     t = re.sub(r"\b((?:\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?)|(?:a |one )?kilomet(?:er|re))"
                r")\s+to\b", r"\1 of", t, flags=re.I)

@@ -18,6 +18,7 @@ and the answer is drafted from the observations.
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any, Callable
 
@@ -166,15 +167,26 @@ def _slot_args(slots: dict[str, Any], *keys: str) -> dict[str, Any]:
     return {k: slots[k] for k in keys if slots.get(k) not in (None, "")}
 
 
-def _plan_calls(run: Run, region: str | None, task_name: str, budget: float, size: str) -> list[tuple[str, dict]]:
+#: what a plan's sites are called in an instruction ("at least one site within 500 m of Kiasma")
+PLAN_UNIT = {"station": "site", "land": "parcel", "road": "link"}
+
+
+def _plan_calls(run: Run, region: str | None, task_name: str, budget: float, size: str,
+                near: dict[str, Any] | None = None) -> list[tuple[str, dict]]:
+    """Build, [hold to "near X" as a stored constraint], solve, evaluate."""
     # a workspace per (task, budget): two plans of one request never overwrite each other
+    # a plan held near a place has its own workspace: its stored instruction never reaches a plain plan
+    suffix = f"-near-{re.sub(r'[^A-Za-z0-9]+', '-', str(near['place'])).strip('-')}-{near['radius_m']:g}m" if near else ""
     build = {"region": region, "task": task_name, "budget": budget, "size": size or "small",
-             "workspace": f"{region}-{task_name}-{budget:g}k-{size or 'small'}", "overwrite": True}
+             "workspace": f"{region}-{task_name}-{budget:g}k-{size or 'small'}{suffix}", "overwrite": True}
     built = _done(run, "build_instance", build)
     if built is None or not built.ok:
         return [("build_instance", build)]
     ws = built.result["workspace"]
-    return [("build_instance", build), ("solve_plan", {"workspace": ws, "time_limit": SOLVE_SECONDS}),
+    hold = [("add_constraint", {"workspace": ws, "apply": True,
+                                "instruction": f"at least one {PLAN_UNIT.get(task_name, 'site')} within "
+                                               f"{near['radius_m']:g} m of {near['name']}"})] if near else []
+    return [("build_instance", build), *hold, ("solve_plan", {"workspace": ws, "time_limit": SOLVE_SECONDS}),
             ("evaluate_plan", {"workspace": ws})]
 
 
@@ -221,7 +233,7 @@ def _calls(goal: Goal, region: str | None, run: Run, task: Task, i: int) -> tupl
         for p in s["plans"]:
             calls += _plan_calls(run, region, p["task"], p["budget"], "small")
         return calls, None
-    return _plan_calls(run, region, s["task"], s["budget"], s.get("size")), None
+    return _plan_calls(run, region, s["task"], s["budget"], s.get("size"), s.get("near")), None
 
 
 def condition_value(run: Run, task: Task) -> tuple[float | None, str]:

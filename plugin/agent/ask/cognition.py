@@ -22,12 +22,11 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from ...city import CATEGORIES
+from ...city import CATEGORIES, lexicon
 from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normalise
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
-from .wording import (BACKREF, COUNTRIES, CUES, DIST, IF_AFTER, IF_RE, JOINED, LEAD_IN, NEGATED, NOUN_TAIL, NUMBER_WORDS,
-                      SENTENCE_WORDS,
-                      SPLIT, TASK_WORDS, TERSE_IF, UNITS, WORD_DIST, WORD_KM, WORD_M, YES_NO, condition_test, metres)
+from .wording import (BACKREF, COUNTRIES, CUES, IF_AFTER, IF_RE, JOINED, LEAD_IN, NEGATED, NOUN_TAIL, SENTENCE_WORDS,
+                      SPLIT, TASK_WORDS, TERSE_IF, UNITS, YES_NO, condition_test)
 
 INTENTS = ("summary", "find", "count", "exists", "nearest", "route", "within", "compare", "plan",
            "compare_plans", "participation")
@@ -109,6 +108,24 @@ def _infer_region(request: str, regions: tuple[str, ...], index_of: Callable[[st
         best = sorted(hits.items(), key=lambda kv: -kv[1])
         if best[0][1] >= 2 * best[1][1]:
             return best[0][0]
+        return None
+    # no exact name anywhere: a misspelt name that only one region's data comes close to picks that
+    # region, so the reply can say "did you mean …" instead of asking which region
+    near = [r for r in regions if any(m.feature.kind != "region" for _, _, m in index_of(r).scan(request))]
+    return near[0] if len(near) == 1 else None
+
+
+#: "plan chargers near Kiasma", "… within 400 m of Oodi", "… around Kaisaniemen puisto"
+NEAR_SLOT = re.compile(r"\b(?:near|nearby|around|close to|next to|beside|within\s+\S+(?:\s*(?:m|km|metres|meters))?\s+of)"
+                       r"\s+(?:the\s+)?$", re.I)
+
+
+def _plan_near(request: str, cp: list[_Place], cd: list[float]) -> dict[str, Any] | None:
+    """The place a plan request wants its sites near, as a constraint to hold the plan to:
+    {place, name, radius_m, default_radius}; the distance said, else ``NEAR_M`` (said in the reply)."""
+    for p in cp:
+        if p.found and p.kind != "region" and NEAR_SLOT.search(request[max(0, p.start - 30):p.start]):
+            return {"place": p.id, "name": p.name, "radius_m": cd[0] if cd else NEAR_M, "default_radius": not cd}
     return None
 
 
@@ -236,11 +253,8 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
         if region:
             src["region"] = "place names"
     money = money_amounts(request)
-    dists = sorted([(m.start(), m.end(), metres(m)) for m in DIST.finditer(request)
-                    if not any(o.start <= m.start() < o.end for o in money)]
-                   + [(m.start(), m.end(), WORD_KM[m.group(1).casefold()] * 1000) for m in WORD_DIST.finditer(request)]
-                   + [(m.start(), m.end(), NUMBER_WORDS[m.group(1).casefold()] * 100 + (50 if m.group(2) else 0))
-                      for m in WORD_M.finditer(request)])
+    dists = [(d.start, d.end, d.metres) for d in lexicon.distances(request)
+             if not any(o.start <= d.start < o.end for o in money)]
     all_terms = category_terms(request)
     taken = [(o.start, o.end) for o in money] + [(a, b) for a, b, _ in dists]
     places = _places(request, index_of(region), taken) if region else []
@@ -493,7 +507,9 @@ def _clause_reading(request: str, s: int, e: int, places: list[_Place], terms: l
             task = next((g.slots.get("task") for g in reversed(before) if g.intent == "plan"), None)
             budget = budget if budget is not None else next((g.slots.get("budget") for g in reversed(before)
                                                              if g.intent == "plan"), None)
-        return [goal("plan", task=task, budget=budget, size="small", evaluate=cue("evaluate"), sites=cue("sites"))]
+        near = _plan_near(request, cp, cd)
+        return [goal("plan", task=task, budget=budget, size="small", evaluate=cue("evaluate"), sites=cue("sites"),
+                     **({"near": near} if near else {}))]
     if (cue("summary") or (not cp and re.search(r"residents|inhabitants|population|buildings|road km|"
                                                 r"kilomet\w* of road|junctions|dead ends", low))
             or (area_places and not cp and re.search(r"\bwhat(?:'?s| is| are| lies)\b.*\b(?:around|in|near)\b", low))) \

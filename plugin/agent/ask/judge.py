@@ -25,7 +25,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ...city import load_city
+from ...city import lexicon, load_city
 from ...city.names import name_index, normalise
 from ...city.vocabulary import matches_tags, money_amounts
 from . import synthesis
@@ -33,7 +33,6 @@ from . import synthesis
 MISSING_WORDS = {"region": r"region", "budget": r"budget", "place": r"place", "category": r"kind of|category",
                  "task": r"kind of plan"}
 NONE_WORDS = r"\b(?:no|none|not any|there (?:are|is) no)\b"
-TASK_WORDS = {"station": "charging", "road": "road", "land": "land"}
 
 
 class Expectation(Exception):
@@ -324,7 +323,7 @@ class Judge:
             scores.append((plan["score"], p["task"]))
         best = max(scores)[1]
         better = next((s for s in synthesis.sentences(self.reply) if "better" in s), "")
-        return TASK_WORDS[best] in better.casefold().split("plan")[0]
+        return lexicon.task_name(best) in better.casefold().split("plan")[0]
 
     def conditional(self, e: dict[str, Any], k: int) -> bool:
         cond = e["if"]

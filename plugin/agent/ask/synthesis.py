@@ -16,6 +16,7 @@ from collections import Counter
 import re
 from typing import Any, Iterable
 
+from ...city import lexicon
 from ..tools import Observation
 
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
@@ -46,7 +47,7 @@ def fact_lines(obs: Observation) -> list[str]:
         return [f"The nearest {r['category']} to {_label(r['origin'])} is {_label(n)}: "
                 f"{n['network_distance_m']} m by road ({n['straight_distance_m']} m straight)."]
     if obs.tool == "route":
-        via = f" via {', '.join(r['streets'][:6])}" if r["streets"] else ""
+        via = _via(r["streets"])
         return [f"The road route from {_label(r['origin'])} to {_label(r['destination'])} is "
                 f"{r['network_distance_m']} m{via} ({r['straight_distance_m']} m straight)."]
     if obs.tool == "within_distance":
@@ -195,7 +196,35 @@ def compose(draft: list[str], kept: list[str], limitations: Iterable[str]) -> st
 
 
 # ---------------------------------------------------------------------------- goal by goal
-TASK_LABEL = {"station": "charging-station", "land": "land-use", "road": "road"}
+#: "charging-station", "land-use", "road": the lexicon's label of each task
+TASK_LABEL = {t: lexicon.task_label(t) for t in lexicon.TASK_KEYS}
+
+
+def _via(streets: list[str]) -> str:
+    """" via A, B, C" — every street of a route up to ``ALL_NAMES``, then how many more (a cut list says so)."""
+    return f" via {', '.join(streets[:ALL_NAMES])}{_more(min(len(streets), ALL_NAMES), len(streets), 'streets')}" \
+        if streets else ""
+
+
+def _held_line(obs: Any) -> list[str]:
+    """The constraint a plan request asked for ("near X"), as stored and held: said, never silent."""
+    if obs is None:
+        return []
+    r = obs.result
+    what = "; ".join(c["summary"] for c in r.get("constraints", []))
+    notes = "".join(f" ({n})" for n in r.get("notes") or [])
+    return [f"Held to what the request said: {what}{notes} — stored in the workspace as an instruction; "
+            f"{r.get('price_text', '')}."]
+
+
+def _bounds_line(area: dict[str, Any] | None) -> str:
+    """The area an answer counted over, in one sentence: its size and bounds (data CRS, metres)."""
+    b = (area or {}).get("bounds")
+    if not b:
+        return ""
+    how = "approximated from the place's location" if area.get("approximate") else "as the data maps it"
+    return (f"The area of {area.get('name')} counted is {how}: about {(b[2] - b[0]) / 1000:.1f} × "
+            f"{(b[3] - b[1]) / 1000:.1f} km, x {b[0]:.0f}–{b[2]:.0f}, y {b[1]:.0f}–{b[3]:.0f} (metres, the data's CRS).")
 
 
 def _km(m: float) -> str:
@@ -207,6 +236,8 @@ def _what(g: Any, n: int = 2) -> str:
     plural unless ``n`` is 1."""
     s = g.slots
     cat = s.get("category") or "feature"
+    if lexicon.is_finnish(s.get("word") or ""):   # no English ending on a Finnish noun: the category counts
+        return f"{_number(cat, n)} ('{s['word']}'{', ' + s['tag'] if s.get('tag') else ''})"
     word = _number(s.get("word") or cat, n)
     if normalise_word(word).split(" ")[0] != cat or s.get("tag"):
         return f"{word} ({cat}{', ' + s['tag'] if s.get('tag') else ''})"
@@ -235,16 +266,28 @@ def normalise_word(w: str) -> str:
     return re.sub(r"s$", "", w.casefold())
 
 
-def _names_list(feats: list[dict[str, Any]], total: int, with_street: bool = True, n: int = 8) -> str:
+#: a list this long or shorter is given in full; a longer one says how many it leaves out
+ALL_NAMES = 12
+
+
+def _more(shown: int, total: int, noun: str = "") -> str:
+    """" and 3 more" (or " and 3 more streets") when a list stops before its end, else ""."""
+    rest = total - shown
+    return f" and {rest} more{' ' + noun if noun else ''}" if rest > 0 else ""
+
+
+def _names_list(feats: list[dict[str, Any]], total: int, with_street: bool = True, n: int = ALL_NAMES) -> str:
+    """Names (with street or distance) of ``feats``; all of them when ``total`` ≤ ``ALL_NAMES``,
+    else the first ``n`` and how many more."""
     shown = []
-    for f in feats[:n]:
+    for f in feats[: max(n, total if total <= ALL_NAMES else 0)]:
         label = _label(f)
         if with_street and f.get("street"):
             label += f" ({f['street']})"
         elif f.get("straight_distance_m") is not None:
             label += f" ({f['straight_distance_m']} m)"
         shown.append(label)
-    return ", ".join(shown) + (" and others" if total > len(shown) else "")
+    return ", ".join(shown) + _more(len(shown), total)
 
 
 def _site_line(site: dict[str, Any], street: str) -> str:
@@ -277,12 +320,13 @@ def _why_empty(built: dict[str, Any], budget: float) -> str:
 
 def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, show_sites: bool = True) -> list[str]:
     by = {o.tool: o for o in obs if o.ok}
+    held = _held_line(by.get("add_constraint"))
     label = TASK_LABEL.get(g_task, g_task)
     if "build_instance" not in by:
         return []
     b = by["build_instance"].result
     out = [f"{label.capitalize()} plan for {b['region']} with a budget of {budget:g} k€ "
-           f"({b['candidates']} candidate sites, at most {b['step_limit']} selections)."]
+           f"({b['candidates']} candidate sites, at most {b['step_limit']} selections)."] + held
     ev = (by.get("evaluate_plan") or by.get("solve_plan"))
     if ev is None:
         return out
@@ -295,9 +339,8 @@ def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, sho
     sites = (by.get("solve_plan").result if by.get("solve_plan") else r).get("sites") or r.get("sites") or []
     if show_sites and sites:
         lines = [_site_line(st, idx.street_near(st["x"], st["y"]) if idx is not None and "x" in st else "")
-                 for st in sites[:10]]
-        more = " (and others)" if len(sites) > 10 else ""
-        out.append("Sites: " + "; ".join(lines) + more + ". They are on the map as the layer "
+                 for st in sites[:ALL_NAMES]]
+        out.append("Sites: " + "; ".join(lines) + _more(len(lines), len(sites), "sites") + ". They are on the map as the layer "
                    f"'plan sites {b['workspace']}'.")
     return out
 
@@ -324,6 +367,7 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
         elif g.intent in ("find", "count", "exists"):
             where = f" in {s['area_name']}" if s.get("area_name") else f" in the {region} data"
             approx = " (area approximated from the place's location)" if (r.get("area") or {}).get("approximate") else ""
+            bounds = _bounds_line(r.get("area"))
             what = _what(g, r["count"])
             if r["count"] == 0:
                 out.append(f"{'No: t' if g.intent == 'exists' else 'T'}here are no {what}{where}{approx}.")
@@ -335,6 +379,8 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
                 yes = "Yes: t" if g.intent == "exists" else "T"
                 out.append(f"{yes}here {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}: "
                            f"{_names_list(r['features'], r['count'])}.")
+            if bounds:
+                out.append(bounds)
         elif g.intent == "nearest":
             n = r.get("nearest")
             if n is None:
@@ -361,7 +407,7 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
                            f"of {_label(r['center'])} "
                            f"(straight line): {_names_list(r['features'], r['count'], with_street=False)}.")
         elif g.intent == "route":
-            via = f" via {', '.join(r['streets'][:6])}" if r["streets"] else ""
+            via = _via(r["streets"])
             out.append(f"By road, {_label(r['origin'])} to {_label(r['destination'])} is "
                        f"{_km(r['network_distance_m'])}{via} ({r['straight_distance_m']} m straight).")
         elif g.intent == "compare":

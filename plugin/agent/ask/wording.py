@@ -7,22 +7,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-TASK_WORDS = (("station", r"charg\w*|\bev\b|\bevs\b|chargers?|charging stations?|\bstation plans?\b"),
-              ("land", r"land(?:[- ]use)?|allocat\w*|parcels?|zoning"),
-              ("road", r"roads?(?! (?:distance|route))|street upgrades?|road building|road construction|"
-                       r"street[- ]network|road[- ]network|\bnew (?:street |road )?links?\b|street connections?"))
+from ...city import lexicon
+
+#: (task key, regex) in the reader's order, from the lexicon (resources/lexicon/tasks.json)
+TASK_WORDS = lexicon.task_patterns()
 COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|usa|united states|america|" \
             r"england|britain|uk|canada|japan|china|poland|latvia|lithuania"
 
 
-DIST = re.compile(r"(\d+(?:[.,]\d+)?)\s*(km|kilomet(?:re|er)s?|m|met(?:re|er)s?)(?!\w)", re.I)
-WORD_KM = {"half a": 0.5, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-WORD_DIST = re.compile(r"\b(half a|an?|one|two|three|four|five)\s+(?:kilomet(?:re|er)s?|km)\b", re.I)   # "half a kilometre"
-#: "five hundred metres", "two hundred and fifty metres"
-WORD_M = re.compile(r"\b(a|one|two|three|four|five|six|seven|eight|nine)\s+hundred(\s+(?:and\s+)?fifty)?\s+"
-                    r"(?:met(?:re|er)s?|m)\b", re.I)
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                "ten": 10, "a": 1, "an": 1, "any": 1}
+#: a distance in digits (groups: number, unit); distances in words are ``lexicon.distances``
+DIST = lexicon.distance_re()
 SPLIT = re.compile(
     r"\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
@@ -81,9 +75,7 @@ NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|vi
             r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri))\b"   # Finnish: "Sunilan tehdas"
 
 
-def metres(m: re.Match) -> float:
-    v = float(m.group(1).replace(",", "."))
-    return v * 1000 if m.group(2).lower().startswith("k") else v
+metres = lexicon.metres
 
 
 LEAD_IN = re.compile(r"\s*(?:using|from|with|taking|starting (?:at|from)|for)\s+(?:that|this|the same|it)\b[^,;]*", re.I)
@@ -114,7 +106,8 @@ def condition_test(cond: str, counting: bool) -> dict[str, Any]:
     found = [m for m in re.finditer(r"(at least|no fewer than|more than|over|above|greater than|farther than|"
                                     r"further than|longer than|exceeds?|exceeding|beyond|under|below|less than|"
                                     r"fewer than|at most|closer than|shorter than|within)\s+(\d+(?:[.,]\d+)?|"
-                                    + "|".join(NUMBER_WORDS) + r")\b\s*(km|kilomet(?:re|er)s?|m\b|metres|meters)?", low)
+                                    + lexicon.count_pattern() + r"|any)\b\s*(?:(" + lexicon.unit_pattern() + r")(?!\w))?",
+                                    low)
              if bool(m.group(3)) != counting and not (counting and m.group(1) == "within")]
     m = found[0] if found else None
     if not m and not counting:   # "within walking distance (say 800 m)", "close — under 1 km —": the distance said
@@ -129,10 +122,9 @@ def condition_test(cond: str, counting: bool) -> dict[str, Any]:
     if op is None:
         op = ">" if m.group(1) in ("more than", "over", "above", "greater than", "farther than", "further than",
                                    "longer than", "exceed", "exceeds", "exceeding", "beyond") else "<"
-    raw = m.group(2)
-    value = float(NUMBER_WORDS.get(raw, 0) if raw in NUMBER_WORDS else raw.replace(",", "."))
-    if m.group(3) and m.group(3).startswith("k"):
-        value *= 1000
+    value = lexicon.count_value(m.group(2)) or (1.0 if m.group(2) == "any" else 0.0)
+    if m.group(3):
+        value *= lexicon.unit_metres(m.group(3))
     return {"op": op, "value": value}
 
 

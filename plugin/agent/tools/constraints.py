@@ -33,7 +33,7 @@ def add_constraint(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
         raise ToolFailure(reply["clarification"])
     return {"workspace": a["workspace"], "price_text": price_text(reply),
             **{k: reply[k] for k in ("constraints", "source", "clarification", "notes", "before", "after", "price",
-                                     "price_pct", "applied")},
+                                     "price_pct", "applied", "checks")},
             "candidate_ids": reply["plan"]["candidate_ids"] if reply["plan"] else []}
 
 

@@ -195,7 +195,9 @@ def find_features(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
            "features": [{**p.to_json(), **_street_of(idx, p)} for p in found[:MAX_LIST]],
            "listed": min(len(found), MAX_LIST)}
     if area is not None:
-        out["area"] = {**area.to_json(), "approximate": area.approximate}
+        out["area"] = {**area.to_json(), "approximate": area.approximate,
+                       # what was counted over, so an answer can say it (x0, y0, x1, y1; data CRS, metres)
+                       "bounds": [round(float(v), 1) for v in area.area.bounds] if area.area is not None else None}
     return out
 
 

@@ -51,8 +51,11 @@ def solve_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     from ...solvers import solve
     from ...util.io import atomic_write_json
 
+    from ...constraints import store
+
     ws = ctx.workspace(a["workspace"])
-    res = solve(load_instance(ws), a.get("method", "default"), time_limit=float(a.get("time_limit", 5.0)),
+    # under the planner's stored instructions (the evaluator judges the plan under them too)
+    res = solve(store.apply(load_instance(ws), ws), a.get("method", "default"), time_limit=float(a.get("time_limit", 5.0)),
                 seed=int(a.get("seed", 42)))
     plan = atomic_write_json(ws / PLAN_FILE, {"candidate_ids": res.ids})
     ev = evaluate_plan_file(ws, plan)

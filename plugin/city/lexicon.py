@@ -1,0 +1,332 @@
+"""The planners' lexicon: one copy of the words the ask reader, the instruction rules and the
+training generator share, loaded from ``resources/lexicon/*.json`` (English and Finnish, the
+data's own language).
+
+- ``facilities.json``: facility words → POI categories (+ OSM tag filters); the words the data
+  has no category for; words that name a category only as an instruction's target.
+- ``tasks.json``: the task words keyed ``land`` / ``road`` / ``station``, each task's types and
+  score terms, and the road kinds (new / rebuild / upgrade).
+- ``numbers.json``: numbers in words (hundreds, thousands, Finnish compounds such as
+  "viisisataa"), count phrases ("a couple of"), fractions ("a fifth"), per cent words.
+- ``measures.json``: distance units (→ metres) and money words (→ k€).
+
+This module turns the data into the patterns and small readers the callers use; it holds no
+words of its own. Editing a word means editing the JSON (and the tests that pin it).
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from .. import RESOURCES
+
+LEXICON_DIR = RESOURCES / "lexicon"
+TASK_KEYS = ("station", "land", "road")   # the reader's order of trying
+
+
+@lru_cache(maxsize=None)
+def load(name: str) -> dict[str, Any]:
+    """One lexicon file (``facilities``, ``tasks``, ``numbers``, ``measures``) as parsed JSON."""
+    path = LEXICON_DIR / f"{name}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:   # a broken install: say which file, not a KeyError later
+        raise RuntimeError(f"lexicon file {path.name} cannot be read: {err}") from err
+
+
+def _either(*patterns: str | None) -> str:
+    return "|".join(p for p in patterns if p)
+
+
+def _alternation(words: Any) -> str:
+    """Literal words as one regex alternation, longest first (so "a couple of" wins over "a")."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+# ------------------------------------------------------------------ facilities
+def facility_terms() -> tuple[tuple[str, str, dict[str, tuple[str, ...] | None] | None], ...]:
+    """(regex, category, tag filter) per facility term, English and Finnish words in one regex."""
+    out = []
+    for t in load("facilities")["terms"]:
+        tags = {k: tuple(v) if v else None for k, v in t["tags"].items()} if t.get("tags") else None
+        out.append((_either(t.get("en"), t.get("fi")), t["category"], tags))
+    return tuple(out)
+
+
+def fuzzy_words() -> tuple[str, ...]:
+    """Facility words misspelt often enough to be worth a fuzzy look."""
+    return tuple(load("facilities")["fuzzy"])
+
+
+def uncategorised_pattern() -> str:
+    """Regex of the facilities planners ask about that the data has no category for."""
+    u = load("facilities")["uncategorised"]
+    return _either(u.get("en"), u.get("fi"))
+
+
+@lru_cache(maxsize=None)
+def _finnish_facility_re() -> re.Pattern:
+    return re.compile(_either(*(t.get("fi") for t in load("facilities")["terms"])), re.I)
+
+
+def is_finnish(word: str) -> bool:
+    """True for a Finnish facility word ("koulut", "apteekki", "latauspisteet"): English plural
+    endings must not be put on it."""
+    return bool(_finnish_facility_re().fullmatch(word.strip()))
+
+
+def target_aliases() -> dict[str, str]:
+    """Words that name a POI category only as an instruction's target ("station" → charging)."""
+    return dict(load("facilities")["target_aliases"])
+
+
+# ------------------------------------------------------------------ tasks
+def task_patterns() -> tuple[tuple[str, str], ...]:
+    """(task key, regex of the words that name that kind of plan), in the reader's order."""
+    tasks = load("tasks")["tasks"]
+    return tuple((k, _either(tasks[k]["words"].get("en"), tasks[k]["words"].get("fi"))) for k in TASK_KEYS)
+
+
+def task_name(task: str) -> str:
+    """The word a reply uses for a task: "charging", "land", "road"."""
+    return load("tasks")["tasks"][task]["name"]
+
+
+def task_label(task: str) -> str:
+    """The longer form: "charging-station", "land-use", "road"."""
+    return load("tasks")["tasks"][task]["label"]
+
+
+def task_types(task: str) -> tuple[tuple[str, str], ...]:
+    """(type, regex) of a task's land-use types, site types or road kinds (as the candidates'
+    ``kind`` column names them: "upgrade" words give ``rebuild``)."""
+    if task == "road":
+        kinds: dict[str, list[str]] = {}
+        for v in load("tasks")["road_kinds"].values():
+            kinds.setdefault(v["data_kind"], []).append(_either(v.get("en"), v.get("fi")))
+        return tuple((k, "|".join(ps)) for k, ps in kinds.items())
+    return tuple((n, p) for n, p in load("tasks")["types"].get(task, ()))
+
+
+def task_terms(task: str) -> tuple[tuple[str, str], ...]:
+    """(score term, regex) of a task's score terms as planners name them."""
+    return tuple((n, p) for n, p in load("tasks")["terms"].get(task, ()))
+
+
+@dataclass(frozen=True)
+class RoadKind:
+    start: int
+    end: int
+    word: str
+    kind: str        # as said: new / rebuild / upgrade
+    data_kind: str   # the candidates' ``kind`` column: new / rebuild
+
+
+@lru_cache(maxsize=None)
+def _road_kind_res() -> tuple[tuple[str, str, re.Pattern], ...]:
+    kinds = load("tasks")["road_kinds"]
+    return tuple((k, v["data_kind"], re.compile(r"(?<!\w)(?:" + _either(v.get("en"), v.get("fi")) + r")(?!\w)", re.I))
+                 for k, v in kinds.items())
+
+
+def road_kinds(text: str) -> list[RoadKind]:
+    """The road kinds ``text`` names ("two new links", "rebuild the link", "upgrade existing
+    streets"), longest match first where they overlap, in text order."""
+    hits = [(m.start(), m.end(), k, dk) for k, dk, rx in _road_kind_res() for m in rx.finditer(text)]
+    out: list[RoadKind] = []
+    for s, e, k, dk in sorted(hits, key=lambda h: (-(h[1] - h[0]), h[0])):
+        if all(e <= o.start or s >= o.end for o in out):
+            out.append(RoadKind(s, e, text[s:e], k, dk))
+    return sorted(out, key=lambda o: o.start)
+
+
+# ------------------------------------------------------------------ numbers
+@lru_cache(maxsize=None)
+def _numbers() -> dict[str, Any]:
+    n = load("numbers")
+    units = {**n["units"]["en"], **n["units"]["fi"]}
+    scales = {**n["scales"]["en"], **n["scales"]["fi"]}
+    fi_units = _alternation(n["units"]["fi"])
+    fi_scales = _alternation(n["scales"]["fi"])
+    en_small = _alternation(n["units"]["en"])
+    tens = _alternation(w for w, v in n["units"]["en"].items() if v >= 20)
+    ones = _alternation(w for w, v in n["units"]["en"].items() if 1 <= v <= 9)
+    small = rf"(?:(?:{tens})[\s-]+(?:{ones})|{en_small})"
+    hundreds = rf"(?:(?:{small}|an?)\s+hundred(?:\s+(?:and\s+)?{small})?)"
+    thousands = rf"(?:(?:{hundreds}|{small}|an?)\s+thousand(?:\s+(?:and\s+)?(?:{hundreds}|{small}))?)"
+    # Finnish writes compounds as one word ("viisisataa", "kaksituhatta"); a space is tolerated
+    fi = rf"(?:(?:{fi_units})?\s?(?:{fi_scales})(?:\s?(?:{fi_units}))?|{fi_units})"
+    # never half a number: "two" in "two hundred metres" is not a count of two
+    more = _alternation([*n["units"]["en"], *n["scales"]["en"]])
+    words = rf"(?:(?:{thousands}|{hundreds}|{small}|{fi})(?![\s-]+(?:{more})(?!\w)))"
+    counts = n["counts"]
+    denoms = n["denominators"]
+    per_cent = [*n["per_cent"]["en"], *n["per_cent"]["fi"]]
+    return {"units": units, "scales": scales, "words": words, "counts": counts, "denoms": denoms,
+            "fi_units": fi_units, "fi_scales": fi_scales, "per_cent": per_cent}
+
+
+def number_words_pattern() -> str:
+    """Regex (no groups) of a number written in words: "seven", "twenty-five", "two hundred
+    and fifty", "a thousand", "viisisataa". Articles alone ("a") are not numbers here."""
+    return _numbers()["words"]
+
+
+def count_pattern() -> str:
+    """Regex (no groups) of a count in words: a number in words or a count phrase ("a couple
+    of", "a few", "a single", "no"), longest first."""
+    n = _numbers()
+    return rf"(?:{n['words']}|{_alternation(n['counts'])})"
+
+
+def word_number(phrase: str) -> float | None:
+    """The value of a number in words ("two hundred and fifty" → 250, "a thousand" → 1000,
+    "viisisataa" → 500); None when ``phrase`` is not one."""
+    n = _numbers()
+    low = " ".join(phrase.casefold().replace("-", " ").split())
+    if not low or not re.fullmatch(n["words"], low):
+        return None
+    total, cur = 0.0, 0.0
+    for tok in low.split():
+        fi = re.fullmatch(rf"({n['fi_units']})?({n['fi_scales']})({n['fi_units']})?", tok)
+        if tok in n["units"]:
+            cur += n["units"][tok]
+        elif tok in ("a", "an"):
+            cur += 1
+        elif tok in n["scales"] and n["scales"][tok] == 100:
+            cur = (cur or 1) * 100
+        elif tok in n["scales"]:
+            total += (cur or 1) * n["scales"][tok]
+            cur = 0.0
+        elif fi:   # one Finnish word: "viisisataa" = 5 × 100, "kaksituhatta" = 2 × 1000
+            head, scale, tail = fi.groups()
+            cur += (n["units"][head] if head else 1) * n["scales"][scale] + (n["units"][tail] if tail else 0)
+    return total + cur
+
+
+def count_value(word: str) -> float | None:
+    """A count as written: digits, a number in words or a count phrase ("a couple of" → 2)."""
+    w = " ".join(word.casefold().split())
+    if re.fullmatch(r"\d+(?:[.,]\d+)?", w):
+        return float(w.replace(",", "."))
+    counts = _numbers()["counts"]
+    return float(counts[w]) if w in counts else word_number(w)
+
+
+def is_number_word(word: str) -> bool:
+    """True for a single word that states a number ("seven", "single", "kolme")."""
+    w = word.casefold()
+    return w in _numbers()["units"] or w == "single" or (word_number(w) is not None and " " not in w)
+
+
+def fraction_pattern() -> str:
+    """Regex (no groups) of a fraction in words: "half", "a fifth", "two thirds", "three quarters"."""
+    n = _numbers()
+    return rf"(?:(?:an?|one|{n['words']})\s+(?:{_alternation(n['denoms'])})|half)"
+
+
+def fraction_value(phrase: str) -> Fraction | None:
+    """"a fifth" → 1/5, "two thirds" → 2/3, "half" → 1/2; None when not a fraction."""
+    low = " ".join(phrase.casefold().split())
+    denoms = _numbers()["denoms"]
+    if low in denoms:   # "half", "quarter": one of them
+        return Fraction(1, denoms[low])
+    m = re.fullmatch(r"(.+)\s+(\w+)", low)
+    if not m or m.group(2) not in denoms:
+        return None
+    num = 1 if m.group(1) in ("a", "an") else word_number(m.group(1))
+    return Fraction(int(num), denoms[m.group(2)]) if num else None
+
+
+def percentages(text: str) -> list[tuple[int, int, float]]:
+    """(start, end, share 0..1) of each per-cent amount: "30 %", "thirty per cent", "12,5 prosenttia"."""
+    n = _numbers()
+    rx = re.compile(rf"(?<!\w)(\d+(?:[.,]\d+)?|{n['words']})\s*(?:{_alternation(n['per_cent'])})(?!\w)", re.I)
+    out = []
+    for m in rx.finditer(text):
+        raw = m.group(1)
+        value = float(raw.replace(",", ".")) if raw[0].isdigit() else word_number(raw)
+        if value is not None:
+            out.append((m.start(), m.end(), value / 100.0))
+    return out
+
+
+# ------------------------------------------------------------------ distances
+@lru_cache(maxsize=None)
+def _units() -> tuple[tuple[str, float, str], ...]:
+    units = load("measures")["distance_units"]
+    return tuple((k, float(v["metres"]), _either(v.get("en"), v.get("fi"))) for k, v in units.items())
+
+
+def unit_pattern() -> str:
+    """Regex (no groups) of a distance unit: "km", "metres", "kilometriä"."""
+    return "|".join(p for _, _, p in _units())
+
+
+def unit_metres(unit: str) -> float:
+    """Metres in one ``unit`` as written ("km" → 1000, "metres" → 1)."""
+    return next(m for _, m, p in _units() if re.fullmatch(p, unit, re.I))
+
+
+#: a distance in digits: "500 m", "1,5 km", "2 kilometres"; group 1 the number, group 2 the unit
+@lru_cache(maxsize=None)
+def distance_re() -> re.Pattern:
+    """The one distance-in-digits pattern (groups: number, unit)."""
+    return re.compile(r"(\d+(?:[.,]\d+)?)\s*(" + unit_pattern() + r")(?![\w€])", re.I)   # "2 M€" is money
+
+
+@lru_cache(maxsize=None)
+def _word_distance_re() -> re.Pattern:
+    n = _numbers()
+    amount = (r"(?P<frac>(?:a\s+)?quarter(?:\s+of)?\s+an?|half\s+an?|three\s+quarters\s+of\s+an?)"
+              rf"|(?P<num>{n['words']}|an?)(?P<half>\s+and\s+a\s+half)?")
+    return re.compile(rf"(?<!\w)(?:{amount})\s+(?P<unit>{unit_pattern()})(?![\w€])", re.I)
+
+
+@dataclass(frozen=True)
+class Distance:
+    start: int
+    end: int
+    written: str
+    metres: float
+
+
+def metres(m: re.Match) -> float:
+    """Metres of a ``distance_re`` match."""
+    return float(m.group(1).replace(",", ".")) * unit_metres(m.group(2))
+
+
+def distances(text: str) -> list[Distance]:
+    """Every distance in ``text``, digits or words ("500 m", "half a kilometre", "two hundred
+    and fifty metres", "a quarter of a km"), in text order. An amount of money that looks like
+    a distance ("2 M€") is the caller's to exclude."""
+    out = [Distance(m.start(), m.end(), m.group(0), metres(m)) for m in distance_re().finditer(text)]
+    for m in _word_distance_re().finditer(text):
+        if any(o.start <= m.start() < o.end or m.start() <= o.start < m.end() for o in out):
+            continue
+        unit = unit_metres(m.group("unit"))
+        if m.group("frac"):   # "a quarter of a", "half a": the fraction before "(of) a"
+            value = float(fraction_value(re.sub(r"\s+(?:of\s+)?an?$", "", m.group("frac").strip())) or 0)
+        else:
+            value = count_value(m.group("num")) or 0.0
+            value += 0.5 if m.group("half") else 0.0
+        if value:
+            out.append(Distance(m.start(), m.end(), m.group(0), value * unit))
+    return sorted(out, key=lambda d: d.start)
+
+
+# ------------------------------------------------------------------ money
+def money_words() -> dict[str, Any]:
+    """The money section: regex fragments for million / thousand / euro, word values, budget cues."""
+    return load("measures")["money"]
+
+
+__all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "count_pattern", "count_value", "distance_re",
+           "distances", "facility_terms", "fraction_pattern", "fraction_value", "fuzzy_words", "is_finnish",
+           "is_number_word", "load", "metres", "money_words", "number_words_pattern", "percentages", "road_kinds",
+           "target_aliases", "task_label", "task_name", "task_patterns", "task_terms", "task_types",
+           "uncategorised_pattern", "unit_metres", "unit_pattern", "word_number"]

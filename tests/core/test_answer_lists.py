@@ -1,0 +1,76 @@
+"""Answers: every name when twelve or fewer exist, else how many more; a cut street list says
+so; Finnish facility words get no English plural ending (the English category carries the
+number). Sentence level: the expected strings are written out by hand."""
+from __future__ import annotations
+
+from cityplanner.plugin.agent.ask import synthesis
+from cityplanner.plugin.agent.ask.cognition import Goal
+
+
+def _feats(n):
+    return [{"name": f"Place {i}"} for i in range(n)]
+
+
+def test_all_names_up_to_twelve_then_how_many_more():
+    assert synthesis._names_list(_feats(12), 12, with_street=False) == ", ".join(f"Place {i}" for i in range(12))
+    assert synthesis._names_list(_feats(7), 7, n=5) == ", ".join(f"Place {i}" for i in range(7))   # few: all
+    cut = synthesis._names_list(_feats(20), 30, with_street=False)
+    assert cut.endswith("Place 11 and 18 more") and "Place 12" not in cut and "others" not in cut
+
+
+def test_a_cut_street_list_says_so():
+    assert synthesis._via(["A", "B"]) == " via A, B"
+    assert synthesis._via([f"S{i}" for i in range(15)]).endswith("S11 and 3 more streets")
+    assert synthesis._via([]) == ""
+
+
+def test_plurals_in_both_languages():
+    what = lambda word, cat, n, tag=None: synthesis._what(Goal("count", {"word": word, "category": cat, "tag": tag}), n)  # noqa: E731
+    assert what("pharmacy", "clinic", 3, "amenity=pharmacy") == "pharmacies (clinic, amenity=pharmacy)"
+    assert what("schools", "school", 1) == "school"
+    assert what("koulut", "school", 3) == "schools ('koulut')"              # not "kouluts"
+    assert what("latauspiste", "charging", 4) == "charging points ('latauspiste')"
+    assert what("apteekki", "clinic", 1, "amenity=pharmacy") == "clinic ('apteekki', amenity=pharmacy)"
+
+
+def test_area_answers_say_the_bounds_counted_over(tmp_path):
+    """Kluuvi is a place node: its area is approximated; the answer gives that area's size and bounds."""
+    from cityplanner.plugin.agent.ask.agent import answer_request
+    from cityplanner.plugin.agent.tools import default_registry
+    from cityplanner.plugin.city.names import name_index
+
+    out = answer_request("How many cafés are in Kluuvi?", default_registry(tmp_path), None, "helsinki")
+    kluuvi = next(f for f in name_index("helsinki").features if f.name == "Kluuvi" and f.kind == "place")
+    x0, y0, x1, y1 = kluuvi.area.bounds
+    line = next(s for s in out["answer"].splitlines() if s.startswith("The area of Kluuvi counted"))
+    assert "approximated" in line and f"x {x0:.0f}–{x1:.0f}, y {y0:.0f}–{y1:.0f}" in line
+    assert f"about {(x1 - x0) / 1000:.1f} × {(y1 - y0) / 1000:.1f} km" in line
+
+
+def test_near_in_a_plan_request_is_a_constraint_said_in_the_reply(tmp_path):
+    """"Plan chargers near Kiasma": the plan is held to at least one site within 500 m of Kiasma
+    (the default 'near', stated), stored as an instruction of that plan's own workspace; a plain
+    plan of the same task and budget is not held to it."""
+    import shapely
+
+    from cityplanner.plugin.agent.ask.agent import answer_request
+    from cityplanner.plugin.agent.tools import default_registry
+    from cityplanner.plugin.constraints import store
+    from cityplanner.plugin.sandbox.workspace import load_instance
+
+    reg = default_registry(tmp_path)
+    out = answer_request("Plan chargers near Kiasma with 300k", reg, None, "helsinki")
+    tools = [c["tool"] for c in out["tool_calls"]]
+    assert tools == ["build_instance", "add_constraint", "solve_plan", "evaluate_plan"]
+    assert "Held to what the request said: at least 1 selected within 500 m of Kiasma" in out["answer"]
+    ws = reg.ctx.workspace(out["tool_calls"][0]["result"]["workspace"])
+    (c,) = store.load(ws)
+    inst = load_instance(ws)
+    solved = next(x["result"] for x in out["tool_calls"] if x["tool"] == "solve_plan")
+    kiasma = shapely.from_wkt(c["geometry"])
+    geoms = {i: shapely.from_wkt(w) for i, w in zip(inst.ids, inst.candidates["wkt"])} if "wkt" in inst.candidates \
+        else {i: shapely.Point(x, y) for i, x, y in zip(inst.ids, inst.candidates["x"], inst.candidates["y"])}
+    assert solved["valid"] and any(shapely.distance(geoms[s["id"]], kiasma) <= 500.0 for s in solved["sites"])
+    plain = answer_request("Plan chargers with 300k", reg, None, "helsinki")
+    assert "Held to" not in plain["answer"]
+    assert store.load(reg.ctx.workspace(plain["tool_calls"][0]["result"]["workspace"])) == []

@@ -1,0 +1,120 @@
+"""The one lexicon (resources/lexicon/*.json via plugin.city.lexicon): numbers in words,
+fractions and per cent, distances, road kinds, Finnish task words; and that the instruction
+rules, the place resolver and the ask reader read through it. Expected values are worked
+out by hand from the words, not from the code."""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from cityplanner.plugin.city import lexicon
+
+
+@pytest.mark.parametrize("words, value", [
+    ("seven", 7), ("twelve", 12), ("twenty-five", 25), ("twenty five", 25), ("a hundred", 100),
+    ("two hundred and fifty", 250), ("five hundred", 500), ("a thousand", 1000),
+    ("two thousand five hundred", 2500), ("viisisataa", 500), ("kaksituhatta", 2000), ("kolme", 3),
+])
+def test_numbers_in_words(words, value):
+    assert lexicon.word_number(words) == value
+
+
+@pytest.mark.parametrize("words", ["a", "and", "hundreds of", "seven eleven five", ""])
+def test_words_that_are_no_number(words):
+    assert lexicon.word_number(words) is None
+
+
+def test_fractions_per_cent_and_counts():
+    assert [lexicon.fraction_value(w) for w in ("a fifth", "two thirds", "half", "three quarters", "one tenth")] \
+        == [Fraction(1, 5), Fraction(2, 3), Fraction(1, 2), Fraction(3, 4), Fraction(1, 10)]
+    assert lexicon.fraction_value("a hundred") is None
+    assert [round(p, 4) for _, _, p in lexicon.percentages("thirty per cent, 12,5 % and 40 prosenttia")] \
+        == [0.3, 0.125, 0.4]
+    assert [lexicon.count_value(w) for w in ("a couple of", "a few", "no", "3", "fifteen")] == [2, 3, 0, 3, 15]
+
+
+def test_distances_in_digits_and_words_but_not_money():
+    text = ("within half a kilometre, 500 m, 2 M€, a quarter of a km, two hundred and fifty metres, "
+            "one and a half km, 1,5 km, a kilometre, viisisataa metriä")
+    assert [(d.written, d.metres) for d in lexicon.distances(text)] == [
+        ("half a kilometre", 500), ("500 m", 500), ("a quarter of a km", 250),
+        ("two hundred and fifty metres", 250), ("one and a half km", 1500), ("1,5 km", 1500),
+        ("a kilometre", 1000), ("viisisataa metriä", 500)]
+    # "two" in "two hundred metres" is never a count of two
+    assert lexicon.distances("two hundred metres")[0].metres == 200
+
+
+def test_road_kinds_new_rebuild_upgrade():
+    found = lexicon.road_kinds("at most two new links; rebuild the removed links and upgrade Tikankatu; uudet tiet")
+    assert [(k.word, k.kind, k.data_kind) for k in found] == [
+        ("new links", "new", "new"), ("rebuild", "rebuild", "rebuild"), ("removed links", "rebuild", "rebuild"),
+        ("upgrade", "upgrade", "rebuild"), ("uudet tiet", "new", "new")]
+
+
+def test_task_words_are_keyed_land_road_station_in_both_languages():
+    pats = dict(lexicon.task_patterns())
+    assert list(pats) == ["station", "land", "road"]
+    import re
+
+    for task, words in {"station": ("chargers", "latausasemat", "latauspisteitä"),
+                        "land": ("land use", "maankäyttö", "kaavoitus"),
+                        "road": ("new links", "tieverkko", "katuyhteys")}.items():
+        for w in words:
+            hits = [t for t, p in pats.items() if re.search(p, w, re.I)]
+            assert hits == [task], (w, hits)
+    assert (lexicon.task_name("station"), lexicon.task_label("land")) == ("charging", "land-use")
+
+
+def test_one_copy_of_each_word_list():
+    """The words live in the lexicon files only: the modules that had their own copies read it."""
+    from cityplanner.plugin.agent.ask import judge, wording
+    from cityplanner.plugin.constraints import resolve, rules
+
+    assert not hasattr(wording, "NUMBER_WORDS") and not hasattr(rules, "NUMBER_WORDS")
+    assert not hasattr(rules, "DIST") and wording.DIST is lexicon.distance_re()
+    assert not hasattr(resolve, "CATEGORY_WORDS") and not hasattr(judge, "TASK_WORDS")
+    assert wording.TASK_WORDS == lexicon.task_patterns()
+    for name in ("facilities", "tasks", "numbers", "measures"):
+        json.loads((lexicon.LEXICON_DIR / f"{name}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    ("Spend at most thirty per cent of the budget", "station", ("budget_share_max", None, None, None, 0.3)),
+    ("keep a fifth of the budget unspent", "station", ("budget_share_max", None, None, None, 0.8)),
+    ("no chargers within two hundred and fifty metres of Kiasma", "station", ("exclude_near", "Kiasma", 250.0, None, None)),
+    ("at least two chargers within five hundred metres of Kiasma", "station", ("count_min", "Kiasma", 500.0, 2, None)),
+    ("at least twelve chargers in total", "station", ("count_min", None, None, 12, None)),
+    ("at most fifteen new links", "road", ("count_max", None, None, 15, None)),
+])
+def test_instruction_rules_read_numbers_through_the_lexicon(text, task, expect):
+    from cityplanner.plugin.constraints.rules import parse
+
+    (c,) = parse(text, task, 1000)
+    t = c.get("target") or {}
+    assert (c["kind"], t.get("name") or t.get("category"), c.get("distance_m"), c.get("count"), c.get("share")) == expect
+
+
+def test_target_words_name_categories_through_the_lexicon():
+    from cityplanner.plugin.constraints.resolve import category_of
+
+    assert [category_of(w) for w in ("pharmacies", "stations", "car park", "the schools", "health centre",
+                                     "charging points", "Kiasma", "")] \
+        == ["clinic", "charging", "parking", "school", "clinic", "charging", None, None]
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("No more than two new links in total.", ("count_max", None, 2, "new")),
+    ("no rebuilt links within 100 m of Kiasma", ("exclude_near", 100.0, None, "rebuild")),
+    ("upgrade at least 2 existing streets", ("count_min", None, 2, "rebuild")),   # the data's kind of an upgrade
+    ("no new links at all", ("count_max", None, 0, "new")),
+    ("no roads inside Tokoinranta", ("outside_area", None, None, None)),          # no kind said: every link
+])
+def test_road_kinds_are_in_the_instruction_language(text, expect):
+    """A count or distance about one kind of link constrains that kind only (the candidates'
+    ``kind`` column: new / rebuild)."""
+    from cityplanner.plugin.constraints.rules import parse
+
+    (c,) = parse(text, "road", 1000)
+    assert (c["kind"], c.get("distance_m"), c.get("count"), c.get("type")) == expect
