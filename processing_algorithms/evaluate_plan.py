@@ -11,6 +11,7 @@ from qgis.core import (QgsProcessing, QgsProcessingException, QgsProcessingFeatu
 from ..plugin.qgis_io.layers import source_to_gdf
 from ..plugin.qgis_io.plans import GEOMETRY, check_fields, flags, plan_ids
 from ..plugin.sandbox.workspace import load_instance
+from ..plugin.util.words import result_sentence
 
 from .audit_output import FLAGS_HELP, audit_json
 from .task_base import TaskAlgorithm
@@ -131,6 +132,7 @@ class EvaluatePlan(TaskAlgorithm):
         if not ev.valid:
             feedback.pushWarning(f"This plan is INVALID ({len(ev.errors)} hard rule(s) broken, listed above); "
                                  "its features are drawn hatched in red.")
-        feedback.pushInfo(f"valid={ev.valid} score={ev.score} cost ratio={ev.cost_ratio}")
+        feedback.pushInfo(result_sentence({"valid": ev.valid, "score": ev.score, "selected": len(ev.candidate_ids)},
+                                          inst.budget, ev.cost_ratio, inst.n))
         return {self.OUTPUT: dest, self.VALID: ev.valid, self.SCORE: ev.score, self.ERRORS: "; ".join(ev.errors),
                 self.WARNINGS: "; ".join(ev.warnings), self.FLAGS: audit_json(inst, ids, feedback, ws)}

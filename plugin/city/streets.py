@@ -60,11 +60,12 @@ class StreetNamer:
         return self.near(p.x, p.y)
 
     def of_sites(self, candidates: pd.DataFrame) -> dict[str, str]:
-        """{site id: street} for a candidates table (``id`` plus ``x``/``y`` or ``wkt``)."""
+        """{site id: street} for a candidates table (``id`` plus ``wkt`` or ``x``/``y``). The
+        geometry wins over x/y: a parcel's x/y is its centroid, which can lie outside it."""
         if not len(candidates):
             return {}
         ids = [str(i) for i in candidates["id"]]
-        if {"x", "y"} <= set(candidates.columns):
+        if "wkt" not in candidates.columns:
             return dict(zip(ids, self.near_many(candidates[["x", "y"]].to_numpy(dtype=float))))
         import shapely
 

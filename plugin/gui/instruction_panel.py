@@ -20,6 +20,8 @@ from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton,
                                  QVBoxLayout, QWidget)
 
+from ..util.words import gap_text
+
 BEFORE_LAYER = "CityPlanner: plan before the instruction"
 AFTER_LAYER = "CityPlanner: plan after the instruction"
 
@@ -190,7 +192,7 @@ class InstructionPanel(QWidget):
         after = reply.get("after") or {}
         if after.get("score") is not None:
             lines.append(f"score {reply['before']['score']:.4f} → {after['score']:.4f}, bound "
-                         f"{after['upper_bound']:.4f}, gap {100 * (after.get('gap') or 0):.2f} %"
+                         f"{after['upper_bound']:.4f}, {gap_text(after.get('gap'), 2)}"
                          + ("" if reply["applied"] else " — not stored: Apply keeps it"))
         self.price.setText("<br>".join(lines))
         frames = reply.get("frames")

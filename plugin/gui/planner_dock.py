@@ -27,6 +27,7 @@ from ..city.regions import REGIONS
 from ..qgis_io.legends import COLUMN_HELP, explain_score
 from ..qgis_io.report_map import qgs_crs
 from ..sandbox.best_plan import describe
+from ..util.words import gap_text, percent
 from .instruction_panel import InstructionPanel
 from .place_lookup import PlaceLookup
 from .tasks import AskTask, PlannerTask
@@ -379,7 +380,7 @@ class PlannerDock(QgsDockWidget):
         r = self.proposals.rowCount()
         self.proposals.insertRow(r)
         for c, v in enumerate([row["goal"], row["round"], "yes" if ev["valid"] else "NO", _num(row["score"]),
-                               _num(row["bound"]), "" if row["gap"] is None else f"{100 * row['gap']:.1f} %", diag]):
+                               _num(row["bound"]), percent(row["gap"]) if row["gap"] is not None else "", diag]):
             item = QTableWidgetItem(str(v))
             if not ev["valid"]:
                 item.setBackground(QBrush(INVALID_ROW))
@@ -422,7 +423,7 @@ class PlannerDock(QgsDockWidget):
         if result.get("default_score") is not None:   # an agent run: default on the same instance and time
             gap = result.get("default_gap")
             lines.append(self.tr("<b>default</b> (same instance and time) — score {0:.4f}{1}").format(
-                result["default_score"], "" if gap is None else self.tr(", gap {0:.1f} %").format(100 * gap)))
+                result["default_score"], "" if gap is None else ", " + gap_text(gap)))
         if best is not None and best.get("valid"):
             lines.append(html.escape(explain_score(result.get("task", ""), result.get("best_metrics", {}),
                                                    best["score"])))
