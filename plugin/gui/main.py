@@ -29,6 +29,8 @@ class CityPlannerPlugin:
         self.menu_actions: list = []
         self.install_task = None
         self.offer = None  # the message bar item offering the install
+        self.progress = None  # the message bar item showing a running install
+        self.progress_label = None
         self.logged = False
         activate_profile_packages()
 
@@ -126,17 +128,43 @@ class CityPlannerPlugin:
             self.iface.messageBar().pushMessage("CityPlanner", "all packages are installed", Qgis.Success, 5)
             return None
         self.install_task = InstallTask(groups, find_links or default_wheelhouse(), self._installed)
+        self._show_progress(self.install_task)
         QgsApplication.taskManager().addTask(self.install_task)
-        self.iface.messageBar().pushMessage("CityPlanner", "installing packages … (progress in the status bar)",
-                                            Qgis.Info, 5)
         return self.install_task
 
-    def _installed(self, result) -> None:
-        self.install_task = None
+    def _show_progress(self, task) -> None:
+        """One message bar item for the whole install: a progress bar and the installer's current
+        step (a compile says so, with its rough duration). The Install… offer goes away while it
+        runs, and its buttons and menu actions are disabled, so nothing invites a second click."""
+        from qgis.PyQt.QtWidgets import QLabel, QProgressBar
+
         bar = self.iface.messageBar()
         if self.offer is not None:
             bar.popWidget(self.offer)
             self.offer = None
+        widget = bar.createMessage("CityPlanner", f"installing {len(task.plan.requirements)} packages …")
+        progress = QProgressBar(widget)
+        progress.setRange(0, 100)
+        progress.setMaximumWidth(260)
+        label = QLabel("", widget)
+        widget.layout().addWidget(progress)
+        widget.layout().addWidget(label)
+        task.progressChanged.connect(lambda v: progress.setValue(int(v)))
+        task.stage.connect(label.setText)
+        for action in self.menu_actions:
+            action.setEnabled(False)
+        self.progress = bar.pushWidget(widget, Qgis.MessageLevel.Info)
+        self.progress_label = label
+
+    def _installed(self, result) -> None:
+        self.install_task = None
+        bar = self.iface.messageBar()
+        for action in self.menu_actions:
+            action.setEnabled(True)
+        for item in (self.offer, self.progress):
+            if item is not None:
+                bar.popWidget(item)
+        self.offer = self.progress = self.progress_label = None
         if not result.ok:
             bar.pushMessage("CityPlanner", f"{result.message} (details: View › Panels › Log Messages › CityPlanner)",
                             Qgis.Critical, 0)
@@ -146,7 +174,9 @@ class CityPlannerPlugin:
             return
         self.initProcessing()
         self._add_docks()
-        bar.pushMessage("CityPlanner", f"{result.message} — ready", Qgis.Success, 10)
+        if self.dock is not None:
+            self.dock.refresh_llm_note()   # "Local LLM … unavailable" must not outlive the install
+        bar.pushMessage("CityPlanner", f"{result.message} — ready", Qgis.MessageLevel.Success, 10)
 
     def unload(self) -> None:
         for action in self.actions:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from qgis.core import (QgsApplication, QgsJsonUtils, QgsMapLayerProxyModel,
+from qgis.core import (Qgis, QgsApplication, QgsJsonUtils, QgsMapLayerProxyModel,
                        QgsProcessing, QgsProject, QgsSettings, QgsVectorLayer, QgsWkbTypes)
 from qgis.gui import QgsDockWidget, QgsFieldComboBox, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import QPointF, Qt, QUrl
@@ -96,6 +96,7 @@ class PlannerDock(QgsDockWidget):
         self.rows: list[dict[str, Any]] = []            # proposals, for the report
         self.last_result: dict[str, Any] | None = None
         self.last_answer: dict[str, Any] | None = None
+        self.last_error = ""                            # the last error shown (message bar + summary)
         tabs = QTabWidget()
         tabs.addTab(self._plan_tab(), "Plan")
         tabs.addTab(self._ask_tab(), "Ask")
@@ -336,6 +337,7 @@ class PlannerDock(QgsDockWidget):
         error = self._input_error(ws, params)
         if error:
             self.turns.appendPlainText(error)
+            self.show_error(error)
             return None
         self.save_settings()
         self.proposals.setRowCount(0)
@@ -351,6 +353,7 @@ class PlannerDock(QgsDockWidget):
                 self.task.build_first(self.task_kind.currentText(), params)
             except RuntimeError as e:
                 self.turns.appendPlainText(str(e))
+                self.show_error(str(e))
                 self.task = None
                 return None
             self.turns.appendPlainText(f"building the {self.task_kind.currentText()} instance in {ws} …")
@@ -392,6 +395,29 @@ class PlannerDock(QgsDockWidget):
             self.best.append(max([ev["score"]] + self.best[-1:]))
             self.chart.set_values(self.best)
 
+    def show_error(self, text: str, summary: bool = True) -> None:
+        """An error where the planner looks: the QGIS message bar (stays until closed) and the
+        dock's summary, which replaces the previous run's — never only in the turn log, which can
+        sit below the screen edge in a docked panel."""
+        from qgis.utils import iface
+
+        line = " ".join(str(text).split())
+        if summary:
+            self.summary.setText(f"<b style='color:#b00000'>{self.tr('Error')}:</b> {html.escape(line)}")
+        if iface is not None and iface.messageBar() is not None:
+            iface.messageBar().pushMessage("CityPlanner", line, Qgis.MessageLevel.Critical, 0)
+        self.last_error = line
+
+    def refresh_llm_note(self) -> str:
+        """Re-check the local LLM (after an install, without a restart) and show what is missing."""
+        import importlib
+
+        importlib.invalidate_caches()   # new packages in a folder already on sys.path
+        text = llm_note()
+        self.llm_note.setText(text)
+        self.llm_note.setVisible(bool(text))
+        return text
+
     def on_done(self, result: dict) -> None:
         self.last_result = result
         self.run_button.setEnabled(True)
@@ -399,6 +425,7 @@ class PlannerDock(QgsDockWidget):
         self.task = None
         if "error" in result:
             self.turns.appendPlainText(f"error: {result['error']}")
+            self.show_error(result["error"])
             return
         best = result.get("best")
         if "best_frame" in result:
@@ -572,6 +599,7 @@ class PlannerDock(QgsDockWidget):
         self.ask_button.setEnabled(True)
         if "error" in out:
             self._show_conversation(f"<b>error:</b> {html.escape(out['error'])}")
+            self.show_error(out["error"], summary=False)
             return
         if out.get("clarification"):
             self._show_conversation(f"<b>Question:</b> {html.escape(out['clarification'])}<br>"
