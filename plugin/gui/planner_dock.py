@@ -97,6 +97,7 @@ class PlannerDock(QgsDockWidget):
         self.last_result: dict[str, Any] | None = None
         self.last_answer: dict[str, Any] | None = None
         self.last_error = ""                            # the last error shown (message bar + summary)
+        self.run_group: str | None = None               # the layer group of the last run
         tabs = QTabWidget()
         tabs.addTab(self._plan_tab(), "Plan")
         tabs.addTab(self._ask_tab(), "Ask")
@@ -341,7 +342,7 @@ class PlannerDock(QgsDockWidget):
             return None
         self.save_settings()
         self.proposals.setRowCount(0)
-        self.best, self.rows, self.last_result, self.run_frame = [], [], None, None
+        self.best, self.rows, self.last_result, self.run_frame, self.run_group = [], [], None, None, None
         self.chart.set_values([])
         self.turns.clear()
         self.task = PlannerTask({"workspace": ws, "method": self.method.currentText(), "model": self.model.text(),
@@ -432,6 +433,8 @@ class PlannerDock(QgsDockWidget):
             self.best_frame = {"frame": result["best_frame"], "task": result["task"], "crs": result["crs"]}
             self.run_frame = {"frame": result["run_frame"], "task": result["task"], "crs": result["crs"]}
             self.show_plan()
+        if "run_frame" in result and not result.get("cancelled"):
+            self.keep_layer()   # this run's own layer group, saved in the workspace
         if result.get("cancelled"):
             self.turns.appendPlainText(f"cancelled — best plan so far kept: {describe(best)}")
         else:
@@ -508,16 +511,27 @@ class PlannerDock(QgsDockWidget):
         project.addMapLayer(layer)
 
     def keep_layer(self) -> QgsVectorLayer | None:
-        """Copy the last run's own plan into a layer that later runs do not replace."""
+        """The last run's own plan in the run's layer group, saved into the workspace's
+        GeoPackage (it survives a restart; later runs leave it alone). Done for every finished
+        run; pressing Keep plan again replaces the group's copy, never adds a second one."""
+        from ..qgis_io.run_layers import run_group_name, save_run_group
+
         res = self.last_result or {}
         which = self.run_frame or self.best_frame
+        method = res.get("method", self.method.currentText())
         score = res.get("score")
-        label = f"CityPlanner plan ({res.get('method', self.method.currentText())}" + \
-            (f", score {score:.4f})" if score is not None else ")")
+        label = f"CityPlanner plan ({method}" + (f", score {score:.4f})" if score is not None else ")")
         layer = self.frame_layer(label, which)
-        if layer is not None:
+        if layer is None:
+            return None
+        if self.run_group is None:
+            self.run_group = run_group_name((which or {}).get("task", ""), method)
+        try:
+            return save_run_group(self.workspace.text().strip(), self.run_group, [layer])[0]
+        except RuntimeError as e:   # a read-only workspace: the plan stays on the map for this session
+            self.show_error(f"{e} — the plan is shown as a temporary layer")
             QgsProject.instance().addMapLayer(layer)
-        return layer
+            return layer
 
     def open_folder(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(self.workspace.text()))
@@ -611,10 +625,26 @@ class PlannerDock(QgsDockWidget):
         for c in out.get("tool_calls", []):
             status = "ok" if c.get("status") == "ok" else f"failed: {c.get('error')}"
             self.tool_calls.addItem(f"{c.get('tool')}({json.dumps(c.get('params', {}), ensure_ascii=False)}) → {status}")
-        for spec in out.get("layers", []):
-            layer = geojson_layer(spec)
-            if layer is not None:
-                QgsProject.instance().addMapLayer(layer)
+        self.show_answer_layers([layer for spec in out.get("layers", []) if (layer := geojson_layer(spec))])
+
+    def show_answer_layers(self, layers: list[QgsVectorLayer]) -> list[QgsVectorLayer]:
+        """An answer's places, radius, route or sites as one layer group (saved into the
+        workspace's GeoPackage when a workspace is open), and the map zoomed to them."""
+        from ..qgis_io.run_layers import run_group_name, save_run_group
+
+        if not layers:
+            return []
+        group = run_group_name("ask", "answer")
+        ws = self.workspace.text().strip()
+        if ws and (Path(ws) / "input" / "export.json").is_file():
+            try:
+                layers = save_run_group(ws, group, layers)
+            except RuntimeError:
+                layers = add_group(group, layers)
+        else:
+            layers = add_group(group, layers)
+        zoom_to_layers(layers)
+        return layers
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         self.save_settings()
@@ -643,6 +673,45 @@ def geojson_layer(spec: dict[str, Any]) -> QgsVectorLayer | None:
     layer.dataProvider().addFeatures(feats)
     layer.updateExtents()
     return layer
+
+
+def add_group(group: str, layers: list[QgsVectorLayer]) -> list[QgsVectorLayer]:
+    """``layers`` as a new top group of the project (replacing one of the same name)."""
+    project = QgsProject.instance()
+    root = project.layerTreeRoot()
+    old = root.findGroup(group)
+    if old is not None:
+        project.removeMapLayers(old.findLayerIds())
+        root.removeChildNode(old)
+    node = root.insertGroup(0, group)
+    for layer in layers:
+        project.addMapLayer(layer, False)
+        node.addLayer(layer)
+    return layers
+
+
+def zoom_to_layers(layers: list[QgsVectorLayer], margin_m: float = 150.0) -> None:
+    """Zoom the map canvas to what ``layers`` hold (in the canvas's CRS), with a margin."""
+    from qgis.core import QgsCoordinateTransform, QgsRectangle
+    from qgis.utils import iface
+
+    canvas = iface.mapCanvas() if iface is not None else None
+    if canvas is None or not layers:
+        return
+    dest = canvas.mapSettings().destinationCrs()
+    extent = QgsRectangle()
+    extent.setMinimal()
+    for layer in layers:
+        box = layer.extent()
+        if dest.isValid() and layer.crs().isValid() and layer.crs() != dest:
+            box = QgsCoordinateTransform(layer.crs(), dest, QgsProject.instance()).transformBoundingBox(box)
+        extent.combineExtentWith(box)
+    if extent.isNull():
+        return
+    floor = margin_m / 111_000.0 if dest.isGeographic() else margin_m   # a single point still gets context
+    extent.grow(max(floor, 0.1 * max(extent.width(), extent.height())))
+    canvas.setExtent(extent)
+    canvas.refresh()
 
 
 def _num(v: float | None) -> str:
