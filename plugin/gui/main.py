@@ -144,9 +144,12 @@ class CityPlannerPlugin:
             self.offer = None
         widget = bar.createMessage("CityPlanner", f"installing {len(task.plan.requirements)} packages …")
         progress = QProgressBar(widget)
+        progress.setObjectName("CityPlannerInstallProgress")
         progress.setRange(0, 100)
+        progress.setValue(0)
         progress.setMaximumWidth(260)
-        label = QLabel("", widget)
+        label = QLabel("starting pip …", widget)
+        label.setObjectName("CityPlannerInstallStage")
         widget.layout().addWidget(progress)
         widget.layout().addWidget(label)
         task.progressChanged.connect(lambda v: progress.setValue(int(v)))

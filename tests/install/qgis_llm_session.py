@@ -20,6 +20,7 @@ from qgis.utils import iface, plugins
 OUT = Path(os.environ["CP_OUT"])
 PBF = os.environ["CP_PBF"]
 LLM_ACTION = "Install local LLM support (llama-cpp-python)"
+PROGRESS = "CityPlannerInstallProgress"   # the plugin's own bar (QgsMessageBar has a countdown one)
 state = {"messages": [], "steps": [], "stages": [], "progress_seen": False, "offer_during": None}
 QgsApplication.messageLog().messageReceived.connect(
     lambda msg, tag, level: state["messages"].append(msg[:2000]) if tag == "CityPlanner" else None)
@@ -70,7 +71,7 @@ def wait_core() -> None:
         bar = iface.messageBar()
         offered = [b for b in bar.findChildren(QPushButton) if b.text() == "Install…" and b.isVisible()]
         state["offer_during_core"] = bool(state.get("offer_during_core")) or bool(offered)
-        state["progress_seen_core"] = bool(state.get("progress_seen_core")) or bool(bar.findChildren(QProgressBar))
+        state["progress_seen_core"] = bool(state.get("progress_seen_core")) or bool(bar.findChildren(QProgressBar, PROGRESS))
         if "2-core-installing.png" not in state["steps"]:
             shot("2-core-installing.png")
         if time.monotonic() - clock["core"] > 900:
@@ -96,7 +97,7 @@ def watch_llm() -> None:
     plugin = plugins["cityplanner"]
     if plugin.install_task is not None:
         bar = iface.messageBar()
-        state["progress_seen"] |= bool(bar.findChildren(QProgressBar))
+        state["progress_seen"] |= bool(bar.findChildren(QProgressBar, PROGRESS))
         offered = [b for b in bar.findChildren(QPushButton) if b.text() == "Install…" and b.isVisible()]
         state["offer_during"] = bool(state["offer_during"]) or bool(offered)
         state["actions_enabled_during"] = any(a.isEnabled() for a in plugin.menu_actions)
