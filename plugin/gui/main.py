@@ -19,6 +19,24 @@ from .dependencies import (InstallTask, activate_profile_packages, default_wheel
 MENU = "&CityPlanner"
 
 
+#: notices that third-party packages raise while importing themselves, not about anything a
+#: planner or this plugin does: geopandas 1.0 (what pip picks for Debian 12's Python) imports
+#: the ``shapely.geos`` module that shapely 2.1 deprecates. QGIS shows each such notice, with
+#: a traceback through the plugin's imports, in the "Python warning" log at every start.
+IMPORT_NOTICES = (r"The 'shapely\.geos' module is deprecated",)
+
+
+def quiet_third_party_imports() -> None:
+    """Import geopandas (and so shapely) once with those notices silenced; later imports are
+    no-ops, and any other warning still reaches the log."""
+    import warnings
+
+    with warnings.catch_warnings():
+        for pattern in IMPORT_NOTICES:
+            warnings.filterwarnings("ignore", message=pattern, category=DeprecationWarning)
+        import geopandas  # noqa: F401
+
+
 class CityPlannerPlugin:
     def __init__(self, iface):
         self.iface = iface
@@ -42,6 +60,7 @@ class CityPlannerPlugin:
             self.logged = True
         if not status("processing").ok:
             return  # logged above, offered in the message bar
+        quiet_third_party_imports()
         from ...processing_algorithms.provider import CityPlannerProvider
 
         self.provider = CityPlannerProvider()

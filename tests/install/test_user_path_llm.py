@@ -82,7 +82,27 @@ def profile(tmp_path_factory) -> Path:
     with open(default / "QGIS" / "QGIS3.ini", "w") as f:
         ini.write(f, space_around_delimiters=False)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    # QGIS runs <XDG_DATA_HOME>/QGIS/QGIS3/startup.py before it loads plugins: it records every
+    # "Python warning" from the very start (the plugin's imports included) for the session
+    startup = config / "xdg" / "QGIS" / "QGIS3" / "startup.py"
+    startup.parent.mkdir(parents=True)
+    startup.write_text(STARTUP)
+    (ARTIFACTS / "python_warnings.jsonl").unlink(missing_ok=True)
     return config
+
+
+STARTUP = """import json, os
+from qgis.core import QgsApplication
+
+
+def _cp_record(message, tag, level):
+    if tag == "Python warning":
+        with open(os.path.join(os.environ["CP_OUT"], "python_warnings.jsonl"), "a") as f:
+            f.write(json.dumps(message) + "\\n")
+
+
+QgsApplication.messageLog().messageReceived.connect(_cp_record)
+"""
 
 
 def planner_env(config: Path, **extra: str) -> dict[str, str]:
@@ -93,7 +113,7 @@ def planner_env(config: Path, **extra: str) -> dict[str, str]:
     runtime = config / "runtime"
     runtime.mkdir(mode=0o700, exist_ok=True)
     return {**keep, "PATH": path, "QGIS_CUSTOM_CONFIG_PATH": str(config), "XDG_RUNTIME_DIR": str(runtime),
-            "PYTHONNOUSERSITE": "1", **extra}
+            "XDG_DATA_HOME": str(config / "xdg"), "PYTHONNOUSERSITE": "1", **extra}
 
 
 def test_llm_support_installs_from_the_menu_and_the_agent_runs_inside_qgis(profile, llm_wheelhouse):
@@ -109,6 +129,10 @@ def test_llm_support_installs_from_the_menu_and_the_agent_runs_inside_qgis(profi
                **{k: s.get(k) for k in ("core_install_s", "llm_install_s", "agent_s")}}
     (out / "timings.json").write_text(json.dumps(timings, indent=1))
     assert s["error"] is None, s
+    # nothing of ours in QGIS's "Python warning" log, from the start to the agent's end
+    warned = [json.loads(line) for line in (out / "python_warnings.jsonl").read_text().splitlines()] \
+        if (out / "python_warnings.jsonl").is_file() else []
+    assert not [w for w in warned if "cityplanner" in w.lower()], warned
     # the dock said the LLM was missing before, and says nothing once it is installed (no restart)
     assert "llama-cpp-python" in s["llm_note_before"] and s["llm_note_after"] == "", s
     assert any(t.startswith("installed ") and "llama-cpp-python" in t and t.endswith(" — ready")
