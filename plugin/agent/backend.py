@@ -94,7 +94,8 @@ class LocalBackend:
     def _pump(proc: subprocess.Popen, lines: "queue.Queue[str | None]") -> None:
         for line in proc.stdout:
             lines.put(line)
-        lines.put(None)  # EOF: the worker died
+        lines.put(None)  # EOF: the worker died (or was closed)
+        proc.stdout.close()   # this thread is its only reader: no ResourceWarning when proc is collected
 
     def _roundtrip(self, obj: dict, timeout_s: float) -> dict:
         assert self._proc is not None and self._proc.stdin is not None
@@ -127,6 +128,8 @@ class LocalBackend:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if proc.stderr is not None:
+            proc.stderr.close()
 
     # -- chat -------------------------------------------------------------------------------
     def chat(self, messages: list[dict], *, schema: dict | None = None, max_tokens: int = 512,

@@ -49,6 +49,12 @@ def guarded(fn):
     return run
 
 
+def warnings_so_far() -> int:
+    """Lines in python_warnings.jsonl (written by the test's startup.py from QGIS's start)."""
+    path = OUT / "python_warnings.jsonl"
+    return len(path.read_text().splitlines()) if path.is_file() else 0
+
+
 def bar_texts() -> list[str]:
     return [item.text() for item in iface.messageBar().items()]
 
@@ -59,6 +65,7 @@ def install_core() -> None:
     buttons = [b for b in iface.messageBar().findChildren(QPushButton) if b.text() == "Install…"]
     if not buttons:
         return finish("no Install… button in the message bar")
+    state["warnings_at_start"] = warnings_so_far()
     clock["core"] = time.monotonic()
     buttons[0].click()
     QTimer.singleShot(1000, wait_core)
@@ -108,6 +115,7 @@ def watch_llm() -> None:
         QTimer.singleShot(500, watch_llm)
         return
     state["llm_install_s"] = round(time.monotonic() - clock["llm"], 1)
+    state["warnings_before_agent"] = warnings_so_far()
     state["bar_after_llm"] = bar_texts()
     state["llm_note_after"] = plugin.dock.llm_note.text()
     import processing
