@@ -11,6 +11,7 @@ from qgis.core import (QgsProcessing, QgsProcessingException, QgsProcessingFeatu
 from ..plugin.qgis_io.layers import source_to_gdf
 from ..plugin.qgis_io.plans import GEOMETRY, check_fields, flags, plan_ids
 from ..plugin.sandbox.workspace import load_instance
+from ..plugin.qgis_io.workspace_memory import last_workspace, remember_workspace
 from ..plugin.util.words import result_sentence
 
 from .audit_output import FLAGS_HELP, audit_json
@@ -53,7 +54,8 @@ class EvaluatePlan(TaskAlgorithm):
         src.setHelp(self.tr("A candidates or plan layer with candidate ids."))
         self.addParameter(src)
         ws = QgsProcessingParameterFile(self.WORKSPACE, self.tr("Workspace folder (from Build … instance)"),
-                                        behavior=QgsProcessingParameterFile.Folder)
+                                        behavior=QgsProcessingParameterFile.Folder,
+                                        defaultValue=last_workspace() or None)   # typed once, not per dialog
         ws.setHelp(self.tr("The instance the ids refer to."))
         self.addParameter(ws)
         # optional: QGIS 3.22 rejects a missing field value even when the parameter has a default
@@ -97,6 +99,7 @@ class EvaluatePlan(TaskAlgorithm):
     def process(self, parameters, context, feedback):
         ws = self.parameterAsFile(parameters, self.WORKSPACE, context)
         inst = self.core(load_instance, ws)
+        remember_workspace(ws)
         source = self.parameterAsSource(parameters, self.INPUT, context)
         if source is None:
             raise QgsProcessingException(self.invalidSourceError(parameters, self.INPUT))

@@ -12,6 +12,7 @@ from ..plugin.city.streets import namer_for_city, namer_for_workspace, site_labe
 from ..plugin.qgis_io.legends import explain_score
 from ..plugin.qgis_io.report_map import backdrop_frames, memory_layer, render_plan_map
 from ..plugin.qgis_io.reports import solve_report
+from ..plugin.qgis_io.workspace_memory import remember_workspace
 from ..plugin.sandbox.evaluator import evaluate_plan_file
 from ..plugin.sandbox.workspace import PLAN_FILE, load_instance
 from ..plugin.solvers import solve
@@ -84,6 +85,7 @@ class SolveTask(TaskAlgorithm):
         city = None
         if ws:
             inst = self.core(load_instance, ws)
+            remember_workspace(ws)
             if inst.task != self.TASK:
                 raise QgsProcessingException(f"workspace holds a {inst.task} instance, not {self.TASK}")
         elif self.has_instance_input(parameters, context):

@@ -259,6 +259,10 @@ class PlannerDock(QgsDockWidget):
                 "rounds": self.rounds, "time_limit": self.time_limit}
 
     def load_settings(self) -> None:
+        """The dock's last values; the workspace is the last one used anywhere (a Processing
+        dialog counts), so the path is typed once."""
+        from ..qgis_io.workspace_memory import last_workspace
+
         s = QgsSettings()
         for key, w in self._fields().items():
             value = s.value(SETTINGS + key)
@@ -272,8 +276,14 @@ class PlannerDock(QgsDockWidget):
                 w.setCurrentText(str(value))
             else:
                 w.setText(str(value))
+        last = last_workspace()
+        if last:
+            self.workspace.setText(last)
 
     def save_settings(self) -> None:
+        from ..qgis_io.workspace_memory import remember_workspace
+
+        remember_workspace(self.workspace.text().strip())
         s = QgsSettings()
         for key, w in self._fields().items():
             s.setValue(SETTINGS + key, w.value() if isinstance(w, (QSpinBox, QDoubleSpinBox)) else

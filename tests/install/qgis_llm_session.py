@@ -21,7 +21,7 @@ OUT = Path(os.environ["CP_OUT"])
 PBF = os.environ["CP_PBF"]
 LLM_ACTION = "Install local LLM support (llama-cpp-python)"
 PROGRESS = "CityPlannerInstallProgress"   # the plugin's own bar (QgsMessageBar has a countdown one)
-state = {"messages": [], "steps": [], "stages": [], "progress_seen": False, "offer_during": None}
+state = {"messages": [], "steps": [], "stages": []}
 QgsApplication.messageLog().messageReceived.connect(
     lambda msg, tag, level: state["messages"].append(msg[:2000]) if tag == "CityPlanner" else None)
 clock = {"start": time.monotonic()}
@@ -71,16 +71,24 @@ def install_core() -> None:
     QTimer.singleShot(1000, wait_core)
 
 
+def watch_install(plugin, suffix: str, png: str) -> None:
+    """While an install runs: is the plugin's progress bar shown, is an Install… button still
+    offered, is any CityPlanner menu action still enabled (all recorded as "ever seen")."""
+    bar = iface.messageBar()
+    offered = [b for b in bar.findChildren(QPushButton) if b.text() == "Install…" and b.isVisible()]
+    for key, seen in (("progress_seen", bool(bar.findChildren(QProgressBar, PROGRESS))),
+                      ("offer_during", bool(offered)),
+                      ("actions_enabled_during", any(a.isEnabled() for a in plugin.menu_actions))):
+        state[key + suffix] = bool(state.get(key + suffix)) or seen
+    if png not in state["steps"]:
+        shot(png)
+
+
 @guarded
 def wait_core() -> None:
     plugin = plugins["cityplanner"]
     if plugin.install_task is not None:
-        bar = iface.messageBar()
-        offered = [b for b in bar.findChildren(QPushButton) if b.text() == "Install…" and b.isVisible()]
-        state["offer_during_core"] = bool(state.get("offer_during_core")) or bool(offered)
-        state["progress_seen_core"] = bool(state.get("progress_seen_core")) or bool(bar.findChildren(QProgressBar, PROGRESS))
-        if "2-core-installing.png" not in state["steps"]:
-            shot("2-core-installing.png")
+        watch_install(plugin, "_core", "2-core-installing.png")
         if time.monotonic() - clock["core"] > 900:
             return finish("core install did not finish in 15 minutes")
         QTimer.singleShot(1000, wait_core)
@@ -103,13 +111,7 @@ def wait_core() -> None:
 def watch_llm() -> None:
     plugin = plugins["cityplanner"]
     if plugin.install_task is not None:
-        bar = iface.messageBar()
-        state["progress_seen"] |= bool(bar.findChildren(QProgressBar, PROGRESS))
-        offered = [b for b in bar.findChildren(QPushButton) if b.text() == "Install…" and b.isVisible()]
-        state["offer_during"] = bool(state["offer_during"]) or bool(offered)
-        state["actions_enabled_during"] = any(a.isEnabled() for a in plugin.menu_actions)
-        if "3-llm-installing.png" not in state["steps"]:
-            shot("3-llm-installing.png")
+        watch_install(plugin, "", "3-llm-installing.png")
         if time.monotonic() - clock["llm"] > 1500:
             return finish("LLM install did not finish in 25 minutes")
         QTimer.singleShot(500, watch_llm)

@@ -75,3 +75,23 @@ def test_answer_layers_form_one_group_and_the_map_zooms_to_them(qgis_app, qgis_i
     assert ext.width() < 5000
     QgsProject.instance().removeMapLayers([lyr.id() for lyr in layers])
     root.removeChildNode(group)
+
+
+def test_the_last_workspace_is_remembered_by_dialogs_and_the_dock(qgis_app, qtbot, tmp_path, monkeypatch,
+                                                                    cityplanner_provider):
+    from qgis.core import QgsApplication
+
+    from cityplanner.plugin.gui.planner_dock import PlannerDock
+    from cityplanner.plugin.qgis_io.workspace_memory import last_workspace, remember_workspace
+    from tests.core.sandbox_helpers import toy_workspace
+
+    _, ws = toy_workspace(tmp_path / "ws", monkeypatch)
+    remember_workspace(tmp_path / "not-a-workspace")      # only a real workspace is remembered
+    remember_workspace(ws)
+    remember_workspace(tmp_path)
+    assert last_workspace() == str(ws)
+    alg = QgsApplication.processingRegistry().createAlgorithmById("cityplanner:evaluateplan")
+    assert alg.parameterDefinition("WORKSPACE").defaultValue() == str(ws)   # a new dialog starts there
+    dock = PlannerDock()
+    qtbot.addWidget(dock)
+    assert dock.workspace.text() == str(ws)
