@@ -244,5 +244,6 @@ class InstructionPanel(QWidget):
         before = memory_layer(frames["before"], BEFORE_LAYER, frames["crs"], f"plan_{task}", GEOMETRY[task][0])
         after = memory_layer(frames["after"], AFTER_LAYER, frames["crs"], f"plan_{task}", GEOMETRY[task][0])
         before.setOpacity(0.45)   # the old plan stays visible under the new one
+        before.setLabelsEnabled(False)   # shared sites: one label each (the plan after's)
         project.addMapLayer(before)
         project.addMapLayer(after)

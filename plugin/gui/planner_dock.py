@@ -534,6 +534,9 @@ class PlannerDock(QgsDockWidget):
         layer = self.frame_layer(label, which)
         if layer is None:
             return None
+        # the live best-plan layer labels the sites: a kept copy on the same points would draw
+        # every label again over itself
+        layer.setLabelsEnabled(False)
         if self.run_group is None:
             self.run_group = run_group_name((which or {}).get("task", ""), method)
         try:

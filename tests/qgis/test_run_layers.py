@@ -95,3 +95,34 @@ def test_the_last_workspace_is_remembered_by_dialogs_and_the_dock(qgis_app, qtbo
     dock = PlannerDock()
     qtbot.addWidget(dock)
     assert dock.workspace.text() == str(ws)
+
+
+def test_no_label_is_drawn_twice_over_a_kept_plan(qgis_app, qtbot, tmp_path, monkeypatch):
+    """The live best plan and the run's kept copy show the same sites: only one labels them."""
+    from qgis.core import QgsProject
+
+    from cityplanner.plugin.gui.planner_dock import PLAN_LAYER, SOURCES, PlannerDock
+    from cityplanner.plugin.sandbox import write_workspace
+    from tests.core.test_task_station import hand
+
+    ws = write_workspace(hand(), tmp_path / "station")
+    dock = PlannerDock()
+    qtbot.addWidget(dock)
+    dock.source.setCurrentText(SOURCES[0])
+    dock.workspace.setText(str(ws))
+    dock.method.setCurrentText("greedy")
+    dock.time_limit.setValue(2)
+    assert dock.start() is not None
+    qtbot.waitUntil(lambda: dock.last_result is not None, timeout=60000)
+    live = QgsProject.instance().mapLayersByName(PLAN_LAYER)
+    kept = [lyr for lyr in QgsProject.instance().mapLayers().values() if lyr.name().startswith("CityPlanner plan (")]
+    assert len(live) == 1 and len(kept) == 1
+    assert {f["id"] for f in kept[0].getFeatures()} <= {f["id"] for f in live[0].getFeatures()} | set(
+        dock.last_result["candidate_ids"])
+    labelled = [lyr for lyr in live + kept if lyr.labelsEnabled()]
+    assert len(labelled) <= 1 and not kept[0].labelsEnabled()
+    dock.keep_layer()   # pressing Keep plan again: still one kept copy
+    assert len([lyr for lyr in QgsProject.instance().mapLayers().values()
+                if lyr.name().startswith("CityPlanner plan (")]) == 1
+    QgsProject.instance().removeMapLayers([lyr.id() for lyr in QgsProject.instance().mapLayers().values()
+                                           if lyr.name().startswith("CityPlanner")])
