@@ -4,6 +4,7 @@ from __future__ import annotations
 from qgis.core import (QgsProcessingOutputNumber, QgsProcessingOutputString,
                        QgsProcessingParameterFolderDestination)
 
+from ..plugin.qgis_io.workspace_memory import remember_workspace
 from ..plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of, network_frame, staged_workspace
 
 from .task_base import CANDIDATE_HELP, TITLES, TaskAlgorithm
@@ -72,4 +73,5 @@ class BuildInstance(TaskAlgorithm):
                 out[self.NETWORK] = self.write_frame(parameters, self.NETWORK, context, net, wkb, crs_of(inst),
                                                      feedback, "city_roads")
         feedback.setProgress(100)
+        remember_workspace(target)   # the next dialog (Solve, Evaluate) and the dock start from it
         return out

@@ -20,6 +20,7 @@ from ..plugin.city import City
 from ..plugin.errors import InputError
 from ..plugin.parcels.landuse_map import parse_need as core_parse_need
 from ..plugin.parcels.layer import with_need
+from ..plugin.util.words import keur
 from ..plugin.qgis_io.city_source import add_city_parameters, assumed_crs, city_from_parameters, has_city_input
 from ..plugin.qgis_io.layers import qgs_fields, source_to_gdf, write_gdf
 from ..plugin.qgis_io.parcel_source import add_parcel_parameters, has_parcels, land_from_parcels
@@ -195,8 +196,8 @@ class TaskAlgorithm(CityPlannerAlgorithm):
         for w in attach_warnings(inst, city.warnings if city is not None else warnings):
             if city is None or w not in city.warnings:
                 feedback.pushWarning(w)
-        feedback.pushInfo(f"{inst.instance_id}: {inst.n} candidates, budget {inst.budget:.1f}, "
-                          f"step limit {inst.max_select}")
+        feedback.pushInfo(f"{inst.instance_id}: {inst.n} candidate sites, a budget of {keur(inst.budget)}, "
+                          f"at most {inst.max_select} selections")
         return inst, city
 
     def own_candidates(self, parameters: dict, context: QgsProcessingContext,

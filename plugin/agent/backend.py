@@ -21,7 +21,7 @@ from typing import Protocol
 from .model_files import resolve_model
 from ..deps import require
 from ..errors import InputError
-from ..util.spawned import python_executable
+from ..util.spawned import start_worker
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 MAX_RESPONSE = 8_000_000  # bytes of one HTTP answer
@@ -79,9 +79,9 @@ class LocalBackend:
         return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
 
     def _start(self) -> None:
-        self._proc = subprocess.Popen(
-            [python_executable(), str(WORKER_SCRIPT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, encoding="utf-8", bufsize=1)
+        # the shared start-up: QGIS's interpreter and the plugin's sys.path (the profile's
+        # python/dependencies, where llama-cpp-python was installed, is on sys.path only)
+        self._proc = start_worker(WORKER_SCRIPT, text=True)
         self._lines = queue.Queue()
         # A reader thread gives portable timeouts (select() does not work on Windows pipes).
         threading.Thread(target=self._pump, args=(self._proc, self._lines), daemon=True).start()
@@ -94,7 +94,8 @@ class LocalBackend:
     def _pump(proc: subprocess.Popen, lines: "queue.Queue[str | None]") -> None:
         for line in proc.stdout:
             lines.put(line)
-        lines.put(None)  # EOF: the worker died
+        lines.put(None)  # EOF: the worker died (or was closed)
+        proc.stdout.close()   # this thread is its only reader: no ResourceWarning when proc is collected
 
     def _roundtrip(self, obj: dict, timeout_s: float) -> dict:
         assert self._proc is not None and self._proc.stdin is not None
@@ -127,6 +128,8 @@ class LocalBackend:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if proc.stderr is not None:
+            proc.stderr.close()
 
     # -- chat -------------------------------------------------------------------------------
     def chat(self, messages: list[dict], *, schema: dict | None = None, max_tokens: int = 512,

@@ -44,6 +44,15 @@ TERMS: dict[str, tuple[str, tuple[tuple[str, float, str], ...]]] = {
 }
 
 
+def score_terms(task: str, metrics: dict[str, Any]) -> list[dict[str, Any]]:
+    """The score's terms as rows: term (words), weight, value, contribution (weight × value)."""
+    if task not in TERMS:
+        return []
+    return [{"term": words, "weight": weight, "value": float(metrics[key]),
+             "contribution": weight * float(metrics[key])}
+            for key, weight, words in TERMS[task][1] if metrics.get(key) is not None]
+
+
 def explain_score(task: str, metrics: dict[str, Any], score: float | None) -> str:
     """One paragraph: the score as the sum of its terms, each term in words with its value."""
     if task not in TERMS or score is None:

@@ -25,6 +25,7 @@ from typing import Any
 from ..solvers import better, gap as bound_gap
 from ..tasks.base import Instance
 from ..util.io import atomic_write_json
+from ..util.words import gap_text
 
 from .workspace import PLAN_FILE, load_instance, read_plan
 
@@ -151,5 +152,5 @@ def describe(row: dict[str, Any] | None) -> str:
     score = "–" if row["score"] is None else f"{row['score']:.4f}"
     bound = "bound unknown (run default or milp to certify one)" if row["upper_bound"] is None \
         else f"bound {row['upper_bound']:.4f}"
-    gap_text = "" if row["gap"] is None else f", gap {100 * row['gap']:.1f} %"
-    return f"{row['method']}: score {score} ({state}), {bound}{gap_text}"
+    gap = "" if row["gap"] is None else f", {gap_text(row['gap'])}"
+    return f"{row['method']}: score {score} ({state}), {bound}{gap}"

@@ -89,6 +89,41 @@ def test_road_network_lacks_the_removed_links(built):
     assert net.crs().authid() == "EPSG:32635"
 
 
+def assert_report_in_words(report: Path, ws: str, ids: list[str], r: dict) -> None:
+    """REPORT.html says what the dock says: the result in words with units and the gap as a
+    rounded %, the score terms, the map next to it, and every selected site under its street,
+    the street being the nearest named road of the workspace's city model (brute force here)."""
+    import re
+
+    import geopandas as gpd
+    import pandas as pd
+    import shapely
+
+    html = report.read_text()
+    assert "The plan is valid: score " in html and " k€ budget (" in html
+    if r["UPPER_BOUND"] is not None:
+        gaps = re.findall(r"gap (-?\d+\.\d) %", html)
+        assert gaps and "-0.0 %" not in html and "bound=" not in html
+        assert abs(float(gaps[0]) - 100 * r["GAP"]) <= 0.05 + 1e-9
+    assert "<h2>Score terms</h2>" in html and "share of the budget spent" in html
+    png = report.with_suffix(".png")
+    assert f"<img src='{png.name}'" in html and png.stat().st_size > 10_000
+    roads = gpd.read_file(Path(ws) / "input" / "city_model.gpkg", layer="edges")
+    named = roads[roads["name"].fillna("") != ""]
+    cands = pd.read_csv(Path(ws) / "input" / "candidates.csv").set_index("id")
+    streets = set()
+    for cid in ids:
+        g = shapely.from_wkt(cands.loc[cid, "wkt"])
+        p = g if g.geom_type == "Point" else (g.interpolate(0.5, normalized=True) if "Line" in g.geom_type
+                                              else g.representative_point())
+        d = named.geometry.distance(p)
+        if d.min() <= 250:
+            streets.add(str(named["name"].iloc[int(d.to_numpy().argmin())]))
+    section = html.split("<h2>Sites by street</h2>")[1]
+    assert all(cid in section for cid in ids)
+    assert streets and all(f"<td>{st}</td>" in section for st in streets), (streets, section[:500])
+
+
 @pytest.mark.parametrize("task", TASKS)
 def test_round_trip(built, task, tmp_path):
     """layers → instance → plan → layer → evaluate: the same score as the core evaluator,
@@ -108,7 +143,7 @@ def test_round_trip(built, task, tmp_path):
     assert (Path(ws) / "input" / "city_model.gpkg").is_file()
     assert json.loads(r["FLAGS"]) == {"flags": [], "checked": len(ids)}
     assert {"contribution", "plan_score", "flag"} <= set(plan.fields().names())
-    assert "<table>" in (tmp_path / "report.html").read_text()
+    assert_report_in_words(tmp_path / "report.html", ws, ids, r)
     assert json.loads((Path(ws) / "outputs" / "final_plan.json").read_text())["candidate_ids"] == ids
     e = run("evaluateplan", {"INPUT": r["OUTPUT"], "WORKSPACE": ws, "OUTPUT": str(tmp_path / "e1.gpkg")})
     assert (e["VALID"], e["SCORE"], e["ERRORS"]) == (True, core.score, "")
