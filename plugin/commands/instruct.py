@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from ..errors import InputError
+from . import seconds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,11 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules-only", action="store_true", help="never call a model")
     parser.add_argument("--area", default=None,
                         help="a polygon layer file (GPKG, GeoJSON, SHP): the area \"inside the area\" means")
-    parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per MILP solve (default 30)")
+    parser.add_argument("--time-limit", type=seconds, default=30.0, help="seconds per MILP solve (default 30)")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..constraints import store
+    from ..constraints.interpret import check_instruction
     from ..constraints.roundtrip import instruct
     from ..constraints.schema import summary
     from ..sandbox.workspace import load_instance
@@ -39,8 +41,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     modes = sum(bool(x) for x in (args.text, args.list, args.remove, args.clear))
     if modes != 1:
         raise InputError("give exactly one of: an instruction text, --list, --remove K, --clear")
-    if args.time_limit <= 0:
-        raise InputError(f"--time-limit must be positive, got {args.time_limit}")
+    if args.text is not None:
+        check_instruction(args.text)   # too long or a number no reader may take: one line, exit 2
     if args.list:
         return {"constraints": [{**{k: v for k, v in c.items() if k != "geometry"}, "summary": summary(c)}
                                 for c in store.load(args.workspace)]}

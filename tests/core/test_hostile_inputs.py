@@ -33,6 +33,11 @@ PLACEHOLDERS = {
     "CAT_BIG_1500": " work/big" * 1500,
     "ECHO_120_FILES": "; ".join(f"echo {k} > work/f{k}" for k in range(120)),
     "FILTERS_3000": " --filter 'cost>0'" * 3000,
+    "SPACES_8000": " " * 8000,
+    "SAMPLES": str(PLUGIN_ROOT / "resources" / "participation" / "samples"),
+    "MAP_300": ",".join(f"value{k}=school" for k in range(20)) + ",last=no_such_type",
+    "ID_10000": "x" * 10_000,
+    "CONSTRAINTS_20000": json.dumps({"constraints": [{"kind": "count_max", "count": 1}] * 20_000}),
 }
 
 
@@ -63,7 +68,8 @@ def hostile_ws(tmp_path, monkeypatch):
 
 
 def test_every_row_is_run():
-    assert {c["kind"] for c in CASES} == {"terminal", "turn", "state", "cli", "checkpoint", "mcp"}
+    assert {c["kind"] for c in CASES} == {"terminal", "turn", "state", "cli", "checkpoint", "mcp", "pipe", "tool",
+                                          "endpoint"}
     assert all(c.get("before") and c.get("expect") for c in CASES)
     assert len({c["name"] for c in CASES}) == len(CASES)
 
@@ -216,3 +222,60 @@ def test_mcp_case(case, tmp_path, monkeypatch):
     with pytest.raises(ToolFailure, match=case["expect"]["error"].replace("(", r"\(")):
         build_instance(ToolContext(tmp_path / "root"), {"region": "helsinki", "task": "land", "workspace": "mine"})
     assert {p: (ws / p).read_bytes() for p in before} == before
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("case", rows("pipe"))
+def test_pipe_case(case):
+    """A real `python -m plugin` process whose stdout reader left before it wrote."""
+    import subprocess
+    import sys
+
+    p = subprocess.Popen([sys.executable, "-m", "plugin", *case["argv"]], cwd=PLUGIN_ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == case["expect"]["exit"], err
+    assert "Traceback" not in err and case["expect"]["stderr"] in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("case", rows("tool"))
+def test_tool_case(case, tmp_path, monkeypatch):
+    """An MCP tool call refused by its schema before anything is written in the workspace."""
+    from cityplanner.plugin.agent.tools import default_registry
+
+    _, ws = toy_workspace(tmp_path / "root" / "mine", monkeypatch)
+    args = {"workspace": "mine", **fill({k: v for k, v in case["args"].items() if k != "repeat"}, tmp_path, ws)}
+    if "repeat" in case["args"]:
+        args = {k: v * case["args"]["repeat"] if isinstance(v, list) else v for k, v in args.items()}
+    before = sorted(p.relative_to(ws) for p in ws.rglob("*"))
+    obs = default_registry(tmp_path / "root").call(case["tool"], args)
+    assert obs.status == "failed" and case["expect"]["error"] in obs.error
+    assert sorted(p.relative_to(ws) for p in ws.rglob("*")) == before
+
+
+@pytest.mark.parametrize("case", rows("endpoint"))
+def test_endpoint_case(case, tmp_path):
+    """A real server on 127.0.0.1 answers the row's body (or a chat answer holding its content);
+    the instruction reader gives a clarification or the backend one BackendError line."""
+    from cityplanner.plugin.agent.backend import BackendError, HttpBackend
+    from cityplanner.plugin.constraints.llm import model_read
+
+    from .test_endpoint_deadlines import Server, _answer, _send
+
+    body = fill(case["body"], tmp_path, tmp_path).encode() if "body" in case else \
+        _answer(fill(case["content"], tmp_path, tmp_path))
+    srv = Server(lambda h: _send(h, body))
+    exp = case["expect"]
+    t0 = time.monotonic()
+    try:
+        if "error" in exp:
+            with pytest.raises(BackendError, match=exp["error"]) as e:
+                model_read(HttpBackend(srv.url), "keep 400 m between stations", "station")
+            assert "\n" not in str(e.value)
+        else:
+            items, clar = model_read(HttpBackend(srv.url), "keep 400 m between stations", "station")
+            assert items == [] and exp["clarification"] in clar
+    finally:
+        srv.close()
+    assert time.monotonic() - t0 <= exp.get("max_seconds", 30)

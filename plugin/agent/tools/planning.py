@@ -182,7 +182,9 @@ def tools(ctx: ToolContext) -> list[Tool]:
                             "seed": {"type": "integer", "minimum": 0}}, ["workspace"]), solve_plan),
         Tool("evaluate_plan", "Evaluate a plan (candidate ids) in a workspace with the sandbox evaluator; "
              "without ids the workspace's final plan is evaluated.",
-             object_schema({"workspace": ws, "candidate_ids": {"type": "array", "items": {"type": "string"},
+             object_schema({"workspace": ws, "candidate_ids": {"type": "array",
+                                                               # ids are short: a 50 MB "plan" was written before
+                                                               "items": {"type": "string", "maxLength": 200},
                                                                "maxItems": 5000}}, ["workspace"]), evaluate_plan),
         Tool("participation_metrics", "Service (share of the five service kinds within 500 m of residential "
              "parcels) and Ecology (residential area within 300 m of green ≥ 2000 m²) of a parcels GeoJSON.",
