@@ -11,6 +11,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -139,6 +140,18 @@ def _gpkg(path: Path, kind: str) -> None:
 
     if kind == "empty":
         gpd.GeoDataFrame({"highway": []}, geometry=gpd.GeoSeries([], crs=3067)).to_file(path, layer="roads")
+        return
+    if kind == "over_the_feature_limit":   # one road more than a layer may hold, 1 m apart
+        import shapely
+
+        from cityplanner.plugin.city.sources import MAX_LAYER_FEATURES
+
+        n = MAX_LAYER_FEATURES + 1
+        x = 385000 + (np.arange(n) % 1000).astype(float)
+        y = 6672000 + (np.arange(n) // 1000).astype(float)
+        lines = shapely.linestrings(np.stack([np.stack([x, y], 1), np.stack([x + 0.5, y], 1)], 1))
+        gpd.GeoDataFrame({"highway": ["residential"] * n}, geometry=lines, crs=3067).to_file(
+            path, layer="roads", engine="pyogrio")
         return
     ring = [(385000, 6672000), (385300, 6672000), (385300, 6672300), (385000, 6672300)]
     roads = [LineString([a, b]) for a, b in zip(ring, ring[1:] + ring[:1])]
