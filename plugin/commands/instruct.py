@@ -70,15 +70,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def area_wkt(path: str, crs: str) -> str:
     """The union of a polygon layer's features in the instance CRS (WKT)."""
     import geopandas as gpd
+    import numpy as np
     import shapely
 
     try:
         frame = gpd.read_file(path)
     except Exception as e:  # noqa: BLE001 - any unreadable file is one line for the user
         raise InputError(f"cannot read --area {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-    if frame.crs is None or not len(frame):
+    from ..city.crs import UNDEFINED
+
+    # a GeoPackage "without CRS" reads as an 'Undefined … SRS', not None: reprojecting it made a
+    # NaN polygon that excluded every candidate
+    if frame.crs is None or frame.crs.name in UNDEFINED or not len(frame):
         raise InputError(f"--area {path}: {'no features' if not len(frame) else 'the layer has no CRS'}")
     geom = shapely.union_all(frame.to_crs(crs).geometry.values)
+    if geom.is_empty or not np.isfinite(shapely.bounds(geom)).all():
+        raise InputError(f"--area {path}: the area has no place in the workspace's CRS (check the layer's CRS)")
     if geom.geom_type not in ("Polygon", "MultiPolygon"):
         raise InputError(f"--area {path}: the features are not polygons ({geom.geom_type})")
     return geom.wkt

@@ -155,6 +155,16 @@ def _gpkg(path: Path, kind: str) -> None:
         return
     ring = [(385000, 6672000), (385300, 6672000), (385300, 6672300), (385000, 6672300)]
     roads = [LineString([a, b]) for a, b in zip(ring, ring[1:] + ring[:1])]
+    if kind == "area_without_crs":   # a polygon in a GeoPackage written with no CRS at all
+        gpd.GeoDataFrame({"name": ["area"]}, geometry=[Polygon([(0, 0), (1, 0), (1, 1)])]).to_file(path, layer="area")
+        return
+    if kind in ("local_cs", "road_at_1e300"):   # the road triangle in an engineering CRS / plus a road far off
+        crs = ('LOCAL_CS["site grid",LOCAL_DATUM["site",0],UNIT["metre",1],AXIS["X",EAST],AXIS["Y",NORTH]]'
+               if kind == "local_cs" else 3067)
+        if kind == "road_at_1e300":
+            roads = roads + [LineString([(1e300, 0), (1e300, 10)])]
+        gpd.GeoDataFrame({"highway": ["residential"] * len(roads)}, geometry=roads, crs=crs).to_file(path, layer="roads")
+        return
     gpd.GeoDataFrame({"highway": ["residential"] * 4}, geometry=roads, crs=3067).to_file(path, layer="roads")
     gpd.GeoDataFrame({"building": ["yes"]}, geometry=[Polygon([(385100, 6672100), (385140, 6672100),
                                                                 (385140, 6672140), (385100, 6672140)])],
