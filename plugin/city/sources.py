@@ -40,6 +40,7 @@ GEOMETRY_KINDS = {"line": ("LineString", "MultiLineString"), "polygon": ("Polygo
 #: features per layer read (docs/limits.md): above it a layer is refused in one line, from the
 #: file's header count, before anything is read (200,000 tiny roads ran past 120 s and 2 GB)
 MAX_LAYER_FEATURES = 200_000
+MAX_DEMAND_WEIGHT = 1e9
 
 OSM_TAGS = ("amenity", "shop", "office", "leisure", "landuse", "natural")
 
@@ -254,6 +255,11 @@ def demand_frame(gdf: gpd.GeoDataFrame, demand_field: str | None, label: str, wa
         if w.isna().any() or (w < 0).any():
             raise InputError(f"{label}: field '{wf}' must hold non-negative numbers "
                              f"({int(w.isna().sum())} empty or not numbers, {int((w < 0).sum())} negative)")
+        # weights near 1e308 overflow every sum and share to inf / NaN further on: a weight is
+        # residents or a share of them, and no place holds more than a billion
+        if (w > MAX_DEMAND_WEIGHT).any():
+            raise InputError(f"{label}: field '{wf}' holds weights up to {float(w.max()):.3g}; at most "
+                             f"{MAX_DEMAND_WEIGHT:.0e} per feature (residents or a relative weight)")
     if not w.sum() > 0:
         raise InputError(f"{label}: the demand weights sum to 0")
     return gpd.GeoDataFrame({"residents": w.astype(float).to_numpy()},

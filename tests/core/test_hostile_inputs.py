@@ -136,7 +136,7 @@ def _write_inputs(case: dict, tmp: Path) -> None:
 def _gpkg(path: Path, kind: str) -> None:
     """A GeoPackage with an empty roads layer, or a road triangle and a building without ``levels``."""
     import geopandas as gpd
-    from shapely.geometry import LineString, Polygon
+    from shapely.geometry import LineString, Point, Polygon
 
     if kind == "empty":
         gpd.GeoDataFrame({"highway": []}, geometry=gpd.GeoSeries([], crs=3067)).to_file(path, layer="roads")
@@ -157,6 +157,10 @@ def _gpkg(path: Path, kind: str) -> None:
     roads = [LineString([a, b]) for a, b in zip(ring, ring[1:] + ring[:1])]
     if kind == "area_without_crs":   # a polygon in a GeoPackage written with no CRS at all
         gpd.GeoDataFrame({"name": ["area"]}, geometry=[Polygon([(0, 0), (1, 0), (1, 1)])]).to_file(path, layer="area")
+        return
+    if kind == "demand_1e308":   # the road square and one demand point weighing 1e308
+        gpd.GeoDataFrame({"highway": ["residential"] * 4}, geometry=roads, crs=3067).to_file(path, layer="roads")
+        gpd.GeoDataFrame({"weight": [1e308]}, geometry=[Point(385150, 6672150)], crs=3067).to_file(path, layer="demand")
         return
     if kind in ("local_cs", "road_at_1e300"):   # the road triangle in an engineering CRS / plus a road far off
         crs = ('LOCAL_CS["site grid",LOCAL_DATUM["site",0],UNIT["metre",1],AXIS["X",EAST],AXIS["Y",NORTH]]'
