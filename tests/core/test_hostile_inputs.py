@@ -158,6 +158,12 @@ def _gpkg(path: Path, kind: str) -> None:
     if kind == "area_without_crs":   # a polygon in a GeoPackage written with no CRS at all
         gpd.GeoDataFrame({"name": ["area"]}, geometry=[Polygon([(0, 0), (1, 0), (1, 1)])]).to_file(path, layer="area")
         return
+    if kind == "sites_10000_km_away":   # the road square, a demand point, and sites 10,000 km east
+        gpd.GeoDataFrame({"highway": ["residential"] * 4}, geometry=roads, crs=3067).to_file(path, layer="roads")
+        gpd.GeoDataFrame({"weight": [100.0]}, geometry=[Point(385150, 6672150)], crs=3067).to_file(path, layer="demand")
+        gpd.GeoDataFrame({"name": ["far"]}, geometry=[Point(385150 + 1e7, 6672150)], crs=3067).to_file(
+            path, layer="sites")
+        return
     if kind == "demand_1e308":   # the road square and one demand point weighing 1e308
         gpd.GeoDataFrame({"highway": ["residential"] * 4}, geometry=roads, crs=3067).to_file(path, layer="roads")
         gpd.GeoDataFrame({"weight": [1e308]}, geometry=[Point(385150, 6672150)], crs=3067).to_file(path, layer="demand")
