@@ -44,6 +44,13 @@ def crs_label(crs: CRS) -> str:
     return f"EPSG:{code}" if code else crs.name
 
 
+def crs_text(crs: CRS) -> str:
+    """A text that reads back as ``crs``: 'EPSG:…' when it has a code, else its WKT (a custom
+    CRS's name alone, e.g. "My grid", is no CRS to pyproj: CRSError further on)."""
+    code = crs.to_epsg(min_confidence=70)
+    return f"EPSG:{code}" if code else crs.to_wkt()
+
+
 def parse_crs(text: str) -> CRS:
     """A user CRS string (EPSG:…, WKT, PROJ); one-line InputError otherwise."""
     try:
@@ -84,7 +91,7 @@ def choose(input_crs: CRS, lonlat_bounds: tuple[float, float, float, float]) -> 
     if _metres(input_crs):
         err = scale_error(input_crs, lonlat_bounds)
         if err <= MAX_SCALE_ERROR:
-            return WorkingCrs(crs_label(input_crs), err)
+            return WorkingCrs(crs_text(input_crs), err)
         why = f"its scale is off by up to {err:.1%} over the area (limit {MAX_SCALE_ERROR:.1%})"
     elif input_crs.is_geographic:
         why = "it is geographic (degrees)"

@@ -168,9 +168,15 @@ def _gpkg(path: Path, kind: str) -> None:
         gpd.GeoDataFrame({"highway": ["residential"] * 4}, geometry=roads, crs=3067).to_file(path, layer="roads")
         gpd.GeoDataFrame({"weight": [1e308]}, geometry=[Point(385150, 6672150)], crs=3067).to_file(path, layer="demand")
         return
-    if kind in ("local_cs", "road_at_1e300"):   # the road triangle in an engineering CRS / plus a road far off
-        crs = ('LOCAL_CS["site grid",LOCAL_DATUM["site",0],UNIT["metre",1],AXIS["X",EAST],AXIS["Y",NORTH]]'
-               if kind == "local_cs" else 3067)
+    if kind in ("local_cs", "road_at_1e300", "custom_wkt"):   # the road square in an engineering CRS, a
+        # named projected CRS without an EPSG code (a transverse Mercator of its own), or plus a road far off
+        crs = {"local_cs": 'LOCAL_CS["site grid",LOCAL_DATUM["site",0],UNIT["metre",1],AXIS["X",EAST],AXIS["Y",NORTH]]',
+               "custom_wkt": 'PROJCS["My grid",GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,'
+                             '298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],'
+                             'PROJECTION["Transverse_Mercator"],PARAMETER["latitude_of_origin",0],'
+                             'PARAMETER["central_meridian",25.5],PARAMETER["scale_factor",0.9999],'
+                             'PARAMETER["false_easting",500000],PARAMETER["false_northing",0],UNIT["metre",1]]'
+               }.get(kind, 3067)
         if kind == "road_at_1e300":
             roads = roads + [LineString([(1e300, 0), (1e300, 10)])]
         gpd.GeoDataFrame({"highway": ["residential"] * len(roads)}, geometry=roads, crs=crs).to_file(path, layer="roads")
