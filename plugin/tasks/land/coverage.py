@@ -64,6 +64,17 @@ def within_count(a_xy: np.ndarray, b_xy: np.ndarray, radius: float) -> np.ndarra
     return out
 
 
+def within_sparse(a_xy: np.ndarray, b_xy: np.ndarray, radius: float):
+    """``within`` as a scipy CSR matrix: memory grows with the pairs in range, not len a × len b
+    (residents × parcels: 200,000 × 20,000 would be 4 GB dense)."""
+    from scipy.sparse import csr_matrix, vstack
+
+    a, b = _points(a_xy), _points(b_xy)
+    if not len(a) or not len(b):
+        return csr_matrix((len(a), len(b)), dtype=bool)
+    return vstack([csr_matrix(hit) for _, _, hit in _blocks(a, b, radius)], format="csr")
+
+
 def facilities_by_kind(types: Iterable[str], xy: np.ndarray) -> dict[str, np.ndarray]:
     """Facility centroids grouped by service kind (types without a kind are dropped)."""
     xy = np.asarray(xy, dtype=float).reshape(-1, 2)
