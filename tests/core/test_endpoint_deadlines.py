@@ -186,3 +186,16 @@ def test_odd_model_content_is_a_clarification_not_a_traceback(serve, content, re
     assert items == [] and clar is not None
     assert __import__("re").search(reason, clar), clar
     assert time.monotonic() - t0 < 5.0
+
+
+@pytest.mark.parametrize("item", [{"kind": "spacing_min", "distance_m": 1e308},
+                                  {"kind": "spacing_min", "distance_m": -400},
+                                  {"kind": "count_max", "count": 10 ** 12}])
+def test_numbers_from_an_endpoint_are_checked_before_use(serve, item):
+    """A distance of 1e308 m, a negative one or a trillion stations from the model: a clarification."""
+    from cityplanner.plugin.constraints.interpret import interpret
+    from tests.core.test_task_station import hand
+
+    srv = serve(lambda h: _send(h, _answer(json.dumps({"constraints": [item]}))))
+    it = interpret("keep the stations apart", hand(), HttpBackend(srv.url), "endpoint", rules=False)
+    assert it.constraints == [] and "not a valid constraint" in it.clarification, it.clarification
