@@ -131,3 +131,13 @@ def test_mcp_solve_plan_goes_through_the_best_plan(tmp_path):
     assert one.ok and one.result["valid"] and one.result["selected"] == 1   # the instruction holds
     assert one.result["best_replaced"]                                    # the stored pair breaks it now
     assert plan_in(ws / PLAN_FILE) == plan_in(ws / best_plan.BEST) and len(plan_in(ws / PLAN_FILE)) == 1
+
+
+def test_a_solve_under_an_emphasis_keeps_no_bound_on_the_score(ws, capsys):
+    """The MILP under an emphasis bounds the emphasised objective, not S: `solve` must not file it."""
+    from cityplanner.plugin.cli import main
+
+    store.add(ws, [{"kind": "emphasis", "term": "coverage"}])
+    assert main(["solve", str(ws), "--method", "milp", "--time-limit", "20"]) == 0, capsys.readouterr().err
+    out = json.loads(capsys.readouterr().out)
+    assert out["valid"] and out["upper_bound"] is None and best_plan.known_bound(ws) is None
