@@ -35,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--goal", default="build", choices=("build", "improve"),
                         help="atomic goal; improve preloads a random feasible plan of about half the limits")
     parser.add_argument("--out", help="workspace folder (empty, new or an older workspace)")
+    parser.add_argument("--replace", action="store_true", help="replace a workspace that holds work (plans, runs)")
     add_city_layer_arguments(parser)
     add_parcel_arguments(parser)
 
@@ -42,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..bench.suites import build_item, suite
     from ..sandbox import write_workspace
+    from ..sandbox.workspace import refuse_replacing_work
     from ..sandbox.notices import attach_warnings
 
     t0 = time.perf_counter()
@@ -50,6 +52,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                                    for i in suite(args.suite)]}
     if not args.out:
         raise InputError("--out is required")
+    refuse_replacing_work(args.out, args.replace)
     if args.budget is not None and not args.budget > 0:
         raise InputError(f"--budget must be positive, got {args.budget:g}")
     if args.suite:

@@ -79,16 +79,32 @@ def from_neutral(c: dict[str, Any]) -> dict[str, Any]:
             "target_id": t.get("id"), **{k: c.get(k) for k in ("distance_m", "count", "share", "type", "term")}}
 
 
+#: a model (or an endpoint) answering with more than this is not reading one instruction: refuse
+#: it rather than compile thousands of rows (an endpoint's 20,000 kept ``instruct`` busy for minutes)
+MAX_MODEL_CONSTRAINTS = 20
+MAX_ANSWER_CHARS = 20_000
+
+
 def model_read(backend, text: str, task: str, seed: int = 0) -> tuple[list[dict[str, Any]], str | None]:
     """(constraints in neutral form, clarification) from the model; ([], reason) on bad output."""
     res = backend.chat(messages(text, task), schema=MODEL_SCHEMA, max_tokens=400, temperature=0.0, seed=seed)
+    unreadable = "I could not read that instruction (the model's answer was {}); please rephrase"
+    if not isinstance(res.text, str) or len(res.text) > MAX_ANSWER_CHARS:
+        return [], unreadable.format("not a short JSON object")
     try:
         doc = json.loads(res.text)
-    except ValueError:
-        return [], "I could not read that instruction (the model's answer was not complete JSON); please rephrase"
-    items = [to_neutral(x) for x in doc.get("constraints") or [] if isinstance(x, dict)]
+    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
+        return [], unreadable.format("not complete JSON")
+    if not isinstance(doc, dict):
+        return [], unreadable.format("not a JSON object")
+    raw = doc.get("constraints") or []
+    if not isinstance(raw, list):
+        return [], unreadable.format("without a list of constraints")
+    if len(raw) > MAX_MODEL_CONSTRAINTS:
+        return [], unreadable.format(f"{len(raw)} constraints, more than {MAX_MODEL_CONSTRAINTS} for one instruction")
+    items = [to_neutral(x) for x in raw if isinstance(x, dict)]
     clar = doc.get("clarify")
-    return items, (str(clar) if clar else None)
+    return items, (str(clar)[:500] if clar else None)
 
 
 class LazyBackend:

@@ -86,7 +86,8 @@ def instruct(ws: str | os.PathLike, text: str, inst: Instance, backend=None, mod
         best_plan.record_run(ws, "instruct", after["ids"], status=after["status"],
                              # a bound on an emphasised objective is no bound on S
                              upper_bound=None if "objective" in after else after["upper_bound"],
-                             seconds=after["seconds"], inst=store.apply(inst, ws))
+                             # the set "after" was solved under: a set changed meanwhile files the bound apart
+                             seconds=after["seconds"], inst=constrain(inst, compile_constraints(inst, stored + new)))
         reply["applied"] = True
     names = [c.get("key", str(k + 1)) for k, c in enumerate(new)]
     reply["constraints"] = [{**{k: v for k, v in c.items() if k != "geometry"}, "summary": summary(c)} for c in new]

@@ -25,6 +25,7 @@ from ..tasks import Instance, instance_from_export
 from ..util.io import atomic_write_json, atomic_write_text
 
 DIRS = ("input", "work", "outputs", "logs")
+RECORDS = ("constraints", "runs")   # beside input/, written only by the product (not the agent)
 PLAN_FILE = "outputs/final_plan.json"
 HISTORY_FILE = "outputs/eval_history.jsonl"
 CONTEXT_FILE = "work/atomic_context.json"
@@ -68,7 +69,8 @@ def _reset(ws: Path) -> None:
     if not (ws / "input" / "export.json").is_file():
         raise InputError(f"{ws} is not empty and not a workspace; choose an empty or new folder")
     _set_writable(ws / "input", True)
-    for d in DIRS:
+    # the old task's instructions and run records go too: they belong to the instance replaced
+    for d in (*DIRS, *RECORDS):
         shutil.rmtree(ws / d, ignore_errors=True)
 
 
@@ -91,7 +93,29 @@ def work_held(ws: str | os.PathLike) -> list[str]:
         if (ws / "work").is_dir() else []
     if work:
         lost.append(f"{len(work)} files under work/")
+    runs = list((ws / "runs").glob("[0-9]*.json")) if (ws / "runs").is_dir() else []
+    if runs:
+        lost.append(f"{len(runs)} run records in runs/")
+    try:
+        instructions = len(json.loads((ws / "constraints" / "instructions.json").read_text(encoding="utf-8"))
+                           .get("constraints") or [])
+    except (OSError, ValueError, AttributeError):
+        instructions = 0
+    if instructions:
+        lost.append(f"{instructions} stored instructions")
     return lost
+
+
+def refuse_replacing_work(out: str | os.PathLike, replace: bool) -> None:
+    """``instance --out`` over a workspace that holds work: one line naming what would be lost,
+    unless ``replace`` (``--replace``) says to lose it (MCP's ``build_instance`` has ``overwrite``)."""
+    ws = Path(out)
+    if replace or not (ws / "input" / "export.json").is_file():
+        return
+    lost = work_held(ws)
+    if lost:
+        raise InputError(f"{ws} already holds work ({'; '.join(lost)}): pass --replace to replace it and lose "
+                         "that, or choose another --out folder")
 
 
 def _set_writable(folder: Path, writable: bool) -> None:
