@@ -12,10 +12,12 @@ from ..plugin.qgis_io.reports import solve_report
 from ..plugin.sandbox.evaluator import evaluate_plan_file
 from ..plugin.sandbox.workspace import PLAN_FILE, load_instance
 from ..plugin.solvers import solve
+from ..plugin.tasks import spec
 from ..plugin.util.io import atomic_write_json, atomic_write_text
 
 from .audit_output import FLAGS_HELP, audit_json
-from .task_base import TITLES, TaskAlgorithm
+
+from .task_base import TaskAlgorithm
 
 METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")
 
@@ -35,11 +37,11 @@ class SolveTask(TaskAlgorithm):
         return f"solve{self.TASK}"
 
     def displayName(self) -> str:
-        return self.tr(f"Solve {TITLES[self.TASK]}")
+        return self.tr(f"Solve {spec(self.TASK).title}")
 
     def shortHelpString(self) -> str:
         return self.tr(
-            f"Finds a {TITLES[self.TASK]} plan within the time limit.\n\n"
+            f"Finds a {spec(self.TASK).title} plan within the time limit.\n\n"
             "Give a workspace made by 'Build … instance', or the same city inputs as that algorithm "
             "(the instance is then built on the fly).\n\n"
             "Methods: default (greedy → ALNS → local search → MILP, the strongest), greedy, grasp, "

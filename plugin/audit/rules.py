@@ -41,8 +41,10 @@ def audit_plan(inst, ids: Iterable[Any], ctx: AuditContext) -> dict[str, Any]:
     index = {i: k for k, i in enumerate(inst.ids)}
     rows = sorted({index[i] for i in ids if isinstance(i, str) and i in index})
     cands = inst.candidates.iloc[rows]
-    check = {"land": _land, "station": _station, "road": _road}.get(inst.task)
-    flags = check(cands, ctx) if check and len(cands) else []
+    from ..tasks.registry import spec
+
+    check = globals()[spec(inst.task).audit]   # every registered task names its check (completeness test)
+    flags = check(cands, ctx) if len(cands) else []
     return {"flags": flags, "checked": len(rows)}
 
 

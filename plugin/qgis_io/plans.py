@@ -25,9 +25,24 @@ from qgis.PyQt.QtCore import QVariant
 from ..sandbox import write_workspace
 from ..tasks import Instance
 
-#: task -> (WKB type of its candidate layer, geometry kind as source_to_gdf names it)
-GEOMETRY = {"land": (QgsWkbTypes.MultiPolygon, "polygon"), "road": (QgsWkbTypes.MultiLineString, "line"),
-            "station": (QgsWkbTypes.Point, "point")}
+#: a spec's geometry kind -> the WKB type of its candidate layer
+WKB_TYPES = {"polygon": QgsWkbTypes.Type.MultiPolygon, "line": QgsWkbTypes.Type.MultiLineString,
+             "point": QgsWkbTypes.Type.Point}
+
+
+class _Geometry(dict):
+    """task -> (WKB type of its candidate layer, geometry kind as source_to_gdf names it), read
+    from the task's spec on first use (a dict so that ``GEOMETRY[task]`` reads as before)."""
+
+    def __missing__(self, task: str) -> tuple:
+        from ..tasks.registry import spec
+
+        kind = spec(task).geometry
+        self[task] = (WKB_TYPES[kind], kind)
+        return self[task]
+
+
+GEOMETRY = _Geometry()
 _ID_TYPES = (QVariant.String, QVariant.Int, QVariant.LongLong, QVariant.UInt, QVariant.ULongLong)
 _BOOL_TYPES = (QVariant.Bool, QVariant.Int, QVariant.LongLong)
 
@@ -47,9 +62,10 @@ def candidate_frame(inst: Instance, mask: np.ndarray | None = None, **columns: I
     rows = np.arange(inst.n) if mask is None else np.flatnonzero(mask)
     df = inst.candidates.iloc[rows].reset_index(drop=True)
     geoms = shapely.from_wkt(df.pop("wkt").to_numpy())
-    if inst.task == "land":
+    kind = GEOMETRY[inst.task][1]
+    if kind == "polygon":
         geoms = np.array([g if g.geom_type == "MultiPolygon" else shapely.MultiPolygon([g]) for g in geoms])
-    elif inst.task == "road":
+    elif kind == "line":
         geoms = np.array([g if g.geom_type == "MultiLineString" else shapely.MultiLineString([g]) for g in geoms])
     for name, values in columns.items():
         df[name] = list(values)
