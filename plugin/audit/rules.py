@@ -11,6 +11,9 @@ Rules per task (``{"flags": [{"id", "reason", "value", "limit"}], "checked": N}`
            in_water            1 when the site lies in water                  (limit 0)
            unreachable         distance (m) to the nearest road of the main
                                network component                            > ``REACH_M``
+           near_junction       distance (m) to the nearest junction where three or more
+                               street segments meet (not for charging / fuel /
+                               parking places)                              < ``JUNCTION_CLEAR_M``
   road     (new links only; rebuilt links are existing roads)
            crosses_building    length (m) of the link inside buildings      > ``LENGTH_TOL_M``
            crosses_water       length (m) of the link over water            > ``LENGTH_TOL_M``
@@ -25,8 +28,10 @@ import numpy as np
 import shapely
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
+from scipy.spatial import cKDTree
 
 from ..tasks.site_rules import SITE_RULES, site_width, violations
+from ..tasks.station.constants import JUNCTION_CLEAR_M, PLACE_KINDS
 
 from .context import AuditContext
 
@@ -83,8 +88,12 @@ def _station(cands, ctx: AuditContext) -> list[dict]:
     water = ctx.mask("water")
     wet = shapely.within(pts, water) if water is not None else np.zeros(len(pts), dtype=bool)
     reach = _reach(pts, ctx)
+    junc = _junction_distance(pts, ctx)
+    kinds = cands["site_kind"].astype(str).to_numpy() if "site_kind" in cands else np.full(len(pts), "")
     out = []
     for k, cid in enumerate(cands["id"]):
+        if junc[k] < JUNCTION_CLEAR_M and kinds[k] not in PLACE_KINDS:
+            out.append(_flag(cid, "near_junction", junc[k], JUNCTION_CLEAR_M))
         if outside[k] > POINT_TOL_M:
             out.append(_flag(cid, "outside_study_area", outside[k], POINT_TOL_M))
         if wet[k]:
@@ -92,6 +101,23 @@ def _station(cands, ctx: AuditContext) -> list[dict]:
         if reach[k] > REACH_M:
             out.append(_flag(cid, "unreachable", reach[k], REACH_M))
     return out
+
+
+def _junction_distance(pts: np.ndarray, ctx: AuditContext) -> np.ndarray:
+    """Distance from each point to the nearest node where three or more street segments meet
+    (the edges' end points, counted over the edges; inf when there is none)."""
+    e = ctx.edges
+    if not len(e):
+        return np.full(len(pts), np.inf)
+    geoms = e.geometry.to_numpy()
+    ends = np.r_[shapely.get_coordinates(shapely.get_point(geoms, 0)), shapely.get_coordinates(shapely.get_point(geoms, -1))]
+    ids = np.r_[e["u"].to_numpy(), e["v"].to_numpy()]
+    uniq, first, count = np.unique(ids, return_index=True, return_counts=True)
+    junc = ends[first[count >= 3]]
+    if not len(junc):
+        return np.full(len(pts), np.inf)
+    d, _ = cKDTree(junc).query(shapely.get_coordinates(pts))
+    return d
 
 
 def _reach(pts: np.ndarray, ctx: AuditContext) -> np.ndarray:

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..tasks import TASKS, Instance, task_class
-from ..tasks.base import BUILD_SIZES
+from ..tasks import TASKS, Instance, spec, task_class
+from ..tasks.base import BUILD_SIZES, MODES, mode_of
 
 from .layer_options import add_city_layer_arguments, add_parcel_arguments
 from . import seed
@@ -30,6 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "cost k€, capacity = most chargers, kind, name) instead of generated ones")
     parser.add_argument("--links", metavar="PATH[:LAYER]",
                         help="road: your proposed links (lines; optional field cost k€) instead of generated ones")
+    parser.add_argument("--mode", choices=MODES,
+                        help="benchmark: the paper's recipe (default for --suite and for a region at small / "
+                             "medium / large); plan: the planner's question of this city (default for --size all; "
+                             "always with own layers --roads / --parcels / --sites / --links). See docs/modes.md")
     parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument("--budget", type=float, default=None, help="override the task's default budget")
     parser.add_argument("--goal", default="build", choices=("build", "improve"),
@@ -52,27 +56,49 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise InputError("--out is required")
     if args.budget is not None and not args.budget > 0:
         raise InputError(f"--budget must be positive, got {args.budget:g}")
+    mode = build_mode(args)
     if args.suite:
         items = {i.name: i for i in suite(args.suite)}
         if args.name not in items:
             raise InputError(f"no instance '{args.name}' in suite {args.suite} (see --list)")
         inst, warnings, city = build_item(items[args.name]), [], None
     elif args.task and (args.region or args.roads or args.parcels):
-        inst, warnings, city = build_instance(args)
+        inst, warnings, city = build_instance(args, mode)
     else:
         raise InputError("give --task with --region, --roads (own layers) or --parcels (land), "
                          "or --suite and --name")
     warnings = attach_warnings(inst, warnings)
     base = random_plan(inst, args.seed) if args.goal == "improve" else None
     ws = write_workspace(inst, args.out, goal=args.goal, base_plan=base, city=city)
-    return {"workspace": str(ws), "task": inst.task, "instance_id": inst.instance_id, "goal": args.goal,
+    return {"workspace": str(ws), "task": inst.task, "mode": mode_of(inst), "instance_id": inst.instance_id,
+            "goal": args.goal,
             "candidates": inst.n, "budget": inst.budget, "step_limit": inst.max_select, "crs": inst.crs,
             "warnings": warnings, "seconds": round(time.perf_counter() - t0, 2)}
 
 
-def build_instance(args: argparse.Namespace) -> tuple[Instance, list[str], Any]:
-    """The instance of a region / own layers, or (land) of a parcel layer, its warnings and
-    the City it was built from (None for parcels; saved in the workspace for ``audit``)."""
+def own_layer_flags(args: argparse.Namespace) -> list[str]:
+    """The own-layer flags given (each builds in plan mode)."""
+    return [f"--{f}" for f in ("roads", "parcels", "sites", "links") if getattr(args, f, None)]
+
+
+def build_mode(args: argparse.Namespace) -> str:
+    """The mode of the build (docs/modes.md): a suite is the benchmark; own layers are always
+    planned; otherwise ``--mode``, else plan for ``--size all`` and benchmark for the paper's sizes."""
+    own = own_layer_flags(args)
+    if args.suite:
+        if args.mode == "plan":
+            raise InputError("--suite builds the paper's benchmark: drop --mode plan, or use --region")
+        return "benchmark"
+    if own:
+        if args.mode == "benchmark":
+            raise InputError(f"{own[0]} is your own layer: it builds in plan mode (drop --mode benchmark)")
+        return "plan"
+    return args.mode or ("plan" if args.size == "all" else "benchmark")
+
+
+def build_instance(args: argparse.Namespace, mode: str = "benchmark") -> tuple[Instance, list[str], Any]:
+    """The instance of a region / own layers, or (land) of a parcel layer, in ``mode``, its
+    warnings and the City it was built from (None for parcels; saved in the workspace for ``audit``)."""
     from ..city.inputs import CityInputs, city_from_inputs
     from ..parcels.landuse_map import parse_need
     from ..parcels.layer import with_need
@@ -93,17 +119,18 @@ def build_instance(args: argparse.Namespace) -> tuple[Instance, list[str], Any]:
         if getattr(args, flag):
             raise InputError(f"--{flag.replace('_', '-')} needs --parcels")
     city = city_from_inputs(CityInputs.from_args(args))
-    own = {"station": args.sites, "road": args.links}
-    for task, spec in own.items():
-        if spec and args.task != task:
-            raise InputError(f"--{'sites' if task == 'station' else 'links'} is for --task {task}")
+    own = {t: getattr(args, spec(t).own_layer.flag.lstrip("-"), None) for t in TASKS if spec(t).own_layer}
+    for task, given in own.items():
+        if given and args.task != task:
+            raise InputError(f"{spec(task).own_layer.flag} is for --task {task}")
     if own.get(args.task):
         from ..tasks.own_candidates import instance_from_layer
 
         warnings = list(city.warnings)
         inst = instance_from_layer(args.task, city, own[args.task], args.seed, args.budget, warnings)
+        inst.meta["mode"] = "plan"
         return inst, warnings, city
-    inst = task_class(args.task).build(city, size=args.size, seed=args.seed, budget=args.budget)
+    inst = task_class(args.task).build(city, size=args.size, seed=args.seed, budget=args.budget, mode=mode)
     if need:
         if args.task != "land":
             raise InputError("--need is for --task land")

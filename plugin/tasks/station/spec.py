@@ -28,7 +28,7 @@ SPEC = TaskSpec(
     at_scale_n=500,
     scale_sizes=(100, 250, 500, 1000, 2000, 4000),
     audit="_station",
-    audit_checks=("outside_study_area", "in_water", "unreachable"),
+    audit_checks=("outside_study_area", "in_water", "unreachable", "near_junction"),
     knobs=(Knob("N_SITES", "n_sites", "Candidate sites (0 = the size's default)",
                 "Parking, fuel, charging and business places or large blocks.", advanced=False),
            Knob("N_CONFIGS", "n_configs", "Charger configurations per site (0 = the size's default)",
