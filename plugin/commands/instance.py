@@ -34,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="benchmark: the paper's recipe (default for --suite and for a region at small / "
                              "medium / large); plan: the planner's question of this city (default for --size all; "
                              "always with own layers --roads / --parcels / --sites / --links). See docs/modes.md")
+    parser.add_argument("--assume-vacant", action="store_true",
+                        help="land, plan mode, no buildings and no land use: take every block as free to build on "
+                             "(otherwise vacancy must be measured)")
     parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument("--budget", type=float, default=None, help="override the task's default budget")
     parser.add_argument("--goal", default="build", choices=("build", "improve"),
@@ -114,6 +117,13 @@ def build_instance(args: argparse.Namespace, mode: str = "benchmark") -> tuple[I
         warnings: list[str] = []
         parcels, name = read_parcels(args.parcels, args.landuse_field, args.landuse_map, args.id_field, args.crs,
                                      warnings)
+        if args.buildings:   # vacancy measured: built-over parcels are not vacant whatever their land use
+            from ..city.sources import parse_layer_spec, read_layer
+            from ..parcels.layer import with_building_coverage
+
+            where = parse_layer_spec(args.buildings, "--buildings")
+            parcels = with_building_coverage(parcels, read_layer(where, "polygon", "buildings", warnings),
+                                             f"--parcels {name}", warnings)
         return land_instance(parcels, need, args.budget, name), warnings, None
     for flag in ("landuse_field", "landuse_map", "id_field"):
         if getattr(args, flag):
@@ -130,7 +140,10 @@ def build_instance(args: argparse.Namespace, mode: str = "benchmark") -> tuple[I
         inst = instance_from_layer(args.task, city, own[args.task], args.seed, args.budget, warnings)
         inst.meta["mode"] = "plan"
         return inst, warnings, city
-    inst = task_class(args.task).build(city, size=args.size, seed=args.seed, budget=args.budget, mode=mode)
+    extra = {"assume_vacant": True} if getattr(args, "assume_vacant", False) else {}
+    if extra and (args.task != "land" or mode != "plan"):
+        raise InputError("--assume-vacant is for --task land in plan mode")
+    inst = task_class(args.task).build(city, size=args.size, seed=args.seed, budget=args.budget, mode=mode, **extra)
     if need:
         if args.task != "land":
             raise InputError("--need is for --task land")

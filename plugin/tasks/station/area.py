@@ -41,5 +41,6 @@ def whole_area(cls: "type[StationPlacement]", city, seed: int, budget: float | N
     max_select = int(params.get("max_select") or area_max_select(len(sites)))
     meta = {"region": city.name, "size": "all", "seed": int(seed), "configs_per_site": n_cfg,
             "demand_cell_m": cell, **plan_meta(mode)}
-    return assemble(cls, f"{city.name}-station-all-s{seed}", sites, demand, dist, cands, budget, max_select,
+    name = f"{city.name}-station-{'plan-' if mode == 'plan' else ''}all-s{seed}"
+    return assemble(cls, name, sites, demand, dist, cands, budget, max_select,
                     float(params.get("budget_factor") or SIZE_PARAMS["large"][4]), rng, city.bounds, city.crs, meta)

@@ -53,7 +53,8 @@ def sample_city(cls: "type[StationPlacement]", city, size: str, seed: int, budge
     meta = {"region": city.name, "size": size, "seed": int(seed), "sites_target": n_sites,
             "configs_per_site": int(per_site.max()), "candidates_target": target,
             "short_of_target": len(cands) < target, "demand_cell_m": cell, **plan_meta(mode)}
-    return assemble(cls, f"{city.name}-station-{size}-s{seed}", sites, demand, dist, cands, budget, max_select,
+    name = f"{city.name}-station-{'plan-' if mode == 'plan' else ''}{size}-s{seed}"
+    return assemble(cls, name, sites, demand, dist, cands, budget, max_select,
                     float(params.get("budget_factor", bfac)), rng, city.bounds, city.crs, meta)
 
 
