@@ -11,7 +11,8 @@ import traceback
 from typing import ClassVar
 
 from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessing, QgsProcessingContext, QgsProcessingException,
-                       QgsProcessingFeedback, QgsProcessingParameterDefinition, QgsProcessingParameterEnum,
+                       QgsProcessingFeedback, QgsProcessingParameterBoolean, QgsProcessingParameterDefinition,
+                       QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSink, QgsProcessingParameterFeatureSource,
                        QgsProcessingParameterNumber, QgsProcessingParameterString)
 
@@ -25,7 +26,7 @@ from ..plugin.qgis_io.parcel_source import add_parcel_parameters, has_parcels, l
 from ..plugin.sandbox.notices import attach_warnings
 from ..plugin.tasks.own_candidates import instance_from_frame
 from ..plugin.tasks import Instance, spec, task_class
-from ..plugin.tasks.base import BUILD_SIZES
+from ..plugin.tasks.base import BUILD_SIZES, mode_of
 from ..plugin.tasks.land import TYPES
 
 from .base import CityPlannerAlgorithm
@@ -36,6 +37,8 @@ SINK_TYPES = {"polygon": QgsProcessing.SourceType.TypeVectorPolygon, "line": Qgs
 
 
 SIZE_LABELS = {"all": "Whole area"}
+#: the "Build mode" enum, plan first: a planner's own city is planned, not benchmarked
+PROCESSING_MODES = ("plan", "benchmark")
 def _set_help(p: QgsProcessingParameterDefinition, text: str, advanced: bool = False) -> QgsProcessingParameterDefinition:
     p.setHelp(text)
     if advanced:
@@ -59,6 +62,8 @@ class TaskAlgorithm(CityPlannerAlgorithm):
     SIZE = "SIZE"
     OWN_CANDIDATES = "OWN_CANDIDATES"
     SEED = "SEED"
+    MODE = "MODE"
+    ASSUME_VACANT = "ASSUME_VACANT"
     BUDGET = "BUDGET"
     NEED = "NEED"
 
@@ -86,6 +91,12 @@ class TaskAlgorithm(CityPlannerAlgorithm):
             self.tr("small / medium / large: the paper's candidate counts (land 85/119/199, "
                     "road 63/102/143, station 80/80/180). Whole area: every eligible candidate of the "
                     "area (or of the study-area polygon).")))
+        self.addParameter(_set_help(QgsProcessingParameterEnum(
+            self.MODE, self.tr("Build mode"), options=[self.tr(m) for m in PROCESSING_MODES], defaultValue=0),
+            self.tr("plan: your city as it is (every street kept, vacancy measured, chargers on the curb). "
+                    "benchmark: the paper's recipe (links cut and offered for rebuilding, sampled vacant blocks, "
+                    "sites at junctions), for comparing methods. Own candidate layers always build in plan mode. "
+                    "See docs/modes.md."), advanced=True))
         own = spec(self.TASK).own_layer
         if own is not None:
             self.addParameter(_set_help(QgsProcessingParameterFeatureSource(
@@ -103,6 +114,11 @@ class TaskAlgorithm(CityPlannerAlgorithm):
             self.addParameter(_set_help(QgsProcessingParameterNumber(
                 k.name, self.tr(k.title), kind, defaultValue=0, minValue=0), self.tr(k.help), k.advanced))
         if self.TASK == "land":
+            self.addParameter(_set_help(QgsProcessingParameterBoolean(
+                self.ASSUME_VACANT, self.tr("Take every block without a land use as vacant (plan mode)"),
+                defaultValue=False),
+                self.tr("Plan mode measures vacancy from buildings or land use; without either, tick this to "
+                        "offer every block (the log counts them), or give a building layer."), advanced=True))
             self.addParameter(_set_help(QgsProcessingParameterString(
                 self.NEED, self.tr("Need per land-use type (e.g. school=2, green_l=1; empty = derived)"),
                 optional=True),
@@ -137,17 +153,22 @@ class TaskAlgorithm(CityPlannerAlgorithm):
                 if v:
                     params[k.key] = v
             own = self.own_candidates(parameters, context, feedback)
+            mode = PROCESSING_MODES[self.parameterAsEnum(parameters, self.MODE, context)]
+            if self.TASK == "land" and mode == "plan" and self.parameterAsBoolean(parameters, self.ASSUME_VACANT, context):
+                params["assume_vacant"] = True
             if own is not None:
                 inst = self.core(instance_from_frame, self.TASK, city, own, seed, budget,
                                  spec(self.TASK).own_layer.title.lower())
+                inst.meta["mode"] = "plan"
             else:
-                inst = self.core(task_class(self.TASK).build, city, size=size, seed=seed, budget=budget, **params)
+                inst = self.core(task_class(self.TASK).build, city, size=size, seed=seed, budget=budget, mode=mode,
+                                 **params)
             inst = with_need(inst, need) if need else inst
         for w in attach_warnings(inst, city.warnings if city is not None else warnings):
             if city is None or w not in city.warnings:
                 feedback.pushWarning(w)
-        feedback.pushInfo(f"{inst.instance_id}: {inst.n} candidates, budget {inst.budget:.1f}, "
-                          f"step limit {inst.max_select}")
+        feedback.pushInfo(f"{inst.instance_id}: built in {mode_of(inst)} mode (docs/modes.md); {inst.n} candidates, "
+                          f"budget {inst.budget:.1f}, step limit {inst.max_select}")
         return inst, city
 
     def own_candidates(self, parameters: dict, context: QgsProcessingContext,

@@ -70,6 +70,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     else:
         raise InputError("give --task with --region, --roads (own layers) or --parcels (land), "
                          "or --suite and --name")
+    if mode_of(inst) == "plan":   # benchmark exports stay as they were
+        from ..tasks.needs import budget_warnings
+
+        warnings = [*warnings, *budget_warnings(inst)]
     warnings = attach_warnings(inst, warnings)
     base = random_plan(inst, args.seed) if args.goal == "improve" else None
     ws = write_workspace(inst, args.out, goal=args.goal, base_plan=base, city=city)

@@ -35,9 +35,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     rec = best_plan.record_run(ws, args.method, res.ids, upper_bound=res.upper_bound, status=res.status,
                                seconds=res.seconds, inst=inst)
     ev = evaluate_plan_file(ws, ws / rec["run"]["file"])
+    from ..tasks.needs import plan_warnings
+
+    warnings = [*ev.get("warnings", []), *plan_warnings(inst, res.ids, ev.get("contributions"))]
     return {
         "valid": ev["valid"], "score": ev["score"], "upper_bound": rec["run"]["upper_bound"],
         "gap": rec["run"]["gap"], "seconds": res.seconds, "method": res.method, "status": res.status,
         "selected": len(res.ids), "plan": str(ws / rec["run"]["file"]), "errors": ev.get("errors", []),
+        "warnings": warnings,
         "notes": res.notes, "best": rec["best"], "best_replaced": rec["replaced"], "final_plan": str(ws / PLAN_FILE),
     }

@@ -246,3 +246,21 @@ def test_parcels_with_buildings_measures_vacancy(tmp_path):
     foot = shapely.union_all(layers["rakennus"].geometry.to_numpy())
     offered = plots.loc[c["face_id"].astype(int).unique()].geometry.to_numpy()
     assert (shapely.area(shapely.intersection(offered, foot)) / shapely.area(offered) <= 0.5).all()
+
+
+# ------------------------------------------------------------------ needs and budgets
+def test_unmet_need_is_said_with_the_least_budget(tmp_path):
+    """A budget too small for a school: instance says so with both figures; solve says the need
+    is unmet and which budget meets it, the two cheapest schools on different parcels (computed
+    here from candidates.csv)."""
+    ws = tmp_path / "ws"
+    out = ok("instance", "--region", "kotka", "--task", "land", "--mode", "plan", "--need", "school=2",
+             "--budget", "100", "--out", str(ws))
+    c = candidates(ws)
+    schools = c[c["type"] == "school"].groupby("face_id")["cost"].min().sort_values()
+    cheapest, least = float(schools.iloc[0]), float(schools.iloc[:2].sum())
+    assert any(f"the cheapest school costs {cheapest:,.0f} k€, above the budget of 100 k€" in w
+               for w in out["warnings"]), out["warnings"]
+    solved = ok("solve", str(ws), "--method", "greedy", "--time-limit", "5")
+    line = next(w for w in solved["warnings"] if w.startswith("need school=2 not met"))
+    assert f"the cheapest school costs {cheapest:,.0f} k€" in line and f"a budget of {least:,.0f} k€ meets it" in line
