@@ -264,3 +264,21 @@ def test_unmet_need_is_said_with_the_least_budget(tmp_path):
     solved = ok("solve", str(ws), "--method", "greedy", "--time-limit", "5")
     line = next(w for w in solved["warnings"] if w.startswith("need school=2 not met"))
     assert f"the cheapest school costs {cheapest:,.0f} k€" in line and f"a budget of {least:,.0f} k€ meets it" in line
+
+
+# ------------------------------------------------------------------ demand complete
+def test_demand_outside_blocks_is_counted_and_said(tmp_path):
+    """Soho's cholera deaths lie on the streets, outside every block: plan mode counts each to
+    the nearest block, so the blocks' demand adds up to the input layer's total (read here)."""
+    from cityplanner.plugin.city.inputs import CityInputs, city_from_inputs
+    from cityplanner.plugin.tasks.plan_demand import with_complete_demand
+
+    gpkg = EXT / "soho_1854.gpkg"
+    total = float(gpd.read_file(gpkg, layer="deaths")["Count"].sum())
+    city = city_from_inputs(CityInputs(roads=f"{gpkg}:streets", demand=f"{gpkg}:deaths", demand_field="Count"))
+    assert city.faces["demand"].sum() < 0.5 * total   # what the blocks alone hold
+    full, notes = with_complete_demand(city)
+    assert full.faces["demand"].sum() == pytest.approx(total, rel=1e-6)
+    assert len(notes) == 1 and "counted to the nearest block" in notes[0]
+    out = ok("instance", "--task", "road", *SOHO, "--out", str(tmp_path / "ws"))
+    assert any("outside the street-enclosed blocks" in w for w in out["warnings"])

@@ -28,8 +28,12 @@ def sample_city(cls: "type[LandAllocation]", city, size: str, seed: int, budget:
     from . import plan
 
     rng = np.random.default_rng(seed)
+    demand_notes: list[str] = []
     if mode == "plan":
+        from ..plan_demand import with_complete_demand
+
         plan.check_measurable(city, assume_vacant)
+        city, demand_notes = with_complete_demand(city)
     faces = city.faces
     faces = faces[faces["area"] > 0]
     if not len(faces):
@@ -77,9 +81,9 @@ def sample_city(cls: "type[LandAllocation]", city, size: str, seed: int, budget:
     if not is_unit.any():
         meta["note"] = "no residential demand in this area: A = 0"
     if mode == "plan":
-        meta.update(mode="plan", left_out=left, short_of_target=False)
+        meta.update(mode="plan", left_out=left, short_of_target=False, plan_notes=demand_notes)
         if assume_vacant:
-            meta["plan_notes"] = [f"--assume-vacant: every block without a land use was taken as free to build on "
+            meta["plan_notes"] += [f"--assume-vacant: every block without a land use was taken as free to build on "
                                   f"({int((np.array(list(reasons.values())) == 'assumed_vacant').sum())} blocks); "
                                   "check them on the map"]
     inst_id = f"{city.name}-land-{'plan-' if mode == 'plan' else ''}{size}-{seed}"

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 BLOCK_TOL_M = 5.0          # m a link may run inside a block (corner clipping, digitising noise)
 BUILT_COVERAGE = 0.05      # a face at least this covered by buildings is a block (cf. City faces' vacant)
 EXTEND_ANGLE_DEG = 35.0    # a dead-end extension leaves the stub at most this far off its direction
-EXTEND_BLOCK_M = 60.0      # without buildings, an extension runs at most this far through blocks
+EXTEND_BLOCK_M = 20.0      # without buildings, an extension runs at most this far through blocks (a plot's width)
 MIN_PLAN_LINKS = 10        # fewer candidates than this is a warning saying why
 
 
@@ -47,8 +47,10 @@ def plan_city(cls: "type[RoadConstruction]", city, size: str, seed: int, budget:
     """The plan-mode instance: demand faces sampled as in the benchmark, nothing removed, the
     new links of the module docstring (the most useful ``n_candidates`` of them at a paper size,
     all of them for ``size="all"``)."""
+    from ..plan_demand import with_complete_demand
     from .sampler import _candidate_table, _Network
 
+    city, demand_notes = with_complete_demand(city)
     rng = np.random.default_rng(seed)
     whole = size == "all"
     sized = "large" if whole else size
@@ -68,7 +70,7 @@ def plan_city(cls: "type[RoadConstruction]", city, size: str, seed: int, budget:
     if not len(cands):
         raise InputError(f"{city.name}: no new street link is worth building within {radius:g} m ({describe(why)}); "
                          "give your own proposed links with --links")
-    notes = []
+    notes = list(demand_notes)
     if len(cands) < MIN_PLAN_LINKS:
         notes.append(f"only {len(cands)} new-link candidates (fewer than {MIN_PLAN_LINKS}): {describe(why)}")
     meta = {"region": city.name, "size": size, "seed": seed, "target": target, "mode": "plan",
