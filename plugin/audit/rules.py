@@ -19,6 +19,8 @@ Rules per task (``{"flags": [{"id", "reason", "value", "limit"}], "checked": N}`
            crosses_water       length (m) of the link over water            > ``LENGTH_TOL_M``
            outside_study_area  length (m) of the link outside the area      > ``LENGTH_TOL_M``
 The road reserve is recomputed from the roads and the class widths (``AuditContext.reserve``).
+A rule the context lacks the geometry for is a flag of its own kind (``kind: not_checked``, no
+id, ``rule`` and ``why``): see ``not_checked``.
 """
 from __future__ import annotations
 
@@ -50,7 +52,33 @@ def audit_plan(inst, ids: Iterable[Any], ctx: AuditContext) -> dict[str, Any]:
 
     check = globals()[spec(inst.task).audit]   # every registered task names its check (completeness test)
     flags = check(cands, ctx) if len(cands) else []
+    if rows:
+        flags += [_unchecked(rule, why) for rule, why in not_checked(inst.task, ctx)]
     return {"flags": flags, "checked": len(rows)}
+
+
+def _unchecked(rule: str, why: str) -> dict[str, Any]:
+    """A flag of its own kind: a rule this audit could not check, and why (plan-wide: no id)."""
+    return {"id": "", "reason": "not_checked", "rule": rule, "why": why, "value": 0.0, "limit": 0.0,
+            "kind": "not_checked"}
+
+
+def not_checked(task: str, ctx: AuditContext) -> list[tuple[str, str]]:
+    """(rule, why) for each rule of ``task`` the context lacks the geometry for: no study area,
+    no street network (a parcel workspace: only size and width are checked), no building layer."""
+    out = []
+    if ctx.extent is None:
+        out.append(("outside_study_area", "no study area in the city model"))
+    no_streets = not len(ctx.edges)
+    if task == "land" and no_streets:
+        out += [(r, "no city model (a parcel layer): only size and width checked")
+                for r in ("on_road_reserve", "in_water", "on_non_buildable")]
+    if task == "station" and no_streets:
+        out += [(r, "no street network in the city model") for r in ("unreachable", "near_junction")]
+    if task == "road" and not len(ctx.buildings):
+        out.append(("crosses_building", "no building layer: links through buildings unchecked (blocks were "
+                                        "obstacles when the links were drawn)"))
+    return out
 
 
 def _flag(cid: str, reason: str, value: float, limit: float) -> dict[str, Any]:

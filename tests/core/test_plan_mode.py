@@ -282,3 +282,27 @@ def test_demand_outside_blocks_is_counted_and_said(tmp_path):
     assert len(notes) == 1 and "counted to the nearest block" in notes[0]
     out = ok("instance", "--task", "road", *SOHO, "--out", str(tmp_path / "ws"))
     assert any("outside the street-enclosed blocks" in w for w in out["warnings"])
+
+
+# ------------------------------------------------------------------ the audit says what it did not check
+def _audit_first(ws: Path) -> dict:
+    first = candidates(ws)["id"].iloc[0]
+    plan = ws.parent / "plan.json"
+    plan.write_text(json.dumps({"candidate_ids": [first]}))
+    return ok("audit", str(ws), str(plan))
+
+
+def test_audit_says_what_it_did_not_check(tmp_path):
+    ws = tmp_path / "road"
+    ok("instance", "--task", "road", *SOHO, "--out", str(ws))   # no building layer
+    res = _audit_first(ws)
+    unchecked = {f["rule"]: f["why"] for f in res["flags"] if f.get("kind") == "not_checked"}
+    assert set(unchecked) == {"crosses_building"} and "no building layer" in unchecked["crosses_building"]
+    path = tmp_path / "city.gpkg"
+    for name, gdf in own_city.frames().items():
+        gdf.to_file(path, layer=name, driver="GPKG", engine="pyogrio")
+    ws = tmp_path / "parcels"
+    ok("instance", "--task", "land", "--parcels", f"{path}:kiinteisto", "--landuse-field", "kaavamerkinta",
+       "--landuse-map", own_city.LANDUSE_MAP, "--need", "school=1", "--out", str(ws))
+    rules = {f["rule"] for f in _audit_first(ws)["flags"] if f.get("kind") == "not_checked"}
+    assert {"on_road_reserve", "in_water", "on_non_buildable", "outside_study_area"} <= rules
