@@ -83,7 +83,7 @@ SPEC = TaskSpec(
     name="toy", title="toy covering", instance="tests.toy_task:ToyCover", candidate_style="candidates_station",
     geometry="point", candidate_layer="one feature per covering candidate", id_word="candidate",
     score_formula="S = coverage − 0.2·budget share", legend=(Term("coverage", 1.0, "covered demand share"),),
-    score_terms={"coverage": "coverage"}, types=(), site_fields=("id",), milp_module=None, at_scale_n=None,
+    score_terms={"coverage": "coverage"}, score_max=1.0, types=(), site_fields=("id",), milp_module=None, at_scale_n=None,
     scale_sizes=(10,), audit="", audit_checks=(), knobs=(), style="plan_station")
 
 

@@ -64,6 +64,7 @@ class TaskSpec:
     score_formula: str                 # the score in words
     legend: tuple[Term, ...]           # its terms in words, in formula order
     score_terms: dict[str, str]        # the planner's word for a term -> the instance's metric
+    score_max: float                   # the score's ceiling: no plan scores more (a bound this high certifies nothing)
     types: tuple[str, ...]             # type vocabulary a constraint may name (empty: none)
     site_fields: tuple[str, ...]       # candidate fields that say what a chosen candidate is
     milp_module: str | None            # module of its MILP, relative to plugin.solvers.milp (None: none)

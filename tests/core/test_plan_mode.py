@@ -306,3 +306,34 @@ def test_audit_says_what_it_did_not_check(tmp_path):
        "--landuse-map", own_city.LANDUSE_MAP, "--need", "school=1", "--out", str(ws))
     rules = {f["rule"] for f in _audit_first(ws)["flags"] if f.get("kind") == "not_checked"}
     assert {"on_road_reserve", "in_water", "on_non_buildable", "outside_study_area"} <= rules
+
+
+# ------------------------------------------------------------------ a bound that does not race
+def test_default_time_limit_grows_with_candidates():
+    from cityplanner.plugin.solvers import default_time_limit
+
+    assert [default_time_limit(n) for n in (80, 500, 1540, 4000, 100_000)] == [60.0, 60.0, 185.0, 480.0, 600.0]
+
+
+def test_score_ceiling_holds_and_a_ceiling_bound_is_no_gap():
+    """No plan of any task scores above its spec's score_max (random feasible plans of real
+    instances, scored by the evaluator); a bound at the ceiling is said to be no bound."""
+    from cityplanner.plugin.city import load_city
+    from cityplanner.plugin.solvers import bound_note
+    from cityplanner.plugin.tasks import spec, task_class
+
+    city = load_city("kotka")
+    rng = np.random.default_rng(0)
+    for task in ("land", "road", "station"):
+        inst = task_class(task).build(city, size="small", seed=1)
+        best = -np.inf
+        for _ in range(40):
+            st = inst.state()
+            for i in rng.permutation(inst.n):
+                if st.can_add(int(i)) and rng.random() < 0.5:
+                    st.add(int(i))
+            best = max(best, inst.evaluate(inst.ids_of(st.mask)).score)
+        assert best <= spec(task).score_max + 1e-9
+        line = bound_note(inst, spec(task).score_max, best, 20.0)
+        assert line and line.startswith("no bound yet") and "about 60 s more" in line
+        assert bound_note(inst, best + 0.01, best, 20.0) is None

@@ -20,6 +20,7 @@ SPEC = TaskSpec(
         Term("V", -1.0, "penalty for building more of a type than needed"),
     ),
     score_terms={"R": "R", "need": "R", "service": "service", "ecology": "ecology", "cost": "rho"},
+    score_max=0.9,   # R ≤ 1, A ≤ 1: 0.6 + 0.3
     types=TYPES,
     site_fields=("type", "face_id", "dev_area", "new_units"),
     milp_module=".land",

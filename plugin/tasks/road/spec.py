@@ -21,6 +21,7 @@ SPEC = TaskSpec(
         Term("V", -1.0, "penalty for new links that cross each other"),
     ),
     score_terms={"connectivity": "Gamma", "travel_time": "Delta", "cost": "rho"},
+    score_max=1.0,   # Q = Δ ≤ 1 (D_P ≥ D_ideal)
     types=(),
     site_fields=("kind", "highway", "length_m", "reconnects"),
     milp_module=".road",

@@ -20,6 +20,7 @@ SPEC = TaskSpec(
         Term("penalty", -1.0, "penalties for overloaded stations and unserved demand"),
     ),
     score_terms={"coverage": "coverage", "access": "access", "service_time": "service_time", "cost": "cost_ratio"},
+    score_max=0.9,   # A, D, T ≤ 1: 0.50 + 0.25 + 0.15
     types=("parking", "fuel", "curb"),
     site_fields=("site", "site_kind", "n_slow", "n_medium", "n_fast", "capacity", "demand_in_radius"),
     milp_module=".station",
