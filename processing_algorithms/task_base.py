@@ -27,6 +27,7 @@ from ..plugin.sandbox.notices import attach_warnings
 from ..plugin.tasks.own_candidates import instance_from_frame
 from ..plugin.tasks import Instance, spec, task_class
 from ..plugin.tasks.base import BUILD_SIZES, mode_of
+from ..plugin.tasks.needs import with_budget_for_needs
 from ..plugin.tasks.land import TYPES
 
 from .base import CityPlannerAlgorithm
@@ -164,7 +165,10 @@ class TaskAlgorithm(CityPlannerAlgorithm):
                 inst = self.core(task_class(self.TASK).build, city, size=size, seed=seed, budget=budget, mode=mode,
                                  **params)
             inst = with_need(inst, need) if need else inst
-        for w in attach_warnings(inst, city.warnings if city is not None else warnings):
+        said: list[str] = []
+        if mode_of(inst) == "plan":   # needs the default budget cannot buy: raised and said (docs/modes.md)
+            inst, said = with_budget_for_needs(inst, automatic=budget is None)
+        for w in attach_warnings(inst, [*(city.warnings if city is not None else warnings), *said]):
             if city is None or w not in city.warnings:
                 feedback.pushWarning(w)
         feedback.pushInfo(f"{inst.instance_id}: built in {mode_of(inst)} mode (docs/modes.md); {inst.n} candidates, "

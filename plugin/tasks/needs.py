@@ -74,6 +74,24 @@ def budget_warnings(inst) -> list[str]:
     return out
 
 
+def with_budget_for_needs(inst, automatic: bool):
+    """(instance, warnings) at build time in plan mode: ``budget_warnings``, and when the budget
+    was the task's default (``automatic``) and buys less than the needs, the budget raised to the
+    least that meets every need candidates can meet (an empty plan scored 0 answers no one)."""
+    lines = budget_warnings(inst)
+    need = needs_of(inst)
+    if not (automatic and lines and need):
+        return inst, lines
+    least = least_budget(inst, {t: n for t, n in need.items() if cheapest(inst, t) is not None})
+    if least is None or least <= inst.budget + 1e-9:
+        return inst, lines
+    d = inst.to_export()
+    d["budget"] = round(least, 1)
+    raised = type(inst).from_export(d)
+    return raised, [f"the default budget of {_k(inst.budget)} buys none of the needed {', '.join(need)}: raised to "
+                    f"{_k(least)}, the least that meets every need (give --budget to set your own)"]
+
+
 def plan_warnings(inst, ids: Iterable[str], contributions: dict[str, float] | None = None) -> list[str]:
     """After a plan: each need it leaves unmet (the cheapest qualifying candidate and the least
     budget that meets the need, or that no candidate can), and each type chosen beyond its need

@@ -1,6 +1,7 @@
 """The planner's own candidate layers: station sites (points, ``--sites``) and proposed road
-links (lines, ``--links``), read from ``PATH[:LAYER]`` and built into an instance on a City.
-(Land parcels have their own reader: ``plugin.parcels``.)"""
+links (lines, ``--links``), as each task's spec names them, built into an instance on a City
+(the ``instance`` command reads the layer with its other inputs; land parcels have their own
+reader: ``plugin.parcels``)."""
 from __future__ import annotations
 
 import geopandas as gpd
@@ -38,14 +39,3 @@ def instance_from_frame(task: str, city, frame: gpd.GeoDataFrame, seed: int, bud
     builder = own_layer(task).builder
     frame = to_city_crs(frame.explode(index_parts=False).reset_index(drop=True), city.crs, label)
     return getattr(task_class(task), builder)(city, frame, seed=seed, budget=budget, label=label)
-
-
-def instance_from_layer(task: str, city, spec_text: str, seed: int, budget: float | None,
-                        warnings: list[str]) -> Instance:
-    """Read ``spec_text`` (``PATH[:LAYER]``) with the checks of the own city layers, then build."""
-    from ..city.sources import parse_layer_spec, read_layer
-
-    layer = own_layer(task)
-    where = parse_layer_spec(spec_text, layer.flag)
-    return instance_from_frame(task, city, read_layer(where, layer.geometry, warnings=warnings), seed, budget,
-                               f"{layer.flag} {where}")

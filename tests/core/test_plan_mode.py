@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
 import sys
 from argparse import Namespace
 from pathlib import Path
@@ -22,6 +21,7 @@ import own_city  # noqa: E402
 
 from cityplanner.plugin.commands.instance import build_mode  # noqa: E402
 from cityplanner.plugin.errors import InputError  # noqa: E402
+from tests.core.test_own_data import cli, ok  # noqa: E402  (the CLI as a planner runs it)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXT = ROOT / "tests" / "data" / "external"
@@ -29,17 +29,6 @@ SOHO = ["--roads", f"{EXT / 'soho_1854.gpkg'}:streets", "--demand", f"{EXT / 'so
         "--demand-field", "Count"]
 TEMPE = ["--roads", f"{EXT / 'tempe.gpkg'}:streets"]
 NYC = ["--roads", f"{EXT / 'nyc_uws.gpkg'}:streets"]
-
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "plugin", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
-
-
-def ok(*args: str) -> dict:
-    p = cli(*args)
-    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr[-800:]
-    return json.loads(p.stdout)
 
 
 def refused(out: Path, *args: str) -> str:
@@ -337,3 +326,45 @@ def test_score_ceiling_holds_and_a_ceiling_bound_is_no_gap():
         line = bound_note(inst, spec(task).score_max, best, 20.0)
         assert line and line.startswith("no bound yet") and "about 60 s more" in line
         assert bound_note(inst, best + 0.01, best, 20.0) is None
+
+
+def test_a_default_budget_below_the_needs_is_raised_and_said():
+    """An automatic budget that buys no needed school is raised to the least budget meeting
+    the need (the two cheapest schools on different parcels, computed here); a budget the
+    planner gave is never raised, only warned about."""
+    from cityplanner.plugin.city import load_city
+    from cityplanner.plugin.parcels.layer import with_need
+    from cityplanner.plugin.tasks import task_class
+    from cityplanner.plugin.tasks.needs import with_budget_for_needs
+
+    inst = with_need(task_class("land").build(load_city("kotka"), size="small", seed=2, mode="plan"), {"school": 2})
+    d = inst.to_export()
+    d["budget"] = 100.0
+    poor = type(inst).from_export(d)
+    c = poor.candidates
+    least = float(c[c["type"] == "school"].groupby("face_id")["cost"].min().nsmallest(2).sum())
+    raised, lines = with_budget_for_needs(poor, automatic=True)
+    assert raised.budget == pytest.approx(least, abs=0.05) and "raised to" in lines[0]
+    kept, lines = with_budget_for_needs(poor, automatic=False)
+    assert kept.budget == 100.0 and any("above the budget of 100 k€" in w for w in lines)
+
+
+def test_plan_land_never_redevelops_an_existing_school(tmp_path):
+    """Tempe's eight schools: no candidate plot lies in a block (polygonized here from the input
+    streets) that holds one, while every other block is offered."""
+    ws = tmp_path / "ws"
+    gpkg = EXT / "tempe.gpkg"
+    ok("instance", "--task", "land", *TEMPE, "--pois", f"{gpkg}:schools", "--category-field", "category",
+       "--assume-vacant", "--size", "all", "--out", str(ws))   # every eligible block: none sampled away
+    crs = json.loads((ws / "input" / "export.json").read_text())["crs"]
+    lines = streets("tempe.gpkg", crs)
+    blocks = shapely.get_parts(shapely.polygonize(shapely.get_parts(shapely.union_all(lines))))
+    schools = gpd.read_file(gpkg, layer="schools").to_crs(crs).geometry.to_numpy()
+    held = blocks[shapely.intersects(blocks[:, None], schools[None, :]).any(axis=1)]
+    assert len(held) >= 5
+    plots = shapely.from_wkt(candidates(ws)["wkt"].to_numpy())
+    inside = shapely.area(shapely.intersection(plots[:, None], held[None, :]))
+    assert (inside < 1.0).all()
+    free = blocks[~shapely.intersects(blocks[:, None], schools[None, :]).any(axis=1)]
+    offered = shapely.intersects(free[:, None], plots[None, :]).any(axis=1)
+    assert offered.mean() > 0.9   # the rule leaves out the school blocks, not everything

@@ -75,18 +75,35 @@ def test_build_outputs(built, task, geom):
     assert not any(p.name.startswith(".") for p in Path(r["WORKSPACE"]).parent.iterdir() if "ws_" in p.name)
 
 
-def test_road_network_lacks_the_removed_links(built):
-    """The NETWORK output is the instance's graph: no rebuild candidate's junction pair is in it,
-    every kept edge is, and it draws with the roads' style."""
+def test_road_network_lacks_the_removed_links(provider, tmp_path):
+    """Benchmark mode: the NETWORK output is the instance's graph: no rebuild candidate's
+    junction pair is in it, every kept edge is, and it draws with the roads' style."""
     from cityplanner.plugin.sandbox.workspace import load_instance
 
-    inst = load_instance(built["road"]["WORKSPACE"])
-    net = layer(built["road"]["NETWORK"])
+    r = run("buildroadinstance", {"INPUT": str(PBF), "WORKSPACE": str(tmp_path / "ws"), "MODE": 1,
+                                  "CANDIDATES": str(tmp_path / "c.gpkg"), "NETWORK": str(tmp_path / "n.gpkg")})
+    inst = load_instance(r["WORKSPACE"])
+    assert inst.meta.get("mode", "benchmark") == "benchmark"
+    net = layer(r["NETWORK"])
     pairs = {(min(f["u"], f["v"]), max(f["u"], f["v"])) for f in net.getFeatures()}
     rebuilt = inst.candidates[inst.candidates["kind"] == "rebuild"]
     assert len(rebuilt) and not pairs & {(min(u, v), max(u, v)) for u, v in zip(rebuilt["u"], rebuilt["v"])}
     assert pairs == {(min(u, v), max(u, v)) for u, v, _ in inst.data["edges"]}
     assert net.crs().authid() == "EPSG:32635"
+
+
+def test_build_defaults_to_plan_mode_and_keeps_every_street(built):
+    """The Processing default is plan mode: no rebuild candidate, and the NETWORK output holds
+    every drivable street of the city (its edge count, read from the city model here)."""
+    from cityplanner.plugin.city import load_city
+    from cityplanner.plugin.sandbox.workspace import load_instance
+
+    inst = load_instance(built["road"]["WORKSPACE"])
+    assert inst.meta["mode"] == "plan" and set(inst.candidates["kind"]) == {"new"}
+    edges = load_city("kotka").edges
+    pairs = {(min(f["u"], f["v"]), max(f["u"], f["v"])) for f in layer(built["road"]["NETWORK"]).getFeatures()}
+    city_pairs = {(min(u, v), max(u, v)) for u, v in zip(edges["u"], edges["v"]) if u != v}
+    assert pairs == city_pairs
 
 
 @pytest.mark.parametrize("task", TASKS)
