@@ -76,22 +76,29 @@ def plan_pool(faces: gpd.GeoDataFrame, built_known: bool, assume_vacant: bool
 
 def developed_polygon(face, dev_area: float):
     """The developed plot of ``dev_area`` m² inside ``face``: the face itself when the plot takes
-    (nearly) all of it, else the face cut by a disc around its inside point, the disc's radius
-    found by bisection to within 1 % of the area (a compact plot on the face's own land)."""
+    (nearly) all of it, else a strip across the face's long axis (from one end of its minimum
+    rotated rectangle), its length found by bisection to within 1 % of the area: the block cut
+    the way a plot is subdivided, the full block depth wide, fronting the streets on both sides."""
     a = float(shapely.area(face))
     if dev_area >= 0.99 * a:
         return face
-    centre = shapely.point_on_surface(face)
-    lo, hi = 0.0, float(np.hypot(*np.subtract(*np.reshape(shapely.bounds(face), (2, 2)))))
-    best = face
+    box = np.asarray(shapely.get_coordinates(shapely.minimum_rotated_rectangle(face))[:4])
+    e1, e2 = box[1] - box[0], box[3] - box[0]
+    long, short = (e1, e2) if np.hypot(*e1) >= np.hypot(*e2) else (e2, e1)
+
+    def strip(t: float):
+        corner = box[0]
+        return shapely.intersection(face, shapely.Polygon([corner, corner + t * long, corner + t * long + short,
+                                                           corner + short]))
+    lo, hi, best = 0.0, 1.0, face
     for _ in range(40):
-        r = (lo + hi) / 2
-        g = shapely.intersection(face, shapely.buffer(centre, r, quad_segs=16))
+        t = (lo + hi) / 2
+        g = strip(t)
         ga = float(shapely.area(g))
         if ga < dev_area:
-            lo = r
+            lo = t
         else:
-            hi, best = r, g
+            hi, best = t, g
         if abs(ga - dev_area) <= 0.01 * dev_area:
             best = g
             break
