@@ -31,13 +31,16 @@ def run(alg: str, params: dict, feedback=None) -> dict:
 
 @pytest.fixture(scope="module")
 def built(provider, tmp_path_factory) -> dict:
-    """A workspace + candidates layer per task from the bundled Kotka extract."""
+    """A workspace + candidates layer per task from the bundled Kotka extract (land and station in
+    the default plan mode; road in benchmark mode, whose rebuild links give every plan something
+    to build: Kotka's network as it is has few detours worth a new street)."""
     base = tmp_path_factory.mktemp("built")
     out = {}
     for task in TASKS:
         r = run(f"build{task}instance", {"INPUT": str(PBF), "WORKSPACE": str(base / f"ws_{task}"),
                                          "CANDIDATES": str(base / f"{task}_candidates.gpkg"),
-                                         **({"NETWORK": str(base / "network.gpkg")} if task == "road" else {})})
+                                         **({"NETWORK": str(base / "network.gpkg"), "MODE": 1} if task == "road"
+                                            else {})})
         out[task] = r
     return out
 
@@ -75,16 +78,14 @@ def test_build_outputs(built, task, geom):
     assert not any(p.name.startswith(".") for p in Path(r["WORKSPACE"]).parent.iterdir() if "ws_" in p.name)
 
 
-def test_road_network_lacks_the_removed_links(provider, tmp_path):
+def test_road_network_lacks_the_removed_links(built):
     """Benchmark mode: the NETWORK output is the instance's graph: no rebuild candidate's
     junction pair is in it, every kept edge is, and it draws with the roads' style."""
     from cityplanner.plugin.sandbox.workspace import load_instance
 
-    r = run("buildroadinstance", {"INPUT": str(PBF), "WORKSPACE": str(tmp_path / "ws"), "MODE": 1,
-                                  "CANDIDATES": str(tmp_path / "c.gpkg"), "NETWORK": str(tmp_path / "n.gpkg")})
-    inst = load_instance(r["WORKSPACE"])
+    inst = load_instance(built["road"]["WORKSPACE"])
     assert inst.meta.get("mode", "benchmark") == "benchmark"
-    net = layer(r["NETWORK"])
+    net = layer(built["road"]["NETWORK"])
     pairs = {(min(f["u"], f["v"]), max(f["u"], f["v"])) for f in net.getFeatures()}
     rebuilt = inst.candidates[inst.candidates["kind"] == "rebuild"]
     assert len(rebuilt) and not pairs & {(min(u, v), max(u, v)) for u, v in zip(rebuilt["u"], rebuilt["v"])}
@@ -92,18 +93,31 @@ def test_road_network_lacks_the_removed_links(provider, tmp_path):
     assert net.crs().authid() == "EPSG:32635"
 
 
-def test_build_defaults_to_plan_mode_and_keeps_every_street(built):
-    """The Processing default is plan mode: no rebuild candidate, and the NETWORK output holds
-    every drivable street of the city (its edge count, read from the city model here)."""
+def test_build_defaults_to_plan_mode_and_keeps_every_street(provider, tmp_path):
+    """The Processing default is plan mode, said in the log: no rebuild candidate, and the
+    NETWORK output holds every drivable street of the city (read from the city model here)."""
+    from qgis.core import QgsProcessingFeedback
+
     from cityplanner.plugin.city import load_city
     from cityplanner.plugin.sandbox.workspace import load_instance
 
-    inst = load_instance(built["road"]["WORKSPACE"])
+    class Log(QgsProcessingFeedback):
+        def __init__(self):
+            super().__init__()
+            self.lines: list[str] = []
+
+        def pushInfo(self, info):  # noqa: N802 (QGIS API name)
+            self.lines.append(info)
+
+    log = Log()
+    r = run("buildroadinstance", {"INPUT": str(PBF), "WORKSPACE": str(tmp_path / "ws"),
+                                  "CANDIDATES": str(tmp_path / "c.gpkg"), "NETWORK": str(tmp_path / "n.gpkg")}, log)
+    inst = load_instance(r["WORKSPACE"])
     assert inst.meta["mode"] == "plan" and set(inst.candidates["kind"]) == {"new"}
+    assert any("built in plan mode" in line for line in log.lines)
     edges = load_city("kotka").edges
-    pairs = {(min(f["u"], f["v"]), max(f["u"], f["v"])) for f in layer(built["road"]["NETWORK"]).getFeatures()}
-    city_pairs = {(min(u, v), max(u, v)) for u, v in zip(edges["u"], edges["v"]) if u != v}
-    assert pairs == city_pairs
+    pairs = {(min(f["u"], f["v"]), max(f["u"], f["v"])) for f in layer(r["NETWORK"]).getFeatures()}
+    assert pairs == {(min(u, v), max(u, v)) for u, v in zip(edges["u"], edges["v"]) if u != v}
 
 
 @pytest.mark.parametrize("task", TASKS)
