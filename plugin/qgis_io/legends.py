@@ -28,7 +28,8 @@ def explain_score(task: str, metrics: dict[str, Any], score: float | None) -> st
         return ""
     formula, terms = spec(task).score_formula, spec(task).legend
     parts = []
-    for key, weight, words in terms:
+    for term in terms:
+        key, weight, words = term.key, term.weight, term.words
         value = metrics.get(key)
         if value is None:
             continue

@@ -78,3 +78,17 @@ def _builder_source(name: str) -> str:
 def test_unknown_task_is_one_line():
     with pytest.raises(InputError, match="unknown task 'nope'"):
         spec("nope")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_legend_words_explain_a_real_score(built, name):
+    """The spec's legend turns a real evaluation into a sentence whose terms add up to the score."""
+    from cityplanner.plugin.qgis_io.legends import explain_score
+
+    inst, _ = built[name]
+    ev = inst.evaluate(inst.ids[:1])
+    text = explain_score(name, ev.metrics | {"cost_ratio": ev.cost_ratio}, ev.score)
+    assert text.startswith(f"Score {ev.score:.4f} = ") and spec(name).score_formula in text
+    total = sum(t.weight * float((ev.metrics | {"cost_ratio": ev.cost_ratio}).get(t.key, 0.0))
+                for t in spec(name).legend)
+    assert total == pytest.approx(ev.score, abs=1e-6)
