@@ -16,12 +16,13 @@ from ..plugin.qgis_io.workspace_memory import remember_workspace
 from ..plugin.sandbox.evaluator import evaluate_plan_file
 from ..plugin.sandbox.workspace import PLAN_FILE, load_instance
 from ..plugin.solvers import solve
+from ..plugin.tasks import spec
 from ..plugin.util.io import atomic_write_json, atomic_write_text
 from ..plugin.util.words import result_sentence, sites_sentence
 
 from .audit_output import FLAGS_HELP, audit_json
-from .task_base import TITLES, TaskAlgorithm
 from ..plugin.qgis_io.compat import ProcessingFileParameterBehavior, ProcessingNumberParameterType
+from .task_base import TaskAlgorithm
 
 METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")
 
@@ -41,11 +42,11 @@ class SolveTask(TaskAlgorithm):
         return f"solve{self.TASK}"
 
     def displayName(self) -> str:
-        return self.tr(f"Solve {TITLES[self.TASK]}")
+        return self.tr(f"Solve {spec(self.TASK).title}")
 
     def shortHelpString(self) -> str:
         return self.tr(
-            f"Finds a {TITLES[self.TASK]} plan within the time limit.\n\n"
+            f"Finds a {spec(self.TASK).title} plan within the time limit.\n\n"
             "Give a workspace made by 'Build … instance', or the same city inputs as that algorithm "
             "(the instance is then built on the fly).\n\n"
             "Methods: default (greedy → ALNS → local search → MILP, the strongest), greedy, grasp, "
@@ -142,7 +143,7 @@ class SolveTask(TaskAlgorithm):
             try:
                 png = Path(report).with_suffix(".png")
                 layer = memory_layer(frame, "plan", inst.crs, f"plan_{inst.task}")
-                render_plan_map(layer, backdrop, inst.crs, png, f"CityPlanner: {TITLES[inst.task]} plan",
+                render_plan_map(layer, backdrop, inst.crs, png, f"CityPlanner: {spec(inst.task).title} plan",
                                 kw["sentence"][:110])
                 atomic_write_text(report, solve_report(*args, **kw, map_png=png.name))
             except Exception as e:  # noqa: BLE001 - the report without its map is still the result

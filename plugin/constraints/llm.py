@@ -52,15 +52,25 @@ SYSTEM = (
     "target_name: the place as written; target_id: the number of a site, link, parcel or block. "
     "type: {types}. term: {terms}. If no measurable target is given, set clarify to a question."
 )
-TASK_TYPES = {"land": "business, office, green_l, green_s, school, hospital_l, hospital_s, recreation",
-              "station": "parking, fuel, curb", "road": "none"}
-TASK_TERMS = {"station": "coverage, access, service_time", "road": "connectivity, travel_time",
-              "land": "R, service, ecology"}
+
+
+def task_words(task: str) -> tuple[str, str]:
+    """(types, terms) of ``task`` for the prompt, from its spec: the type vocabulary ("none"
+    when it has none) and one word per score term other than cost (the first of its aliases)."""
+    from ..tasks.registry import spec
+
+    s = spec(task)
+    firsts = {}
+    for word, metric in s.score_terms.items():
+        if word != "cost":
+            firsts.setdefault(metric, word)
+    return ", ".join(s.types) or "none", ", ".join(firsts.values())
 
 
 def messages(text: str, task: str) -> list[dict[str, str]]:
     """The chat the model answers (also the SFT prompt: training and inference share it)."""
-    system = SYSTEM.format(task=task, types=TASK_TYPES.get(task, ""), terms=TASK_TERMS.get(task, ""))
+    types, terms = task_words(task)
+    system = SYSTEM.format(task=task, types=types, terms=terms)
     return [{"role": "system", "content": system}, {"role": "user", "content": text.strip()}]
 
 

@@ -236,13 +236,14 @@ class InstructionPanel(QWidget):
         """The plans before and after the instruction as two layers, side by side in the legend."""
         from ..qgis_io.plans import GEOMETRY
         from ..qgis_io.report_map import memory_layer
+        from ..tasks.registry import spec
 
         project = QgsProject.instance()
         for name in (BEFORE_LAYER, AFTER_LAYER):
             project.removeMapLayers([layer.id() for layer in project.mapLayersByName(name)])
         task = frames["task"]
-        before = memory_layer(frames["before"], BEFORE_LAYER, frames["crs"], f"plan_{task}", GEOMETRY[task][0])
-        after = memory_layer(frames["after"], AFTER_LAYER, frames["crs"], f"plan_{task}", GEOMETRY[task][0])
+        before = memory_layer(frames["before"], BEFORE_LAYER, frames["crs"], spec(task).style, GEOMETRY[task][0])
+        after = memory_layer(frames["after"], AFTER_LAYER, frames["crs"], spec(task).style, GEOMETRY[task][0])
         before.setOpacity(0.45)   # the old plan stays visible under the new one
         before.setLabelsEnabled(False)   # shared sites: one label each (the plan after's)
         project.addMapLayer(before)

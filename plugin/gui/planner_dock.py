@@ -480,12 +480,13 @@ class PlannerDock(QgsDockWidget):
         """A memory layer of a plan frame (default: the best plan), styled with plan_<task>.qml."""
         from ..qgis_io.plans import GEOMETRY
         from ..qgis_io.report_map import memory_layer
+        from ..tasks.registry import spec
 
         which = which or self.best_frame
         if which is None:
             return None
         task = which["task"]
-        return memory_layer(which["frame"], name, which["crs"], f"plan_{task}", GEOMETRY[task][0])
+        return memory_layer(which["frame"], name, which["crs"], spec(task).style, GEOMETRY[task][0])
 
     def refresh_best(self) -> dict[str, Any] | None:
         """Re-judge the workspace's best plan under the constraints in force now (call it after

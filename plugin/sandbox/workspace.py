@@ -22,6 +22,7 @@ import pandas as pd
 from .. import PLUGIN_ROOT, RESOURCES
 from ..errors import InputError
 from ..tasks import Instance, instance_from_export
+from ..tasks.base import mode_of
 from ..util.io import atomic_write_json, atomic_write_text
 
 DIRS = ("input", "work", "outputs", "logs")
@@ -201,9 +202,18 @@ def render_readme(inst: Instance, goal: str) -> str:
                            ) + data_notes(inst)
 
 
+#: what each build mode means, in one clause (README data notes)
+MODE_WORDS = {"benchmark": "the paper's recipe (links cut and offered for rebuilding, faces sampled as vacant, "
+                           "sites at junctions); for comparing methods, not for planning this city",
+              "plan": "the planner's question of this city (every existing street kept, vacancy measured, "
+                      "chargers on the curb)"}
+
+
 def data_notes(inst: Instance) -> str:
     """README section: the working CRS and every warning recorded while the instance was built."""
-    lines = ["", "## Data notes", f"- working CRS: {inst.crs} (lengths and areas in metres)"]
+    mode = mode_of(inst)
+    lines = ["", "## Data notes", f"- built in {mode} mode: {MODE_WORDS[mode]} (docs/modes.md)",
+             f"- working CRS: {inst.crs} (lengths and areas in metres)"]
     lines += [f"- warning: {w}" for w in inst.meta.get("warnings", [])]
     return "\n".join(lines) + "\n"
 

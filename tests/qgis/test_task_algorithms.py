@@ -31,13 +31,16 @@ def run(alg: str, params: dict, feedback=None) -> dict:
 
 @pytest.fixture(scope="module")
 def built(provider, tmp_path_factory) -> dict:
-    """A workspace + candidates layer per task from the bundled Kotka extract."""
+    """A workspace + candidates layer per task from the bundled Kotka extract (land and station in
+    the default plan mode; road in benchmark mode, whose rebuild links give every plan something
+    to build: Kotka's network as it is has few detours worth a new street)."""
     base = tmp_path_factory.mktemp("built")
     out = {}
     for task in TASKS:
         r = run(f"build{task}instance", {"INPUT": str(PBF), "WORKSPACE": str(base / f"ws_{task}"),
                                          "CANDIDATES": str(base / f"{task}_candidates.gpkg"),
-                                         **({"NETWORK": str(base / "network.gpkg")} if task == "road" else {})})
+                                         **({"NETWORK": str(base / "network.gpkg"), "MODE": 1} if task == "road"
+                                            else {})})
         out[task] = r
     return out
 
@@ -76,11 +79,12 @@ def test_build_outputs(built, task, geom):
 
 
 def test_road_network_lacks_the_removed_links(built):
-    """The NETWORK output is the instance's graph: no rebuild candidate's junction pair is in it,
-    every kept edge is, and it draws with the roads' style."""
+    """Benchmark mode: the NETWORK output is the instance's graph: no rebuild candidate's
+    junction pair is in it, every kept edge is, and it draws with the roads' style."""
     from cityplanner.plugin.sandbox.workspace import load_instance
 
     inst = load_instance(built["road"]["WORKSPACE"])
+    assert inst.meta.get("mode", "benchmark") == "benchmark"
     net = layer(built["road"]["NETWORK"])
     pairs = {(min(f["u"], f["v"]), max(f["u"], f["v"])) for f in net.getFeatures()}
     rebuilt = inst.candidates[inst.candidates["kind"] == "rebuild"]
@@ -122,6 +126,33 @@ def assert_report_in_words(report: Path, ws: str, ids: list[str], r: dict) -> No
     section = html.split("<h2>Sites by street</h2>")[1]
     assert all(cid in section for cid in ids)
     assert streets and all(f"<td>{st}</td>" in section for st in streets), (streets, section[:500])
+
+
+def test_build_defaults_to_plan_mode_and_keeps_every_street(provider, tmp_path):
+    """The Processing default is plan mode, said in the log: no rebuild candidate, and the
+    NETWORK output holds every drivable street of the city (read from the city model here)."""
+    from qgis.core import QgsProcessingFeedback
+
+    from cityplanner.plugin.city import load_city
+    from cityplanner.plugin.sandbox.workspace import load_instance
+
+    class Log(QgsProcessingFeedback):
+        def __init__(self):
+            super().__init__()
+            self.lines: list[str] = []
+
+        def pushInfo(self, info):  # noqa: N802 (QGIS API name)
+            self.lines.append(info)
+
+    log = Log()
+    r = run("buildroadinstance", {"INPUT": str(PBF), "WORKSPACE": str(tmp_path / "ws"),
+                                  "CANDIDATES": str(tmp_path / "c.gpkg"), "NETWORK": str(tmp_path / "n.gpkg")}, log)
+    inst = load_instance(r["WORKSPACE"])
+    assert inst.meta["mode"] == "plan" and set(inst.candidates["kind"]) == {"new"}
+    assert any("built in plan mode" in line for line in log.lines)
+    edges = load_city("kotka").edges
+    pairs = {(min(f["u"], f["v"]), max(f["u"], f["v"])) for f in layer(r["NETWORK"]).getFeatures()}
+    assert pairs == {(min(u, v), max(u, v)) for u, v in zip(edges["u"], edges["v"]) if u != v}
 
 
 @pytest.mark.parametrize("task", TASKS)

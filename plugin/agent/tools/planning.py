@@ -84,10 +84,6 @@ def evaluate_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     return {"workspace": a["workspace"], **_brief(ev), "sites": plan_sites(ws, ev.get("candidate_ids", []))}
 
 
-#: per task, the candidate fields that say what a chosen site is and what it serves
-SITE_FIELDS = {"station": ("site", "site_kind", "n_slow", "n_medium", "n_fast", "capacity", "demand_in_radius"),
-               "road": ("kind", "highway", "length_m", "reconnects"),
-               "land": ("type", "face_id", "dev_area", "new_units")}
 
 
 def plan_sites(ws: Any, ids: list[str]) -> list[dict[str, Any]]:
@@ -102,6 +98,7 @@ def plan_sites(ws: Any, ids: list[str]) -> list[dict[str, Any]]:
     if not ids or not path.is_file():
         return []
     recs = {str(r["id"]): r for r in json.loads(path.read_text(encoding="utf-8"))}
+    fields = _site_fields(ws)
     out = []
     for i in ids[:MAX_IDS_SHOWN]:
         r = recs.get(str(i))
@@ -112,10 +109,23 @@ def plan_sites(ws: Any, ids: list[str]) -> list[dict[str, Any]]:
             g = shapely.from_wkt(r["wkt"])
             p = g.interpolate(0.5, normalized=True) if g.geom_type == "LineString" else g.representative_point()
             site.update(x=round(p.x, 1), y=round(p.y, 1))
-        fields = next((f for f in SITE_FIELDS.values() if f[0] in r), ())
         site.update({k: r[k] for k in fields if k in r})
         out.append(site)
     return out
+
+
+def _site_fields(ws: Any) -> tuple[str, ...]:
+    """The describing fields of the workspace's task (its spec's ``site_fields``; none when the
+    workspace names no registered task)."""
+    import json
+
+    from ...tasks.registry import REGISTRY, spec
+
+    try:
+        task = json.loads((ws / "input" / "city_state.json").read_text(encoding="utf-8")).get("task")
+    except (OSError, ValueError):
+        return ()
+    return spec(task).site_fields if task in REGISTRY else ()
 
 
 def _brief(ev: dict[str, Any]) -> dict[str, Any]:
