@@ -29,7 +29,7 @@ SYSTEM_PYTHON = "/usr/bin/python3"  # QGIS's Python on Debian
 ARTIFACTS = PLUGIN_ROOT / "build" / "test-artifacts" / "user-path"
 PBF = PLUGIN_ROOT / "resources" / "data" / "helsinki.osm.pbf"
 ALGORITHMS = {"buildcitymodel", "buildlandinstance", "buildroadinstance", "buildstationinstance", "solveland",
-              "solveroad", "solvestation", "evaluateplan", "participatoryrevision"}
+              "solveroad", "solvestation", "evaluateplan", "participatoryrevision", "budgetcurve"}
 
 
 def clean_env(config: Path, **extra: str) -> dict[str, str]:
