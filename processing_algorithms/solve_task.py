@@ -15,7 +15,7 @@ from ..plugin.qgis_io.reports import solve_report
 from ..plugin.qgis_io.workspace_memory import remember_workspace
 from ..plugin.sandbox.evaluator import evaluate_plan_file
 from ..plugin.sandbox.workspace import PLAN_FILE, load_instance
-from ..plugin.solvers import solve
+from ..plugin.solvers import bound_note, solve
 from ..plugin.tasks import spec
 from ..plugin.util.io import atomic_write_json, atomic_write_text
 from ..plugin.util.words import result_sentence, sites_sentence
@@ -109,7 +109,8 @@ class SolveTask(TaskAlgorithm):
         if ws:
             evaluate_plan_file(ws, atomic_write_json(Path(ws) / PLAN_FILE, {"candidate_ids": res.ids}))
         row = {"method": method, "status": res.status, "valid": ev.valid, "score": ev.score,
-               "upper_bound": res.upper_bound, "gap": res.gap, "seconds": res.seconds, "selected": len(res.ids)}
+               "upper_bound": res.upper_bound, "gap": res.gap, "seconds": res.seconds, "selected": len(res.ids),
+               "bound_note": bound_note(inst, res.upper_bound, ev.score, limit) if ev.valid else None}
         sentence = result_sentence(row, inst.budget, ev.cost_ratio, inst.n)
         namer = namer_for_city(city) if city is not None else (namer_for_workspace(ws) if ws else None)
         chosen = inst.candidates[inst.candidates["id"].astype(str).isin([str(i) for i in ev.candidate_ids])]

@@ -18,6 +18,7 @@ from qgis.PyQt.QtCore import pyqtSignal
 
 from ..errors import Cancelled
 from ..sandbox.best_plan import gap
+from ..solvers import bound_note
 
 
 class _Feedback(QgsProcessingFeedback):
@@ -112,7 +113,10 @@ class PlannerTask(QgsTask):
 
         if ev.get("event") == "proposal":
             ev = {**ev, "upper_bound": self._bound,
-                  "gap": gap(self._bound, ev["score"], bool(ev["valid"]))}
+                  "gap": gap(self._bound, ev["score"], bool(ev["valid"])),
+                  # the score's ceiling as the bound: the dock says "no bound yet", not its gap
+                  "bound_note": bound_note(self._inst, self._bound, ev["score"], float(self.options.get("time_limit") or 0))
+                  if ev["valid"] else None}
             key = (bool(ev["valid"]), ev["score"])
             if ev["valid"] and ev["ids"] and (self._best is None or better(key, self._best)):
                 self._best = key
