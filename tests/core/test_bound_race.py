@@ -66,3 +66,46 @@ def test_a_ceiling_bound_is_said_in_every_text(tmp_path):
     rec = best_plan.record_run(ws, "milp", list(plan), upper_bound=HAND_CASES[plan][0], seconds=2.0)
     assert rec["run"]["bound_note"] is None and "no bound yet" not in best_plan.describe(rec["run"])
     assert "proven bound" in result_sentence(rec["run"])
+
+
+def test_a_type_chosen_beyond_its_need_says_its_own_reason():
+    """Land, a plan with one school more than needed: the line names the demand units within
+    500 m of the plan's schools and of no existing school (counted here from the raw
+    coordinates), not a generic reason."""
+    import re
+
+    from cityplanner.plugin.city import load_city
+    from cityplanner.plugin.tasks import task_class
+    from cityplanner.plugin.tasks.needs import plan_warnings
+
+    inst = task_class("land").build(load_city("kotka"), size="small", seed=1)
+    d = inst.data
+    t = "school"
+    n = int(d["need"].get(t, 0))
+    rows = [int(i) for i in np.flatnonzero(inst.candidates["type"].astype(str).to_numpy() == t)]
+    seen, pick = set(), []
+    for r in rows:   # distinct parcels
+        g = int(inst.group[r])
+        if g not in seen:
+            seen.add(g)
+            pick.append(r)
+        if len(pick) == n + 1:
+            break
+    assert len(pick) == n + 1
+    uxy = np.asarray(d["units"]["xy"], dtype=float).reshape(-1, 2)
+    cxy = np.asarray(d["cand_xy"], dtype=float).reshape(-1, 2)[pick]
+    ex = np.asarray(d["existing"].get("education", []), dtype=float).reshape(-1, 2)
+
+    def near(a, b):
+        return (np.hypot(*(a[:, None, :] - b[None, :, :]).transpose(2, 0, 1)) <= 500.0).any(axis=1) if len(b) \
+            else np.zeros(len(a), dtype=bool)
+
+    alone = int((near(uxy, cxy) & ~near(uxy, ex)).sum())
+    lines = [w for w in plan_warnings(inst, [inst.ids[r] for r in pick]) if w.startswith(f"{t}:")]
+    assert len(lines) == 1, lines
+    if alone:
+        m = re.search(r"education within 500 m of (\d+) of (\d+) demand units", lines[0])
+        assert m and (int(m.group(1)), int(m.group(2))) == (alone, len(uxy)), lines[0]
+    else:
+        assert "no access of their own" in lines[0]
+    assert "chosen for the access and ecology terms" not in lines[0]
