@@ -17,6 +17,7 @@ from ..plugin.sandbox.evaluator import evaluate_plan_file
 from ..plugin.sandbox.workspace import PLAN_FILE, load_instance
 from ..plugin.solvers import bound_note, solve
 from ..plugin.tasks import spec
+from ..plugin.tasks.needs import plan_warnings
 from ..plugin.util.io import atomic_write_json, atomic_write_text
 from ..plugin.util.words import result_sentence, sites_sentence
 
@@ -117,6 +118,9 @@ class SolveTask(TaskAlgorithm):
         sites = namer.of_sites(chosen) if namer else {str(i): "" for i in chosen["id"]}
         for line in res.notes + ev.errors:
             feedback.pushInfo(line)
+        # needs the plan leaves unmet and types beyond their need, as the CLI's solve says them
+        for line in plan_warnings(inst, ev.candidate_ids, ev.contributions):
+            feedback.pushWarning(line)
         feedback.pushInfo(sentence)
         words = explain_score(inst.task, ev.metrics, ev.score)
         if words:
