@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from textwrap import shorten
 
 from qgis.core import (QgsProcessingException, QgsProcessingOutputBoolean, QgsProcessingOutputNumber,
                        QgsProcessingOutputString, QgsProcessingParameterEnum, QgsProcessingParameterFile,
@@ -133,7 +134,7 @@ class SolveTask(TaskAlgorithm):
             kw = {"sentence": sentence, "sites": sites}
             atomic_write_text(report, solve_report(*args, **kw))   # complete without the map, should it fail
             # the map is drawn in postProcessAlgorithm: a print layout belongs to the main thread
-            self._report_map = (report, args, kw, frame, inst, self.core(backdrop_frames, inst))
+            self._report_map = (report, args, kw, frame, inst, self.core(backdrop_frames, inst, ws))
         flags = audit_json(inst, res.ids, feedback, ws, city)
         return {self.OUTPUT: dest, self.REPORT: report, self.VALID: ev.valid, self.SCORE: ev.score,
                 self.UPPER_BOUND: res.upper_bound, self.GAP: res.gap, self.STATUS: res.status, self.FLAGS: flags}
@@ -147,9 +148,10 @@ class SolveTask(TaskAlgorithm):
             self._report_map = None
             try:
                 png = Path(report).with_suffix(".png")
-                layer = memory_layer(frame, "plan", inst.crs, f"plan_{inst.task}")
+                # typed by the task: an empty plan has no geometry to take the type from
+                layer = memory_layer(frame, "plan", inst.crs, f"plan_{inst.task}", GEOMETRY[inst.task][0])
                 render_plan_map(layer, backdrop, inst.crs, png, f"CityPlanner: {spec(inst.task).title} plan",
-                                kw["sentence"][:110])
+                                shorten(kw["sentence"], 170, placeholder=" …"))   # two lines at most
                 atomic_write_text(report, solve_report(*args, **kw, map_png=png.name))
             except Exception as e:  # noqa: BLE001 - the report without its map is still the result
                 feedback.pushWarning(f"report map not drawn: {type(e).__name__}: {e}")

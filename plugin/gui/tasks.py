@@ -171,7 +171,7 @@ class PlannerTask(QgsTask):
                 "errors": run["errors"], "cancelled": cancelled, "run": run, "best": rec["best"],
                 "replaced": rec["replaced"], "run_frame": self._plan_frame(rec["run_ids"]),
                 "best_frame": self._plan_frame(rec["best_ids"]), "task": self._inst.task, "crs": self._inst.crs,
-                "best_metrics": self._inst.evaluate(rec["best_ids"]).metrics, "backdrop": backdrop_frames(self._inst)}
+                "best_metrics": self._inst.evaluate(rec["best_ids"]).metrics, "backdrop": backdrop_frames(self._inst, ws)}
 
     def finished(self, ok: bool) -> None:  # noqa: D401 - QgsTask API, runs on the main thread
         if self.isCanceled() and self.result is None:
