@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from textwrap import shorten
 
 from qgis.core import (QgsProcessingException, QgsProcessingOutputBoolean, QgsProcessingOutputNumber,
                        QgsProcessingOutputString, QgsProcessingParameterEnum, QgsProcessingParameterFile,
@@ -15,8 +16,9 @@ from ..plugin.qgis_io.reports import solve_report
 from ..plugin.qgis_io.workspace_memory import remember_workspace
 from ..plugin.sandbox.evaluator import evaluate_plan_file
 from ..plugin.sandbox.workspace import PLAN_FILE, load_instance
-from ..plugin.solvers import solve
+from ..plugin.solvers import bound_note, solve
 from ..plugin.tasks import spec
+from ..plugin.tasks.needs import plan_warnings
 from ..plugin.util.io import atomic_write_json, atomic_write_text
 from ..plugin.util.words import result_sentence, sites_sentence
 
@@ -109,13 +111,17 @@ class SolveTask(TaskAlgorithm):
         if ws:
             evaluate_plan_file(ws, atomic_write_json(Path(ws) / PLAN_FILE, {"candidate_ids": res.ids}))
         row = {"method": method, "status": res.status, "valid": ev.valid, "score": ev.score,
-               "upper_bound": res.upper_bound, "gap": res.gap, "seconds": res.seconds, "selected": len(res.ids)}
+               "upper_bound": res.upper_bound, "gap": res.gap, "seconds": res.seconds, "selected": len(res.ids),
+               "bound_note": bound_note(inst, res.upper_bound, ev.score, limit) if ev.valid else None}
         sentence = result_sentence(row, inst.budget, ev.cost_ratio, inst.n)
         namer = namer_for_city(city) if city is not None else (namer_for_workspace(ws) if ws else None)
         chosen = inst.candidates[inst.candidates["id"].astype(str).isin([str(i) for i in ev.candidate_ids])]
         sites = namer.of_sites(chosen) if namer else {str(i): "" for i in chosen["id"]}
         for line in res.notes + ev.errors:
             feedback.pushInfo(line)
+        # needs the plan leaves unmet and types beyond their need, as the CLI's solve says them
+        for line in plan_warnings(inst, ev.candidate_ids, ev.contributions):
+            feedback.pushWarning(line)
         feedback.pushInfo(sentence)
         words = explain_score(inst.task, ev.metrics, ev.score)
         if words:
@@ -128,7 +134,7 @@ class SolveTask(TaskAlgorithm):
             kw = {"sentence": sentence, "sites": sites}
             atomic_write_text(report, solve_report(*args, **kw))   # complete without the map, should it fail
             # the map is drawn in postProcessAlgorithm: a print layout belongs to the main thread
-            self._report_map = (report, args, kw, frame, inst, self.core(backdrop_frames, inst))
+            self._report_map = (report, args, kw, frame, inst, self.core(backdrop_frames, inst, ws))
         flags = audit_json(inst, res.ids, feedback, ws, city)
         return {self.OUTPUT: dest, self.REPORT: report, self.VALID: ev.valid, self.SCORE: ev.score,
                 self.UPPER_BOUND: res.upper_bound, self.GAP: res.gap, self.STATUS: res.status, self.FLAGS: flags}
@@ -142,9 +148,10 @@ class SolveTask(TaskAlgorithm):
             self._report_map = None
             try:
                 png = Path(report).with_suffix(".png")
-                layer = memory_layer(frame, "plan", inst.crs, f"plan_{inst.task}")
+                # typed by the task: an empty plan has no geometry to take the type from
+                layer = memory_layer(frame, "plan", inst.crs, f"plan_{inst.task}", GEOMETRY[inst.task][0])
                 render_plan_map(layer, backdrop, inst.crs, png, f"CityPlanner: {spec(inst.task).title} plan",
-                                kw["sentence"][:110])
+                                shorten(kw["sentence"], 170, placeholder=" …"))   # two lines at most
                 atomic_write_text(report, solve_report(*args, **kw, map_png=png.name))
             except Exception as e:  # noqa: BLE001 - the report without its map is still the result
                 feedback.pushWarning(f"report map not drawn: {type(e).__name__}: {e}")

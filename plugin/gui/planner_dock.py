@@ -400,7 +400,7 @@ class PlannerDock(QgsDockWidget):
         r = self.proposals.rowCount()
         self.proposals.insertRow(r)
         for c, v in enumerate([row["goal"], row["round"], "yes" if ev["valid"] else "NO", _num(row["score"]),
-                               _num(row["bound"]), percent(row["gap"]) if row["gap"] is not None else "", diag]):
+                               _num(row["bound"]), _gap_cell(row["gap"], ev.get("bound_note")), diag]):
             item = QTableWidgetItem(str(v))
             if not ev["valid"]:
                 item.setBackground(QBrush(INVALID_ROW))
@@ -736,6 +736,14 @@ def zoom_to_layers(layers: list[QgsVectorLayer], margin_m: float = 150.0) -> Non
 
 def _num(v: float | None) -> str:
     return "" if v is None else f"{v:.4f}"
+
+
+def _gap_cell(gap: float | None, note: str | None) -> str:
+    """The gap column: empty without a bound, "no bound yet" (the run's text gives the whole line)
+    when the bound is only the score's ceiling, else the gap in percent."""
+    if note:
+        return "no bound yet"
+    return "" if gap is None else percent(gap)
 
 
 def _spin(lo: int, hi: int, value: int) -> QSpinBox:

@@ -18,6 +18,7 @@ from qgis.PyQt.QtCore import pyqtSignal
 
 from ..errors import Cancelled
 from ..sandbox.best_plan import gap
+from ..solvers import bound_note
 
 
 class _Feedback(QgsProcessingFeedback):
@@ -112,7 +113,10 @@ class PlannerTask(QgsTask):
 
         if ev.get("event") == "proposal":
             ev = {**ev, "upper_bound": self._bound,
-                  "gap": gap(self._bound, ev["score"], bool(ev["valid"]))}
+                  "gap": gap(self._bound, ev["score"], bool(ev["valid"])),
+                  # the score's ceiling as the bound: the dock says "no bound yet", not its gap
+                  "bound_note": bound_note(self._inst, self._bound, ev["score"], float(self.options.get("time_limit") or 0))
+                  if ev["valid"] else None}
             key = (bool(ev["valid"]), ev["score"])
             if ev["valid"] and ev["ids"] and (self._best is None or better(key, self._best)):
                 self._best = key
@@ -167,7 +171,7 @@ class PlannerTask(QgsTask):
                 "errors": run["errors"], "cancelled": cancelled, "run": run, "best": rec["best"],
                 "replaced": rec["replaced"], "run_frame": self._plan_frame(rec["run_ids"]),
                 "best_frame": self._plan_frame(rec["best_ids"]), "task": self._inst.task, "crs": self._inst.crs,
-                "best_metrics": self._inst.evaluate(rec["best_ids"]).metrics, "backdrop": backdrop_frames(self._inst)}
+                "best_metrics": self._inst.evaluate(rec["best_ids"]).metrics, "backdrop": backdrop_frames(self._inst, ws)}
 
     def finished(self, ok: bool) -> None:  # noqa: D401 - QgsTask API, runs on the main thread
         if self.isCanceled() and self.result is None:

@@ -48,7 +48,7 @@ def render_png(layers: Sequence[QgsMapLayer], path: str | os.PathLike, title: st
     extent = QgsRectangle(extent)
     extent.grow(margin * max(extent.width(), extent.height()))
     map_h = map_width_mm * extent.height() / max(extent.width(), 1e-9)
-    pad, head = 5.0, 16.0 if subtitle else 11.0
+    pad, head = 5.0, 20.0 if subtitle else 11.0   # a subtitle may wrap to a second line
     project = QgsProject()
     layout = QgsPrintLayout(project)
     layout.initializeDefaults()
@@ -62,7 +62,7 @@ def render_png(layers: Sequence[QgsMapLayer], path: str | os.PathLike, title: st
     layout.addLayoutItem(item_map)
     _label(layout, title, 13, True, pad, pad, map_width_mm)
     if subtitle:
-        _label(layout, subtitle, 9, False, pad, pad + 7.5, map_width_mm)
+        _label(layout, subtitle, 9, False, pad, pad + 7.5, map_width_mm, lines=2)
     legend = QgsLayoutItemLegend(layout)
     legend.setLinkedMap(item_map)
     legend.setAutoUpdateModel(False)
@@ -107,10 +107,12 @@ def render_png(layers: Sequence[QgsMapLayer], path: str | os.PathLike, title: st
     return path
 
 
-def _label(layout: QgsPrintLayout, text: str, size: int, bold: bool, x: float, y: float, width: float) -> None:
+def _label(layout: QgsPrintLayout, text: str, size: int, bold: bool, x: float, y: float, width: float,
+           lines: int = 1) -> None:
+    """A text of ``lines`` lines at most (a longer one is cut at the item's edge)."""
     label = QgsLayoutItemLabel(layout)
     label.setText(text)
     label.setFont(QFont("Sans", size, QFont.Weight.Bold if bold else QFont.Weight.Normal))
     label.attemptMove(QgsLayoutPoint(x, y, LayoutUnit.Millimeters))
-    label.attemptResize(QgsLayoutSize(width, size * 0.6, LayoutUnit.Millimeters))
+    label.attemptResize(QgsLayoutSize(width, size * 0.6 * lines, LayoutUnit.Millimeters))
     layout.addLayoutItem(label)

@@ -25,21 +25,38 @@ BACKDROP = {"blocks": ("faces", "city_faces", ("area", "landuse", "demand")),
             "roads": ("edges", "city_roads", ("highway", "name", "length"))}
 
 
-def backdrop_frames(inst: Instance) -> dict[str, gpd.GeoDataFrame] | None:
-    """{"blocks", "roads"} of the instance's city, or None when the instance does not say
-    where its city came from (a parcel layer, a test instance) or the source is gone."""
+def backdrop_frames(inst: Instance, ws: str | os.PathLike | None = None) -> dict[str, gpd.GeoDataFrame] | None:
+    """{"blocks", "roads"} of the instance's city; for a city read from the planner's own layers
+    (its name is no loadable source) the roads of workspace ``ws``'s saved city model
+    (``input/city_model.gpkg``: the streets, no blocks); None when neither is there (a parcel
+    layer without a workspace, a test instance)."""
     from ..city import load_city
     from ..city.regions import REGIONS
 
     source = inst.meta.get("region")
     if not source or not (str(source) in REGIONS or Path(str(source)).is_file()):
-        return None
+        return _saved_roads(ws)
     city = load_city(str(source))
     out = {}
     for name, (attr, _, cols) in BACKDROP.items():
         frame = getattr(city, attr)
         out[name] = frame[[c for c in cols if c in frame.columns] + ["geometry"]].reset_index(drop=True)
     return out
+
+
+def _saved_roads(ws: str | os.PathLike | None) -> dict[str, gpd.GeoDataFrame] | None:
+    """{"roads"} from a workspace's saved city model, or None."""
+    from ..audit.context import CITY_MODEL_FILE, AuditContext
+
+    path = Path(ws) / CITY_MODEL_FILE if ws else None
+    if path is None or not path.is_file():
+        return None
+    try:
+        edges = AuditContext.read(path).edges
+    except Exception:  # a damaged file: the map without its streets rather than no map
+        return None
+    cols = [c for c in BACKDROP["roads"][2] if c in edges.columns]
+    return {"roads": edges[cols + ["geometry"]].reset_index(drop=True)} if len(edges) else None
 
 
 def qgs_crs(text: str) -> QgsCoordinateReferenceSystem:
@@ -86,10 +103,12 @@ def render_plan_map(plan: QgsVectorLayer, backdrop: dict[str, gpd.GeoDataFrame] 
     """The plan over the blocks and roads (when known) as a PNG with legend and scale bar,
     framed on the plan with a margin of context."""
     layers: list[Any] = [plan]
-    if backdrop is not None:
-        layers += [memory_layer(backdrop["roads"], "roads", crs, BACKDROP["roads"][1]),
-                   memory_layer(backdrop["blocks"], "blocks", crs, BACKDROP["blocks"][1])]
+    for name in ("roads", "blocks"):   # roads over blocks (top first); either may be missing
+        if backdrop is not None and backdrop.get(name) is not None and len(backdrop[name]):
+            layers.append(memory_layer(backdrop[name], name, crs, BACKDROP[name][1]))
     extent = plan.extent() if plan.featureCount() else None
     if extent is not None and backdrop is not None:
-        extent.grow(max(300.0, 0.3 * max(extent.width(), extent.height())))
+        # a margin of context in proportion to the plan (a fixed 300 m left a small district's
+        # plan a third of the frame)
+        extent.grow(max(100.0, 0.15 * max(extent.width(), extent.height())))
     return render_png(layers, path, title, subtitle, extent=extent)

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..solvers import better, gap as bound_gap
+from ..solvers import better, bound_note, gap as bound_gap
 from ..tasks.base import Instance
 from ..util.io import atomic_write_json
 from ..util.words import gap_text
@@ -147,8 +147,17 @@ def record_run(ws: str | os.PathLike, method: str, ids: list, *, upper_bound: fl
         atomic_write_json(ws / BEST, {"instance_id": now.instance_id, "method": best["method"], "file": best["file"],
                                       "candidate_ids": best_ids, "bounds": bounds})
         atomic_write_json(ws / PLAN_FILE, {"candidate_ids": best_ids})
-    return {"run": run, "best": {**best, "upper_bound": ub, "gap": gap(ub, best["score"], best["valid"])},
+    best = {**best, "upper_bound": ub, "gap": gap(ub, best["score"], best["valid"])}
+    # a bound that is only the score's ceiling certifies nothing: its rows say so (describe, result_sentence)
+    for row in (run, best):
+        row["bound_note"] = _bound_note(now, row, seconds)
+    return {"run": run, "best": best,
             "replaced": replaced, "previous": previous, "run_ids": ids, "best_ids": best_ids}
+
+
+def _bound_note(inst: Instance, row: dict[str, Any], seconds: float | None) -> str | None:
+    """``solvers.bound_note`` for a row of a valid plan (the run's own seconds as its time)."""
+    return bound_note(inst, row["upper_bound"], row["score"], float(seconds or 0.0)) if row["valid"] else None
 
 
 def adopt_existing(ws: str | os.PathLike, inst: Instance | None = None) -> dict[str, Any] | None:
@@ -175,4 +184,6 @@ def describe(row: dict[str, Any] | None) -> str:
     bound = "bound unknown (run default or milp to certify one)" if row["upper_bound"] is None \
         else f"bound {row['upper_bound']:.4f}"
     gap = "" if row["gap"] is None else f", {gap_text(row['gap'])}"
+    if row.get("bound_note"):   # the ceiling as a bound: no gap without the line that says so
+        bound, gap = row["bound_note"], ""
     return f"{row['method']}: score {score} ({state}), {bound}{gap}"

@@ -120,11 +120,15 @@ def plan_warnings(inst, ids: Iterable[str], contributions: dict[str, float] | No
         out.append(f"need {t}={n} not met ({have} in the plan): the cheapest {t} costs {_k(c)}; {tail}")
     contributions = contributions or {}
     all_need = {str(t): int(v) for t, v in (inst.data.get("need") or {}).items()}
+    why = getattr(inst, "why_chosen", None)   # the task's own reason per type (land: the access it alone adds)
+    mask = np.zeros(inst.n, dtype=bool)
+    mask[rows] = True
     for t, rs in chosen.items():
         extra = len(rs) - all_need.get(t, 0)
         if t in all_need and extra > 0:
             gain = sum(float(contributions.get(inst.ids[r], 0.0)) for r in rs)
-            out.append(f"{t}: {len(rs)} chosen beyond the need of {all_need.get(t, 0)}: chosen for the access and "
-                       f"ecology terms (together they add {gain:+.4f} to the score, over-need penalty included)")
+            reason = why(mask, np.array(rs)) if why is not None else "chosen for the access and ecology terms"
+            out.append(f"{t}: {len(rs)} chosen beyond the need of {all_need.get(t, 0)}: {reason}; together they add "
+                       f"{gain:+.4f} to the score, over-need penalty included")
     return out
 

@@ -47,10 +47,13 @@ def result_sentence(row: dict[str, Any], budget: float | None = None, cost_ratio
     """The result of one solver run in words: validity, score against the bound with the gap,
     what was selected, how long it took and what it spends.
 
-    ``row``: method, valid, score, upper_bound, gap, selected, seconds (missing keys are left out)."""
+    ``row``: method, valid, score, upper_bound, gap, selected, seconds, bound_note (missing keys
+    are left out; a ``bound_note``, ``solvers.bound_note``, replaces the bound and gap)."""
     state = "valid" if row.get("valid") else "INVALID"
     parts = [f"The plan is {state}: score {score(row.get('score'))}"]
-    if row.get("upper_bound") is not None:
+    if row.get("bound_note"):   # the bound is only the score's ceiling: the line says so, not a gap
+        parts[-1] += f"; {row['bound_note']}"
+    elif row.get("upper_bound") is not None:
         parts[-1] += f", at most {score(row['upper_bound'])} is possible (proven bound), {gap_text(row.get('gap'))}"
     else:
         parts[-1] += ", no bound certified (the default or milp method proves one)"

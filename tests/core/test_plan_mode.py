@@ -143,6 +143,12 @@ def test_plan_road_on_a_complete_grid_says_why(tmp_path):
     """Tempe's grid offers no link worth building: one line that counts why, nothing written."""
     line = refused(tmp_path / "ws", "instance", "--task", "road", *TEMPE)
     assert "no new street link is worth building" in line and "node pairs within reach" in line
+    # every pair within reach is accounted for by one exclusion rule (none was kept)
+    import re
+
+    clauses = line.split(" m (", 1)[1].rsplit("); give", 1)[0].split(", ")
+    counts = [int(re.match(r"\d+", c).group()) for c in clauses]
+    assert counts[0] == sum(counts[1:]) > 0, line
 
 
 # ------------------------------------------------------------------ station

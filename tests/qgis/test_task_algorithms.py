@@ -327,6 +327,33 @@ def test_need_parameter(provider, tmp_path):
     assert need["school"] == 3 and need["green_l"] == 1 and need["office"] == 0
 
 
+def test_solve_says_unmet_needs_and_the_bound(provider, tmp_path):
+    """Processing's solve says a need the plan leaves unmet (as the CLI's solve does) as a
+    warning, and the result sentence never shows the score's ceiling as a gap."""
+    from qgis.core import QgsProcessingFeedback
+
+    class Said(QgsProcessingFeedback):
+        def __init__(self):
+            super().__init__()
+            self.warnings, self.infos = [], []
+
+        def pushWarning(self, text):  # noqa: N802 (QGIS API name)
+            self.warnings.append(text)
+
+        def pushInfo(self, text):  # noqa: N802 (QGIS API name)
+            self.infos.append(text)
+
+    fb = Said()
+    r = run("solveland", {"INPUT": str(PBF), "NEED": "school=40", "METHOD": 0, "TIME_LIMIT": 2,
+                          "OUTPUT": str(tmp_path / "p.gpkg")}, feedback=fb)
+    assert r["VALID"] is True
+    unmet = [w for w in fb.warnings if w.startswith("need school=40 not met")]
+    assert len(unmet) == 1 and ("meets it" in unmet[0] or "no candidate" in unmet[0]), fb.warnings
+    sentence = [i for i in fb.infos if i.startswith("The plan is")]
+    assert sentence and ("no bound yet" in sentence[0] or r["UPPER_BOUND"] is None
+                         or r["UPPER_BOUND"] < 0.9 - 1e-6), sentence
+
+
 # ------------------------------------------------------------------ qgis_process.bin
 def qgis_process(*args: str, timeout: int = 180) -> subprocess.CompletedProcess:
     cmd = "source scripts/qgis_env.sh && exec qgis_process.bin " + " ".join(args)

@@ -25,26 +25,34 @@ from . import KILL_GRACE, MILP_EXTENSION
 
 #: share of a MILP's time the LP may take (it usually needs far less)
 LP_SHARE = 0.6
-#: models with fewer variables skip the LP: their MIP ends well within any time limit (the
-#: paper-sized instances of the quick suite have at most 4,000 for station and land)
+#: models with fewer variables skip the LP when its share is at least SHORT_LP_S: their MIP
+#: ends well within such a limit (the paper-sized instances of the quick suite have at most
+#: 4,000 for station and land)
 LP_MIN_VARS = 15000
+#: below this many seconds for the LP (a MILP limit under about 8 s) even a small model computes
+#: the LP first: the MIP's worker start-up and presolve alone can outlast such a limit, and a
+#: killed MIP leaves only the score's ceiling as the bound
+SHORT_LP_S = 5.0
+#: an LP given less than this is not started (the worker would be killed before it answers)
+LP_LEAST_S = 0.2
 
 
 def lp_bound(c: np.ndarray, const: float, constraints, bounds, time_limit: float, t0: float | None = None,
              cancel: Callable[[], bool] | None = None, min_vars: int | None = None) -> tuple[float, np.ndarray | None]:
     """(``const − min c·x`` over the LP relaxation, the LP solution): a bound on the maximised
     S = const − c·x, or (inf, None) when the LP did not finish within ``time_limit`` seconds
-    of ``t0`` (or the model has fewer than ``min_vars``, default LP_MIN_VARS). HiGHS's interior point method (with
+    of ``t0`` (or the model has fewer than ``min_vars``, default LP_MIN_VARS, and the LP may take
+    SHORT_LP_S or more: its MIP then ends in time). HiGHS's interior point method (with
     crossover, so the optimum is exact) in a spawned worker killed at the limit: on these
     models it takes half the time of the dual simplex the MIP uses for its root."""
-    if len(c) < (LP_MIN_VARS if min_vars is None else min_vars):
+    if len(c) < (LP_MIN_VARS if min_vars is None else min_vars) and time_limit >= SHORT_LP_S:
         return math.inf, None
     t0 = time.perf_counter() if t0 is None else t0
     a, lo, hi = constraints.A.tocsr(), np.asarray(constraints.lb, dtype=float), np.asarray(constraints.ub, dtype=float)
     eq = lo == hi
     up, down = ~eq & np.isfinite(hi), ~eq & np.isfinite(lo)
     left = time_limit - (time.perf_counter() - t0)
-    if left <= 1.0:
+    if left < LP_LEAST_S:
         return math.inf, None
     # scipy's own function: the worker imports it by name (this package may not be importable there)
     call = partial(linprog, c, A_ub=vstack([a[up], -a[down]]).tocsr(), b_ub=np.r_[hi[up], -lo[down]], A_eq=a[eq],

@@ -101,6 +101,32 @@ class LandAllocation(Instance):
         if we.sum() > 0:
             self.W[ECOLOGY] = we / (6.0 * we.sum())
 
+    def why_chosen(self, mask: np.ndarray, rows: np.ndarray) -> str:
+        """Why the candidates ``rows`` (one type, selected in ``mask``) are in the plan, in their
+        own terms: the demand within reach of them and of no other facility of their kind
+        (existing or selected) — the access (or ecology) they alone add — with its weight in
+        the score. A type with no such demand is said to add nothing of its own."""
+        mask = np.asarray(mask, dtype=bool)
+        rows = np.asarray(rows, dtype=np.int64)
+        k = int(self.ckind[rows[0]]) if len(rows) else -1
+        if k < 0:
+            return "it serves no demand (too small to count as green), so only its cost and the over-need penalty count"
+        others = mask & (self.ckind == k)
+        others[rows] = False
+        alone = self.cover[rows].any(axis=0) & (self.existing[k] == 0) & ~self.cover[others].any(axis=0)
+        units = self.data["units"]
+        weight = np.asarray(units["w_ecology" if k == ECOLOGY else "w_service"], dtype=float)
+        radius = self.data["ecology_radius" if k == ECOLOGY else "service_radius"]
+        what = "green space" if k == ECOLOGY else KINDS[k]
+        it, brings = ("it", "brings") if len(rows) == 1 else ("they", "bring")
+        share = float(weight[alone].sum() / weight.sum()) if weight.sum() > 0 else 0.0
+        if not alone.any():
+            return f"every demand unit {it} reach{'es' if it == 'it' else ''} already has {what} within {radius:g} m, " \
+                   f"so {it} add{'s' if it == 'it' else ''} no access of {'its' if it == 'it' else 'their'} own"
+        return (f"{it} {brings} {what} within {radius:g} m of {int(alone.sum())} of {len(weight)} demand units that "
+                f"nothing else reaches ({100 * share:.1f} % of the {'ecology' if k == ECOLOGY else 'service'} "
+                f"demand; access +{W_A * float((self.W[k] * alone).sum()):.4f} to the score)")
+
     def group_label(self, g: int) -> str:
         rows = np.flatnonzero(self.group == g)
         if not len(rows) or "face_id" not in self.candidates:
