@@ -74,6 +74,7 @@ def evaluate(layer, ws: Path) -> dict:
 def steps():
     """The tour; each ``yield (condition, seconds, what)`` waits until the condition holds."""
     import processing
+
     from cityplanner.plugin.gui.planner_dock import ASK_EXAMPLES, PLAN_LAYER, SOURCES
 
     iface = qgis.utils.iface

@@ -3,8 +3,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException,
-                       QgsProcessingLayerPostProcessorInterface)
+from qgis.core import (
+    QgsProcessingAlgorithm,
+    QgsProcessingContext,
+    QgsProcessingException,
+    QgsProcessingLayerPostProcessorInterface,
+)
 from qgis.PyQt.QtCore import QCoreApplication
 
 from ..plugin.errors import Cancelled, InputError

@@ -7,17 +7,31 @@ import html
 import tempfile
 from pathlib import Path
 
-from qgis.core import (QgsFeature, QgsFeatureSink, QgsField, QgsFields, QgsProcessingException,
-                       QgsProcessingOutputBoolean, QgsProcessingOutputNumber, QgsProcessingParameterFeatureSink,
-                       QgsProcessingParameterFile, QgsProcessingParameterFileDestination,
-                       QgsProcessingParameterNumber, QgsProcessingParameterString)
+from qgis.core import (
+    QgsFeature,
+    QgsFeatureSink,
+    QgsField,
+    QgsFields,
+    QgsProcessingException,
+    QgsProcessingOutputBoolean,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterFeatureSink,
+    QgsProcessingParameterFile,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterNumber,
+    QgsProcessingParameterString,
+)
 
-from ..plugin.qgis_io.compat import (ProcessingFileParameterBehavior, ProcessingNumberParameterType,
-                                     ProcessingSourceType, WkbType, field_type)
+from ..plugin.qgis_io.compat import (
+    ProcessingFileParameterBehavior,
+    ProcessingNumberParameterType,
+    ProcessingSourceType,
+    WkbType,
+    field_type,
+)
 from ..plugin.qgis_io.reports import page, table
 from ..plugin.sweep import budgets_of, read_scenarios, sweep
 from ..plugin.sweep.chart import draw
-
 from .base import CityPlannerAlgorithm
 
 #: the table's columns: (field, compat.field_type kind)

@@ -2,15 +2,13 @@
 from __future__ import annotations
 
 import geopandas as gpd
-from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessingException,
-                       QgsProcessingParameterFeatureSink)
+from qgis.core import QgsCoordinateReferenceSystem, QgsProcessingException, QgsProcessingParameterFeatureSink
 
 from ..plugin.city.export import city_layers
 from ..plugin.qgis_io.city_source import add_city_parameters, city_from_parameters
-from ..plugin.qgis_io.layers import qgs_fields, write_gdf
-
-from .base import CityPlannerAlgorithm
 from ..plugin.qgis_io.compat import ProcessingSourceType, WkbType
+from ..plugin.qgis_io.layers import qgs_fields, write_gdf
+from .base import CityPlannerAlgorithm
 
 
 class BuildCityModel(CityPlannerAlgorithm):

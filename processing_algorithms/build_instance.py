@@ -1,14 +1,12 @@
 """Build <task> instance: the city (extract or layers) → a workspace folder + candidates layer."""
 from __future__ import annotations
 
-from qgis.core import (QgsProcessingOutputNumber, QgsProcessingOutputString,
-                       QgsProcessingParameterFolderDestination)
-
-from ..plugin.qgis_io.workspace_memory import remember_workspace
-from ..plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of, network_frame, staged_workspace
-from ..plugin.tasks import spec
+from qgis.core import QgsProcessingOutputNumber, QgsProcessingOutputString, QgsProcessingParameterFolderDestination
 
 from ..plugin.qgis_io.compat import WkbType
+from ..plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of, network_frame, staged_workspace
+from ..plugin.qgis_io.workspace_memory import remember_workspace
+from ..plugin.tasks import spec
 from .task_base import TaskAlgorithm
 
 

@@ -2,21 +2,26 @@
 from __future__ import annotations
 
 import pandas as pd
-from qgis.core import (QgsProcessingException, QgsProcessingFeatureSourceDefinition,
-                       QgsProcessingOutputBoolean,
-                       QgsProcessingOutputNumber, QgsProcessingOutputString, QgsProcessingParameterFeatureSink,
-                       QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
-                       QgsProcessingParameterFile)
+from qgis.core import (
+    QgsProcessingException,
+    QgsProcessingFeatureSourceDefinition,
+    QgsProcessingOutputBoolean,
+    QgsProcessingOutputNumber,
+    QgsProcessingOutputString,
+    QgsProcessingParameterFeatureSink,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFile,
+)
 
+from ..plugin.qgis_io.compat import ProcessingFileParameterBehavior, ProcessingSourceType
 from ..plugin.qgis_io.layers import source_to_gdf
 from ..plugin.qgis_io.plans import GEOMETRY, check_fields, flags, plan_ids
-from ..plugin.sandbox.workspace import load_instance
 from ..plugin.qgis_io.workspace_memory import last_workspace, remember_workspace
+from ..plugin.sandbox.workspace import load_instance
 from ..plugin.util.words import result_sentence
-
 from .audit_output import FLAGS_HELP, audit_json
 from .task_base import TaskAlgorithm
-from ..plugin.qgis_io.compat import ProcessingFileParameterBehavior, ProcessingSourceType
 
 
 class EvaluatePlan(TaskAlgorithm):

@@ -1,23 +1,28 @@
 """Participatory revision: parcel layer + land-use field → revised parcels, metrics, transcript."""
 from __future__ import annotations
 
-from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessingParameterBoolean,
-                       QgsProcessingParameterCrs,
-                       QgsProcessingParameterEnum, QgsProcessingParameterFeatureSink,
-                       QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
-                       QgsProcessingParameterFileDestination, QgsProcessingParameterNumber,
-                       QgsProcessingParameterString)
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsProcessingParameterBoolean,
+    QgsProcessingParameterCrs,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSink,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterNumber,
+    QgsProcessingParameterString,
+)
 
 from ..plugin.participation import Config, region_from_gdf, result_layers, run_with_voice
 from ..plugin.participation.engine import changes_csv, transcript_text
 from ..plugin.participation.program import parse_need
 from ..plugin.qgis_io.city_source import INPUT_CRS, assumed_crs
+from ..plugin.qgis_io.compat import ProcessingNumberParameterType, ProcessingParameterFlag, ProcessingSourceType, WkbType
 from ..plugin.qgis_io.layers import qgs_fields, source_to_gdf, write_gdf
 from ..plugin.qgis_io.parcel_source import landuse_map_from_parameters, landuse_map_parameter
 from ..plugin.util.io import atomic_write_json, atomic_write_text
-
 from .base import CityPlannerAlgorithm
-from ..plugin.qgis_io.compat import ProcessingNumberParameterType, ProcessingParameterFlag, ProcessingSourceType, WkbType
 
 
 def src_path(value) -> str | None:

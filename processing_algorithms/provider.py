@@ -5,7 +5,6 @@ from qgis.core import QgsProcessingProvider
 from qgis.PyQt.QtGui import QIcon
 
 from ..plugin import PLUGIN_ROOT
-
 from .budget_curve import BudgetCurve
 from .build_city_model import BuildCityModel
 from .build_land_instance import BuildLandInstance

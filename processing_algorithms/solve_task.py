@@ -4,13 +4,21 @@ from __future__ import annotations
 from pathlib import Path
 from textwrap import shorten
 
-from qgis.core import (QgsProcessingException, QgsProcessingOutputBoolean, QgsProcessingOutputNumber,
-                       QgsProcessingOutputString, QgsProcessingParameterEnum, QgsProcessingParameterFile,
-                       QgsProcessingParameterFileDestination, QgsProcessingParameterNumber)
+from qgis.core import (
+    QgsProcessingException,
+    QgsProcessingOutputBoolean,
+    QgsProcessingOutputNumber,
+    QgsProcessingOutputString,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFile,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterNumber,
+)
 
-from ..plugin.qgis_io.plans import GEOMETRY, crs_of, plan_frame
 from ..plugin.city.streets import namer_for_city, namer_for_workspace, site_label
+from ..plugin.qgis_io.compat import ProcessingFileParameterBehavior, ProcessingNumberParameterType
 from ..plugin.qgis_io.legends import explain_score
+from ..plugin.qgis_io.plans import GEOMETRY, crs_of, plan_frame
 from ..plugin.qgis_io.report_map import backdrop_frames, memory_layer, render_plan_map
 from ..plugin.qgis_io.reports import solve_report
 from ..plugin.qgis_io.workspace_memory import remember_workspace
@@ -21,9 +29,7 @@ from ..plugin.tasks import spec
 from ..plugin.tasks.needs import plan_warnings
 from ..plugin.util.io import atomic_write_json, atomic_write_text
 from ..plugin.util.words import result_sentence, sites_sentence
-
 from .audit_output import FLAGS_HELP, audit_json
-from ..plugin.qgis_io.compat import ProcessingFileParameterBehavior, ProcessingNumberParameterType
 from .task_base import TaskAlgorithm
 
 METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")

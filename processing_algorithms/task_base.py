@@ -10,29 +10,36 @@ from __future__ import annotations
 import traceback
 from typing import ClassVar
 
-from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessingContext, QgsProcessingException,
-                       QgsProcessingFeedback, QgsProcessingParameterBoolean, QgsProcessingParameterDefinition,
-                       QgsProcessingParameterEnum,
-                       QgsProcessingParameterFeatureSink, QgsProcessingParameterFeatureSource,
-                       QgsProcessingParameterNumber, QgsProcessingParameterString)
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsProcessingContext,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsProcessingParameterBoolean,
+    QgsProcessingParameterDefinition,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSink,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterNumber,
+    QgsProcessingParameterString,
+)
 
 from ..plugin.city import City
 from ..plugin.errors import InputError
 from ..plugin.parcels.landuse_map import parse_need as core_parse_need
 from ..plugin.parcels.layer import with_need
-from ..plugin.util.words import keur
 from ..plugin.qgis_io.city_source import add_city_parameters, assumed_crs, city_from_parameters, has_city_input
+from ..plugin.qgis_io.compat import ProcessingNumberParameterType, ProcessingParameterFlag, ProcessingSourceType
 from ..plugin.qgis_io.layers import qgs_fields, source_to_gdf, write_gdf
 from ..plugin.qgis_io.parcel_source import add_parcel_parameters, has_parcels, land_from_parcels
 from ..plugin.sandbox.notices import attach_warnings
-from ..plugin.tasks.own_candidates import instance_from_frame
 from ..plugin.tasks import Instance, spec, task_class
 from ..plugin.tasks.base import BUILD_SIZES, mode_of
-from ..plugin.tasks.needs import with_budget_for_needs
 from ..plugin.tasks.land import TYPES
-
+from ..plugin.tasks.needs import with_budget_for_needs
+from ..plugin.tasks.own_candidates import instance_from_frame
+from ..plugin.util.words import keur
 from .base import CityPlannerAlgorithm
-from ..plugin.qgis_io.compat import ProcessingNumberParameterType, ProcessingParameterFlag, ProcessingSourceType
 
 #: a spec's geometry kind -> the Processing layer type of its candidates
 SINK_TYPES = {"polygon": ProcessingSourceType.VectorPolygon, "line": ProcessingSourceType.VectorLine,
@@ -79,7 +86,8 @@ class TaskAlgorithm(CityPlannerAlgorithm):
             raise
         except Exception as e:  # noqa: BLE001 - a Python exception escaping into QGIS 3.22 can crash it
             feedback.pushDebugInfo(traceback.format_exc())
-            raise QgsProcessingException(f"internal error: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+            raise QgsProcessingException(
+                f"internal error: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
 
     def process(self, parameters: dict, context: QgsProcessingContext, feedback: QgsProcessingFeedback) -> dict:
         """The algorithm's body (``processAlgorithm`` turns stray exceptions into one line)."""

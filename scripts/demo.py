@@ -207,10 +207,10 @@ def city_map(region: str, pbf: Path, city: dict[str, Path], out: Path) -> Path:
 
 def units_map(region: str, city: dict[str, Path], out: Path, stage: Path) -> Path:
     """The spatial units over the roads, with the water / non-buildable masks and the study area."""
+    import geopandas as gpd
+
     from cityplanner.plugin.city import load_city
     from cityplanner.plugin.qgis_io.maps import render_png
-
-    import geopandas as gpd
 
     png = out / "maps" / f"{region}-units.png"
     t = time.perf_counter()

@@ -164,19 +164,23 @@ def check(paths: Iterable[Path] | None = None, tables: dict[str, dict] | None = 
 
 # Classes GUI code commonly reaches for, in the tables before any code imports them (so new code
 # needs no re-dump for them): Qt classes (any Qt module), then QGIS classes (core or gui).
-COMMON_QT = ("QAbstractItemView QButtonGroup QCheckBox QCompleter QDialog QDialogButtonBox QFrame "
-             "QGridLayout QGroupBox QHeaderView QInputDialog QListView QMenu QMessageBox QProgressBar "
-             "QRadioButton QScrollArea QSlider QSplitter QStandardItem QStandardItemModel QStyle "
-             "QTableView QTextCharFormat QTextOption QToolBar QToolButton QTreeView QTreeWidget "
-             "QTreeWidgetItem QAbstractTableModel QSortFilterProxyModel QModelIndex QItemSelectionModel "
-             "QSettings QThread QDateTime QFontMetrics QPixmap QPainterPath QKeySequence QShortcut "
-             "QGuiApplication QProcess QRegularExpression").split()
-COMMON_QGIS = ("QgsMessageBar QgsCheckableComboBox QgsFileWidget QgsSpinBox QgsDoubleSpinBox "
-               "QgsCollapsibleGroupBox QgsMapCanvas QgsRubberBand QgsMapToolEmitPoint QgsPointXY "
-               "QgsDistanceArea QgsSymbol QgsFillSymbol QgsMarkerSymbol QgsLineSymbol "
-               "QgsCategorizedSymbolRenderer QgsGraduatedSymbolRenderer QgsSingleSymbolRenderer "
-               "QgsRendererCategory QgsPalLayerSettings QgsVectorLayerSimpleLabeling QgsTextBufferSettings "
-               "QgsLayerTreeGroup QgsLayerTreeLayer QgsFeatureRequest QgsExpression QgsField QgsFields").split()
+COMMON_QT = [
+             "QAbstractItemView", "QButtonGroup", "QCheckBox", "QCompleter", "QDialog", "QDialogButtonBox", "QFrame",
+             "QGridLayout", "QGroupBox", "QHeaderView", "QInputDialog", "QListView", "QMenu", "QMessageBox",
+             "QProgressBar", "QRadioButton", "QScrollArea", "QSlider", "QSplitter", "QStandardItem",
+             "QStandardItemModel", "QStyle", "QTableView", "QTextCharFormat", "QTextOption", "QToolBar", "QToolButton",
+             "QTreeView", "QTreeWidget", "QTreeWidgetItem", "QAbstractTableModel", "QSortFilterProxyModel",
+             "QModelIndex", "QItemSelectionModel", "QSettings", "QThread", "QDateTime", "QFontMetrics", "QPixmap",
+             "QPainterPath", "QKeySequence", "QShortcut", "QGuiApplication", "QProcess", "QRegularExpression",
+            ]
+COMMON_QGIS = [
+               "QgsMessageBar", "QgsCheckableComboBox", "QgsFileWidget", "QgsSpinBox", "QgsDoubleSpinBox",
+               "QgsCollapsibleGroupBox", "QgsMapCanvas", "QgsRubberBand", "QgsMapToolEmitPoint", "QgsPointXY",
+               "QgsDistanceArea", "QgsSymbol", "QgsFillSymbol", "QgsMarkerSymbol", "QgsLineSymbol",
+               "QgsCategorizedSymbolRenderer", "QgsGraduatedSymbolRenderer", "QgsSingleSymbolRenderer",
+               "QgsRendererCategory", "QgsPalLayerSettings", "QgsVectorLayerSimpleLabeling", "QgsTextBufferSettings",
+               "QgsLayerTreeGroup", "QgsLayerTreeLayer", "QgsFeatureRequest", "QgsExpression", "QgsField", "QgsFields",
+              ]
 
 
 def project_class_names(root: Path = ROOT) -> dict[str, str]:
@@ -201,12 +205,33 @@ def _enum_of(value: object) -> type | None:
     return type(value) if _is_enum_type(type(value)) else None
 
 
+def _fold_unscoped(cls: type, bases: set[str], enums: dict[str, list[str]],
+                   unscoped: dict[str, type]) -> dict[str, str]:
+    """Members sip (PyQt5) shows only unscoped: added to their own enum's list in ``enums``, or
+    returned as aliases (``name -> Owner.Enum.member``) when they belong to another class's enum
+    or to more than one enum of this class (then which one sip meant is kept)."""
+    aliases: dict[str, str] = {}
+    for name, etype in unscoped.items():
+        owner = etype.__qualname__
+        short = owner.rsplit(".", 1)[-1]
+        member = getattr(getattr(cls, name), "name", None) or name
+        if owner.rsplit(".", 1)[0] in bases and short in enums and member == name:
+            if name not in enums[short]:
+                enums[short].append(name)
+        else:
+            aliases[name] = f"{owner}.{member}"
+    for name, etype in unscoped.items():
+        short = etype.__qualname__.rsplit(".", 1)[-1]
+        if name not in aliases and sum(name in m for m in enums.values()) > 1:
+            aliases[name] = f"{cls.__name__}.{short}.{name}"
+    return aliases
+
+
 def dump_class(cls: type) -> dict:
     """The table entry of one bound class, read by introspection."""
     enums: dict[str, list[str]] = {}
     names: list[str] = []
     moved: dict[str, str] = {}
-    aliases: dict[str, str] = {}
     unscoped: dict[str, type] = {}
     bases = {b.__name__ for b in cls.__mro__}  # an enum of a base class is inherited, not moved
     for name in dir(cls):
@@ -227,19 +252,7 @@ def dump_class(cls: type) -> dict:
             unscoped[name] = etype
         elif name[:1].isupper():
             names.append(name)
-    for name, etype in unscoped.items():  # PyQt5/sip: members are only visible unscoped
-        owner = etype.__qualname__
-        short = owner.rsplit(".", 1)[-1]
-        member = getattr(getattr(cls, name), "name", None) or name
-        if owner.rsplit(".", 1)[0] in bases and short in enums and member == name:
-            if name not in enums[short]:
-                enums[short].append(name)
-        else:
-            aliases[name] = f"{owner}.{member}"
-    for name, etype in unscoped.items():  # a name in two enums: keep which one sip meant
-        short = etype.__qualname__.rsplit(".", 1)[-1]
-        if name not in aliases and sum(name in m for m in enums.values()) > 1:
-            aliases[name] = f"{cls.__name__}.{short}.{name}"
+    aliases = _fold_unscoped(cls, bases, enums, unscoped)
     for members in enums.values():
         members.sort()
     entry: dict = {"enums": dict(sorted(enums.items()))}

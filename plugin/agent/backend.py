@@ -6,6 +6,7 @@ local backend, ``response_format`` over HTTP).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -18,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from .model_files import resolve_model
 from ..deps import require
 from ..errors import InputError
 from ..util.spawned import start_worker
+from .model_files import resolve_model
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 MAX_RESPONSE = 8_000_000  # bytes of one HTTP answer
@@ -91,7 +92,7 @@ class LocalBackend:
             raise InputError(f"model failed to load: {ready['error']}")
 
     @staticmethod
-    def _pump(proc: subprocess.Popen, lines: "queue.Queue[str | None]") -> None:
+    def _pump(proc: subprocess.Popen, lines: queue.Queue[str | None]) -> None:
         for line in proc.stdout:
             lines.put(line)
         lines.put(None)  # EOF: the worker died (or was closed)
@@ -119,10 +120,8 @@ class LocalBackend:
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        try:
+        with contextlib.suppress(OSError):
             proc.stdin.close()
-        except OSError:
-            pass
         try:
             proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
@@ -247,10 +246,8 @@ class HttpBackend:
         def cut() -> None:  # at the deadline: end any blocking connect/recv now
             expired.set()
             for sock in held:
-                try:
+                with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
         timer = threading.Timer(remaining, cut)
         timer.daemon = True

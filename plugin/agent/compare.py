@@ -26,7 +26,6 @@ def run_item(item, backend, out: Path, rounds: int, max_turns: int, time_limit: 
     from ..bench.suites import build_item
     from ..sandbox.workspace import write_workspace
     from ..solvers import solve
-
     from .loop import AgentSettings, run_agent
     from .text_only import propose
 
@@ -70,7 +69,6 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     from ..bench.suites import suite
-
     from .backend import make_backend
 
     p = argparse.ArgumentParser(prog="python -m plugin.agent.compare", description=__doc__.splitlines()[0])

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..constraints import store
 from ..errors import Cancelled
@@ -36,11 +37,9 @@ from ..sandbox.terminal import VirtualTerminal, parse_turn
 from ..sandbox.workspace import CONTEXT_FILE, PLAN_FILE, atomic_context, load_instance, read_plan
 from ..solvers.common import better
 from ..util.io import append_jsonl, atomic_write_json
-
 from . import terminal_verbs  # noqa: F401 - registers the `solve` verb
 from .backend import Backend, BackendError
-from .protocol import (TURN_SCHEMA, instance_prompt, invalid_turn_prompt, observation_prompt, system_prompt,
-                       workspace_state)
+from .protocol import TURN_SCHEMA, instance_prompt, invalid_turn_prompt, observation_prompt, system_prompt, workspace_state
 
 LOG_FILE = "logs/agent.jsonl"
 KEEP_EXCHANGES = 3   # earlier turns are dropped from the prompt: a 4k context holds about this many
@@ -256,7 +255,7 @@ class PlannerAgent:
                 break  # no valid turn after the retries: the episode ends with what is on disk
             turns += 1
             self.stats.turns += 1
-            obs = self._guarded(lambda: self.terminal.run_turn(turn), None)
+            obs = self._guarded(lambda t=turn: self.terminal.run_turn(t), None)
             if obs is None:
                 obs = {"observation": "error: the turn failed inside the terminal; the workspace is as the "
                                       "commands before the failure left it"}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -17,8 +17,7 @@ from typing import Any
 from .. import RESOURCES
 from ..sandbox.confine import VIRTUAL_ROOT
 from ..sandbox.verbs import VERBS
-from ..sandbox.workspace import (CONTEXT_FILE, EVAL_COMMAND, GOALS, HISTORY_FILE, PLAN_FILE, PLAN_FORMAT,
-                                      load_instance, read_plan)
+from ..sandbox.workspace import CONTEXT_FILE, EVAL_COMMAND, GOALS, HISTORY_FILE, PLAN_FILE, PLAN_FORMAT, load_instance, read_plan
 
 PROMPTS = RESOURCES / "prompts"
 MAX_COMMANDS = 4        # commands per turn under constrained decoding
@@ -48,7 +47,7 @@ PLAN_SCHEMA: dict[str, Any] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def template(name: str) -> Template:
     return Template((PROMPTS / f"{name}.md").read_text(encoding="utf-8"))
 

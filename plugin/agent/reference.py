@@ -9,7 +9,8 @@ bound known for that constraint set — one bound for both, so the two gaps comp
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..sandbox import best_plan
 from ..solvers import solve

@@ -13,7 +13,6 @@ import tempfile
 from ..sandbox.workspace import write_workspace
 from ..solvers.common import Context
 from ..tasks.base import Instance
-
 from .backend import make_backend
 from .loop import AgentSettings, run_agent
 

@@ -48,7 +48,7 @@ def solve_verb(jail: Jail, args: list[str], stdin: str) -> str:
 
 
 def constrain_verb(jail: Jail, args: list[str], stdin: str) -> str:
-    from ..constraints.interpret import interpret, finish
+    from ..constraints.interpret import finish, interpret
     from ..constraints.resolve import Clarify
     from ..constraints.schema import summary
 

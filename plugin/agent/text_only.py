@@ -12,7 +12,6 @@ import json
 from typing import Any
 
 from ..tasks.base import Instance
-
 from .backend import Backend, BackendError
 from .protocol import PLAN_SCHEMA, render
 

@@ -36,7 +36,7 @@ class AuditContext:
     extent: Any                   # shapely (Multi)Polygon: the study area in effect (None: unknown)
 
     @classmethod
-    def from_city(cls, city) -> "AuditContext":
+    def from_city(cls, city) -> AuditContext:
         masks = getattr(city, "masks", None)
         if masks is None:
             masks = gpd.GeoDataFrame({"kind": []}, geometry=[], crs=city.crs)
@@ -50,7 +50,7 @@ class AuditContext:
                    city.buildings[["geometry"]].reset_index(drop=True), extent)
 
     @classmethod
-    def without_city(cls, crs: str) -> "AuditContext":
+    def without_city(cls, crs: str) -> AuditContext:
         """No roads, masks, buildings or study area: the geometry-free rules only."""
         empty = gpd.GeoDataFrame({"kind": []}, geometry=[], crs=crs)
         edges = gpd.GeoDataFrame({"u": [], "v": [], "highway": []}, geometry=[], crs=crs)
@@ -86,7 +86,7 @@ class AuditContext:
         return path
 
     @classmethod
-    def read(cls, path: str | Path) -> "AuditContext":
+    def read(cls, path: str | Path) -> AuditContext:
         path = Path(path)
         st = path.stat()
         return _read(str(path), st.st_mtime_ns, st.st_size)

@@ -24,7 +24,8 @@ id, ``rule`` and ``why``): see ``not_checked``.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import shapely
@@ -34,7 +35,6 @@ from scipy.spatial import cKDTree
 
 from ..tasks.site_rules import SITE_RULES, site_width, violations
 from ..tasks.station.constants import JUNCTION_CLEAR_M, PLACE_KINDS
-
 from .context import AuditContext
 
 SHARE_TOL = 0.02
@@ -103,7 +103,7 @@ def _land(cands, ctx: AuditContext) -> list[dict]:
         "on_non_buildable": _shares(geoms, area, ctx.mask("non_buildable")),
     }
     out = []
-    for k, (cid, t) in enumerate(zip(cands["id"], cands["type"])):
+    for k, (cid, t) in enumerate(zip(cands["id"], cands["type"], strict=False)):
         out += [_flag(cid, r, s[k], SHARE_TOL) for r, s in shares.items() if s[k] > SHARE_TOL]
         if t in SITE_RULES:
             out += [_flag(cid, r, v, lim) for r, v, lim in violations(t, area[k], width[k])]

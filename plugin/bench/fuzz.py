@@ -18,13 +18,15 @@ the agent loop does with a turn) and is checked for the issue-17 invariants:
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import random
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..sandbox.budget import Limits
 
@@ -49,54 +51,57 @@ def _huge(digits: int) -> str:
     return "9" * digits
 
 
+def _many_files(rng: random.Random) -> str:
+    return "; ".join(f"echo {k} > work/f{k}" for k in range(rng.randint(10, 200)))
+
+
+def _long_name(rng: random.Random) -> str:
+    name = "n" * rng.choice([255, 256, 300, 5000])
+    return rng.choice([f"echo x > work/{name}", f"cat work/{name}*", f"ls {name}", f"cd {name}",
+                       f"cat < work/{name}", f"grep x work/{name}"])
+
+
+def _huge_number(rng: random.Random) -> str:
+    d = _huge(rng.choice([5000, 20000]))
+    return rng.choice([f"head -n {d} work/big", f"sort -k {d} work/big", f"printf '%d' {d}",
+                       f"candidates --limit {d}", f"echo '{{\"candidate_ids\": [{d}]}}' > outputs/final_plan.json",
+                       f"plan add {d}"])
+
+
+#: one hostile command line per kind, drawn uniformly (a table, so a new kind is one entry)
+_ATTACKS: tuple[Callable[[random.Random, list[str], int], str], ...] = (
+    lambda rng, ids, n: "cat" + " work/big" * n,
+    lambda rng, ids, n: f"printf '{rng.choice(PRINTF_FORMATS)}'" + " a" * n,
+    lambda rng, ids, n: f"grep -c '{rng.choice(REGEXES)}' work/{rng.choice(['line', 'big', 'nl'])}",
+    lambda rng, ids, n: "cat work/big" + " | sort | grep -v zz" * rng.randint(1, 30) + " | wc -l",
+    lambda rng, ids, n: rng.choice(["cat work/big work/big > work/out", "cat work/big >> work/out", "sort work/nl",
+                                    "cat work/big work/big work/big work/big | wc", "head -n 99999999 work/nl | sort -n"]),
+    lambda rng, ids, n: _many_files(rng),
+    lambda rng, ids, n: _long_name(rng),
+    lambda rng, ids, n: rng.choice(["printf '\ud800' > work/s", "echo '\udcff\ud800' >> work/s",
+                                    "echo \ud83d > work/\ud800", "cat work/s", "grep '\ud800' work/s"]),
+    lambda rng, ids, n: _huge_number(rng),
+    lambda rng, ids, n: rng.choice(["echo '[1]' >> outputs/eval_history.jsonl",
+                                    "echo '{\"ts\":\"x\"}' >> outputs/eval_history.jsonl",
+                                    "echo '{\"ts\": 1e999, \"plan\": 5}' >> outputs/eval_history.jsonl",
+                                    "echo 'garbage' > outputs/eval_history.jsonl",
+                                    "echo '{\"base_plan\": 3}' > work/atomic_context.json"]),
+    lambda rng, ids, n: "plan add " + " ".join(rng.choice(ids) for _ in range(n)),
+    lambda rng, ids, n: "candidates" + " --filter 'cost>0'" * min(n, 300),
+    lambda rng, ids, n: rng.choice(["python input/evaluate_plan.py", "diagnose", "python input/evaluate_plan.py work/d",
+                                    "python input/evaluate_plan.py work/big", "plan show", "solve --method greedy"]),
+    lambda rng, ids, n: "echo x > work/d" if rng.random() < 0.5 else "cat work/d",
+    lambda rng, ids, n: "cat <<'EOF' > work/h\n" + "y" * rng.choice([10, 100_000, 199_000]) + "\nEOF",
+    lambda rng, ids, n: "; ".join(["cat work/nl | grep -c ''"] * rng.randint(1, 20)),
+    lambda rng, ids, n: " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12))),
+)
+
+
 def _attack(rng: random.Random, ids: list[str]) -> str:
-    """One hostile command line."""
-    kind = rng.randrange(17)
+    """One hostile command line (the same draws, in the same order, as ever: kind, then size)."""
+    kind = rng.randrange(len(_ATTACKS))
     n = rng.choice([1, 10, 300, 1500, 3000])
-    if kind == 0:
-        return "cat" + " work/big" * n
-    if kind == 1:
-        return f"printf '{rng.choice(PRINTF_FORMATS)}'" + " a" * n
-    if kind == 2:
-        return f"grep -c '{rng.choice(REGEXES)}' work/{rng.choice(['line', 'big', 'nl'])}"
-    if kind == 3:
-        return "cat work/big" + " | sort | grep -v zz" * rng.randint(1, 30) + " | wc -l"
-    if kind == 4:
-        return rng.choice(["cat work/big work/big > work/out", "cat work/big >> work/out", "sort work/nl",
-                           "cat work/big work/big work/big work/big | wc", "head -n 99999999 work/nl | sort -n"])
-    if kind == 5:
-        return "; ".join(f"echo {k} > work/f{k}" for k in range(rng.randint(10, 200)))
-    if kind == 6:
-        name = "n" * rng.choice([255, 256, 300, 5000])
-        return rng.choice([f"echo x > work/{name}", f"cat work/{name}*", f"ls {name}", f"cd {name}",
-                           f"cat < work/{name}", f"grep x work/{name}"])
-    if kind == 7:
-        return rng.choice(["printf '\ud800' > work/s", "echo '\udcff\ud800' >> work/s", "echo \ud83d > work/\ud800",
-                           "cat work/s", "grep '\ud800' work/s"])
-    if kind == 8:
-        d = _huge(rng.choice([5000, 20000]))
-        return rng.choice([f"head -n {d} work/big", f"sort -k {d} work/big", f"printf '%d' {d}",
-                           f"candidates --limit {d}", f"echo '{{\"candidate_ids\": [{d}]}}' > outputs/final_plan.json",
-                           f"plan add {d}"])
-    if kind == 9:
-        return rng.choice(["echo '[1]' >> outputs/eval_history.jsonl", "echo '{\"ts\":\"x\"}' >> outputs/eval_history.jsonl",
-                           "echo '{\"ts\": 1e999, \"plan\": 5}' >> outputs/eval_history.jsonl",
-                           "echo 'garbage' > outputs/eval_history.jsonl",
-                           "echo '{\"base_plan\": 3}' > work/atomic_context.json"])
-    if kind == 10:
-        return "plan add " + " ".join(rng.choice(ids) for _ in range(n))
-    if kind == 11:
-        return "candidates" + " --filter 'cost>0'" * min(n, 300)
-    if kind == 12:
-        return rng.choice(["python input/evaluate_plan.py", "diagnose", "python input/evaluate_plan.py work/d",
-                           "python input/evaluate_plan.py work/big", "plan show", "solve --method greedy"])
-    if kind == 13:
-        return "echo x > work/d" if rng.random() < 0.5 else "cat work/d"
-    if kind == 14:
-        return "cat <<'EOF' > work/h\n" + "y" * rng.choice([10, 100_000, 199_000]) + "\nEOF"
-    if kind == 15:
-        return "; ".join(["cat work/nl | grep -c ''"] * rng.randint(1, 20))
-    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12)))
+    return _ATTACKS[kind](rng, ids, n)
 
 
 def hostile_turns(n: int, seed: int, ids: list[str]) -> Iterator[dict | str]:
@@ -162,10 +167,8 @@ def _rss_mb(field: str) -> float | None:
 
 
 def _reset_peak() -> None:
-    try:
+    with contextlib.suppress(OSError):
         Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        pass
 
 
 def run_fuzz(ws: str | os.PathLike, turns: int, seed: int = 0, limits: Limits = FUZZ_LIMITS,

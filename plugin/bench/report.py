@@ -81,7 +81,7 @@ def plot_traces(rows: list[dict[str, Any]], path: Path) -> None:
     traced = [r for r in rows if r.get("trace")]
     tasks = sorted({str(r["task"]) for r in traced}) or ["none"]
     fig, axes = plt.subplots(1, len(tasks), figsize=(5 * len(tasks), 4), squeeze=False)
-    for ax, task in zip(axes[0], tasks):
+    for ax, task in zip(axes[0], tasks, strict=False):
         rs = [r for r in traced if str(r["task"]) == task]
         end = max((r["seconds"] or 0 for r in rs), default=1.0) or 1.0
         grid = np.linspace(0, end, 100)

@@ -14,11 +14,12 @@ import math
 import os
 import sys
 import traceback
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Union
+from typing import Any
 
 from tqdm import tqdm
 
@@ -26,11 +27,10 @@ from ..solvers import gap, solve
 from ..solvers.milp import solve_milp
 from ..tasks import Instance
 from ..util.io import atomic_write_json
-
 from .suites import SuiteItem, build_item
 
 BOUND = "bound"
-Source = Union[SuiteItem, str]   # a suite item or an existing workspace folder
+Source = SuiteItem | str   # a suite item or an existing workspace folder
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,8 @@ def run_job(job: Job) -> dict[str, Any]:
 
 def _execute(jobs: list[Job], workers: int, scheduler: str | None) -> Iterator[dict[str, Any]]:
     if scheduler:
-        from distributed import Client, as_completed as dask_completed
+        from distributed import Client
+        from distributed import as_completed as dask_completed
 
         with Client(scheduler) as client:
             futures = client.map(run_job, jobs, pure=False)

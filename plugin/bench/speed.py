@@ -17,14 +17,14 @@ code, not how busy the machine was. Issue targets: full evaluation ≤ 5 ms, inc
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ..solvers import solve
 from ..solvers.common import addable, removable, swappable_in
 from ..tasks import TASKS
-
 from .suites import SuiteItem, build_item, suite
 
 

@@ -27,6 +27,7 @@ stage with a rough duration (``COMPILE_MINUTES``).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -38,9 +39,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from ..util.spawned import python_executable
 from .features import FEATURES
@@ -176,17 +177,13 @@ def _end(proc: subprocess.Popen) -> None:
         if proc.poll() is None:
             proc.kill()
     else:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):  # a process the kernel has not reaped yet
         proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:  # pragma: no cover - a process the kernel has not reaped yet
-        pass
 
 
-def _pump(proc: subprocess.Popen, lines: "queue.Queue[str | None]") -> None:
+def _pump(proc: subprocess.Popen, lines: queue.Queue[str | None]) -> None:
     # the pipe is closed at EOF: QGIS shows an unclosed one as a "Python warning" (ResourceWarning)
     with proc.stdout:
         for line in proc.stdout:

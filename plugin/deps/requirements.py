@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
-from pathlib import Path
 import re
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 _RELEASE = re.compile(r"\d+(?:\.\d+)*")
 

@@ -10,8 +10,9 @@ The worker thread never touches widgets or layers: rows cross as queued signals.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from qgis.core import QgsApplication, QgsTask
 from qgis.PyQt.QtCore import QUrl, pyqtSignal

@@ -3,8 +3,8 @@ and the QgsTask that runs pip (``plugin.deps.installer``) off the main thread.""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from qgis.core import Qgis, QgsApplication, QgsMessageLog, QgsTask
 from qgis.PyQt.QtCore import pyqtSignal

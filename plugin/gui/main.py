@@ -13,8 +13,7 @@ from qgis.core import Qgis, QgsApplication
 
 from ..deps import status
 from ..deps.features import unmet_requirements
-from .dependencies import (InstallTask, activate_profile_packages, default_wheelhouse,
-                           log_unavailable_features)
+from .dependencies import InstallTask, activate_profile_packages, default_wheelhouse, log_unavailable_features
 
 MENU = "&CityPlanner"
 

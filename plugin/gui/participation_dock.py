@@ -9,10 +9,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsProject, QgsTask, QgsVectorLayer)
+from qgis.core import QgsApplication, QgsCoordinateReferenceSystem, QgsProject, QgsTask, QgsVectorLayer
 from qgis.gui import QgsDockWidget, QgsFieldComboBox, QgsMapLayerComboBox
-from qgis.PyQt.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
-                                 QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from qgis.PyQt.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from .. import RESOURCES
 from ..errors import Cancelled, InputError

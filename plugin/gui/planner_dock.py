@@ -13,27 +13,43 @@ import json
 from pathlib import Path
 from typing import Any
 
-from qgis.core import (Qgis, QgsApplication, QgsJsonUtils, QgsProcessing, QgsProject, QgsSettings, QgsVectorLayer,
-                       QgsWkbTypes)
+from qgis.core import Qgis, QgsApplication, QgsJsonUtils, QgsProcessing, QgsProject, QgsSettings, QgsVectorLayer, QgsWkbTypes
 from qgis.gui import QgsDockWidget, QgsFieldComboBox, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import QPointF, Qt, QUrl
 from qgis.PyQt.QtGui import QBrush, QColor, QDesktopServices, QPainter, QPen, QPolygonF
-from qgis.PyQt.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
-                                 QLineEdit, QListWidget, QPlainTextEdit, QPushButton, QSizePolicy, QSpinBox,
-                                 QStackedWidget, QTableWidget, QTableWidgetItem, QTabWidget, QTextBrowser,
-                                 QVBoxLayout, QWidget)
+from qgis.PyQt.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..city.regions import REGIONS
+from ..qgis_io.compat import LayerFilter
 from ..qgis_io.legends import COLUMN_HELP, explain_score
 from ..qgis_io.report_map import qgs_crs
 from ..sandbox.best_plan import describe
+from ..tasks import SIZES, TASKS
 from ..util.words import gap_text, percent
 from .budget_curve import BudgetCurvePanel
 from .instruction_panel import InstructionPanel
 from .place_lookup import PlaceLookup
 from .tasks import AskTask, PlannerTask
-from ..tasks import SIZES, TASKS
-from ..qgis_io.compat import LayerFilter
 
 SETTINGS = "cityplanner/planner/"
 METHODS = ("default", "greedy", "alns", "milp", "agent")

@@ -12,8 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from qgis.core import (QgsApplication, QgsProcessingAlgRunnerTask, QgsProcessingContext, QgsProcessingFeedback,
-                       QgsProject, QgsTask)
+from qgis.core import QgsApplication, QgsProcessingAlgRunnerTask, QgsProcessingContext, QgsProcessingFeedback, QgsProject, QgsTask
 from qgis.PyQt.QtCore import pyqtSignal
 
 from ..errors import Cancelled

@@ -28,7 +28,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..tasks.land import SERVICE_KIND, SERVICE_RADIUS, within
-
 from .metrics import METRICS, plan_metrics
 from .population import Population
 from .program import PLANNED, Program

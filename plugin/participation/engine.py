@@ -18,9 +18,9 @@ import os
 import tempfile
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import geopandas as gpd
 import numpy as np
@@ -28,7 +28,6 @@ import numpy as np
 from ..errors import InputError
 from ..tasks.land import TYPES
 from ..util.io import atomic_write_json, atomic_write_text
-
 from .baselines import baseline_metrics
 from .fishbowl import Opinion, RulePersona, Summary, block_view, discuss, split_communities
 from .metrics import plan_metrics, voice_metrics
@@ -142,7 +141,7 @@ def run(region: Region, cfg: Config, persona: RulePersona | None = None,
 
     program = make_program(region, cfg.need, cfg.objectives or sibling_objectives(parcels_path), cfg.quota_deviation)
     plan0 = region.plan0
-    if all((plan0[region.plannable] == "feasible")):
+    if all(plan0[region.plannable] == "feasible"):
         init = initial_plan(region, program, cancel)
         if init.status != "optimal" and not init.changes:
             raise InputError(f"no initial plan meets the quotas on this layer ({init.status})")
@@ -160,7 +159,7 @@ def run(region: Region, cfg: Config, persona: RulePersona | None = None,
     for c in range(cfg.communities):
         t1 = time.perf_counter()
 
-        def on_round(s: Summary, ops: list[Opinion]) -> None:
+        def on_round(s: Summary, ops: list[Opinion], c: int = c) -> None:
             emit({"event": "round", "community": c, "round": s.round, "summary": s.to_json(),
                   "opinions": [o.__dict__ for o in ops]})
 
@@ -244,7 +243,7 @@ def result_layers(res: Result) -> dict[str, gpd.GeoDataFrame]:
         "changed": res.plan_before != res.plan_after, "community": res.community.astype(int),
         "residents": n_home.astype(int), "satisfaction": np.where(n_home > 0, mean_sat.round(4), np.nan),
     }, geometry=region.parcels.geometry.to_numpy(), crs=region.parcels.crs)
-    needs = [";".join(t for t, n in zip(TYPES, row) if n) for row in pop.needs]
+    needs = [";".join(t for t, n in zip(TYPES, row, strict=False) if n) for row in pop.needs]
     residents = gpd.GeoDataFrame({
         "resident": np.arange(pop.n), "home": region.ids[pop.home],
         **{k: pop.profiles[k].astype(str).to_numpy() for k in ("gender", "age", "education", "household", "groups")},

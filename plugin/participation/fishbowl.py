@@ -21,15 +21,14 @@ what Satisfaction and Inclusion score).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Callable
 
 import numpy as np
 from scipy.cluster.vq import kmeans2
 
 from ..errors import Cancelled, InputError
 from ..tasks.land import SERVICE_RADIUS, TYPES, within
-
 from .population import Population
 from .region import Region
 
@@ -155,7 +154,7 @@ class RulePersona:
               previous: Summary | None) -> Opinion:
         """Needs, what of them is missing within 500 m (with a proposed parcel), what they
         want kept, and support for a carried request they share."""
-        needs = [t for t, n in zip(TYPES, pop.needs[i]) if n]
+        needs = [t for t, n in zip(TYPES, pop.needs[i], strict=False) if n]
         return opinion_from_needs(region, pop, plan, parcels, i, needs, previous, None, self.name)
 
     def summarize(self, summary: Summary, opinions: list[Opinion], previous: Summary | None) -> tuple[str, str]:
@@ -197,7 +196,7 @@ def propose(region: Region, pop: Population, plan: np.ndarray, parcels: np.ndarr
     need, turned into the first unmet type."""
     if not unmet:
         return None
-    needs = {t for t, n in zip(TYPES, pop.needs[i]) if n}
+    needs = {t for t, n in zip(TYPES, pop.needs[i], strict=False) if n}
     ok = np.flatnonzero(parcels & region.plannable & pop.near_row(i) & ~np.isin(plan, list(needs)))
     if not len(ok):
         return None
@@ -223,9 +222,9 @@ def second(region: Region, pop: Population, i: int, unmet: list[str], previous: 
     pos = {pid: k for k, pid in enumerate(region.ids.tolist())}
     home_xy = region.xy[pop.home[i]]
     for r in previous.requests:
-        if r.kind == "missing" and r.type in unmet and r.block in pos:
-            if ((region.xy[pos[r.block]] - home_xy) ** 2).sum() <= SERVICE_RADIUS ** 2:
-                return {"block": r.block, "type": r.type}
+        if (r.kind == "missing" and r.type in unmet and r.block in pos
+                and ((region.xy[pos[r.block]] - home_xy) ** 2).sum() <= SERVICE_RADIUS ** 2):
+            return {"block": r.block, "type": r.type}
     return None
 
 

@@ -26,7 +26,6 @@ import json
 import numpy as np
 
 from ..tasks.land import TYPES
-
 from .fishbowl import Opinion, RulePersona, Summary, opinion_from_needs, parcel_id, reach_one, short
 from .population import Population
 from .region import Region
@@ -84,7 +83,7 @@ class LlmVoice(RulePersona):
 
     @classmethod
     def open(cls, model: str | None = "default", endpoint: str | None = None, *, threads: int | None = None,
-             max_tokens: int = 96, seed: int = 0) -> "LlmVoice":
+             max_tokens: int = 96, seed: int = 0) -> LlmVoice:
         from ..agent.backend import make_backend
 
         return cls(make_backend(model, endpoint, threads=threads, n_ctx=2048, seed=seed), max_tokens, seed)
@@ -180,7 +179,7 @@ class LlmVoice(RulePersona):
             self.counts["fallbacks"] += 1
             return plan.copy(), "fallback: the LLM planner's answer was unusable, plan kept"
         new = plan.copy()
-        pos = dict(zip(ids, idx))
+        pos = dict(zip(ids, idx, strict=False))
         bad = 0
         for ch in changes[:max_changes]:
             p, t = (ch.get("parcel"), ch.get("type")) if isinstance(ch, dict) else (None, None)

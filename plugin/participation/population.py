@@ -29,7 +29,6 @@ from .. import RESOURCES
 from ..errors import InputError
 from ..tasks.land import SERVICE_RADIUS, TYPES
 from ..tasks.land.coverage import within_sparse
-
 from .region import Region
 
 PROFILE_DIR = RESOURCES / "participation"
@@ -49,7 +48,7 @@ class ProfileTable:
     weights: dict[str, np.ndarray]                          # trait -> weight per TYPES
 
     @classmethod
-    def load(cls, folder: str | Path | None = None) -> "ProfileTable":
+    def load(cls, folder: str | Path | None = None) -> ProfileTable:
         d = Path(folder) if folder else PROFILE_DIR
         rows, wrows = _read_csv(d / "profiles.csv"), _read_csv(d / "needs.csv")
         shares: dict[str, tuple[list[str], np.ndarray]] = {}
@@ -165,7 +164,7 @@ def sample_population(region: Region, n: int, seed: int, table: ProfileTable | N
     cap = region.area[res]
     counts = rng.multinomial(n, cap / cap.sum())
     home = np.repeat(res, counts)
-    xy = np.vstack([_points_in(region.parcels.geometry.iloc[i], c, rng) for i, c in zip(res, counts) if c])
+    xy = np.vstack([_points_in(region.parcels.geometry.iloc[i], c, rng) for i, c in zip(res, counts, strict=False) if c])
     profiles = table.sample(n, rng)
     near = within_sparse(xy, region.xy, SERVICE_RADIUS)   # sparse: residents × parcels grows large
     pop = Population(home, xy, profiles, near, np.zeros((n, len(TYPES)), dtype=bool))

@@ -30,7 +30,6 @@ from ..errors import InputError
 from ..parcels.landuse_map import parse_need as read_need
 from ..tasks.land import TYPES
 from ..tasks.site_rules import SITE_RULES, site_width
-
 from .region import Region
 
 #: the HLG program (objectives_hlg.yaml counts; green_s = the 12 parcels left over of 42)

@@ -23,8 +23,8 @@ MILP; a plan that fails it is never returned.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint
@@ -32,7 +32,6 @@ from scipy.sparse import coo_matrix, vstack
 
 from ..solvers.milp import run_highs
 from ..tasks.land import GREEN_TYPES, KINDS, SERVICE_KIND, SERVICE_RADIUS, within
-
 from .fishbowl import Request, block_view, parcel_id
 from .program import PLANNED, Program, counts
 from .region import Region
@@ -160,7 +159,7 @@ def replan(region: Region, plan: np.ndarray, parcels: np.ndarray, program: Progr
     c[nx + nz:] = -SERVICE_WEIGHT / (len(KINDS) * len(res))
     rows, lo, hi = [], [], []
     # one type per parcel
-    rr, cc = zip(*[(i, x_idx[(p, t)]) for i, p in enumerate(allowed) for t in allowed[p]]) if nx else ((), ())
+    rr, cc = zip(*[(i, x_idx[(p, t)]) for i, p in enumerate(allowed) for t in allowed[p]], strict=False) if nx else ((), ())
     rows.append(coo_matrix((np.ones(len(rr)), (rr, cc)), shape=(len(allowed), n_var)))
     lo.append(np.ones(len(allowed))), hi.append(np.ones(len(allowed)))
     # quota band (region-wide counts: fixed parcels + chosen types)

@@ -13,19 +13,31 @@ from __future__ import annotations
 from pathlib import Path
 
 import geopandas as gpd
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException,
-                       QgsProcessingFeedback, QgsProcessingParameterCrs, QgsProcessingParameterEnum,
-                       QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
-                       QgsProcessingParameterFile, QgsWkbTypes)
+from qgis.core import (
+    QgsProcessingAlgorithm,
+    QgsProcessingContext,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsProcessingParameterCrs,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFile,
+    QgsWkbTypes,
+)
 
 from ..city import CATEGORIES, City, build_city, load_city, region_path
 from ..city.regions import REGIONS, read_region
 from ..city.sources import area_polygon, buildings_frame, demand_frame, pois_frame, roads_frame
 from ..errors import InputError
-
+from .compat import (
+    GeometryType,
+    ProcessingFieldParameterDataType,
+    ProcessingFileParameterBehavior,
+    ProcessingParameterFlag,
+    ProcessingSourceType,
+)
 from .layers import source_to_gdf
-from .compat import (GeometryType, ProcessingFieldParameterDataType, ProcessingFileParameterBehavior,
-        ProcessingParameterFlag, ProcessingSourceType)
 
 PBF = "INPUT"
 REGION = "REGION"

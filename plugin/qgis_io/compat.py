@@ -10,12 +10,22 @@ This is the only module that may name the pre-3.30 forms (`scripts/enum_check.py
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from qgis.core import (Qgis, QgsFeatureRequest, QgsLegendStyle, QgsMapLayerProxyModel, QgsProcessing,
-                       QgsProcessingFeatureSource, QgsProcessingParameterDefinition,
-                       QgsProcessingParameterField, QgsProcessingParameterFile, QgsProcessingParameterNumber,
-                       QgsUnitTypes, QgsWkbTypes)
+from qgis.core import (
+    Qgis,
+    QgsFeatureRequest,
+    QgsLegendStyle,
+    QgsMapLayerProxyModel,
+    QgsProcessing,
+    QgsProcessingFeatureSource,
+    QgsProcessingParameterDefinition,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFile,
+    QgsProcessingParameterNumber,
+    QgsUnitTypes,
+    QgsWkbTypes,
+)
 from qgis.PyQt.QtCore import QMetaType, QVariant
 
 

@@ -1,15 +1,26 @@
 """QgsFeatureSource ⇄ GeoDataFrame, with the checks a planner's own layers need."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import geopandas as gpd
 import numpy as np
 import pandas as pd
 import shapely
-from qgis.core import (QgsFeature, QgsFeatureRequest, QgsFeatureSink, QgsField, QgsFields, QgsGeometry,
-                       QgsProcessingException, QgsProcessingFeatureSource, QgsProcessingFeedback, QgsWkbTypes)
+from qgis.core import (
+    QgsFeature,
+    QgsFeatureRequest,
+    QgsFeatureSink,
+    QgsField,
+    QgsFields,
+    QgsGeometry,
+    QgsProcessingException,
+    QgsProcessingFeatureSource,
+    QgsProcessingFeedback,
+    QgsWkbTypes,
+)
 from qgis.PyQt.QtCore import QVariant
+
 from .compat import FeatureRequestFlag, GeometryType, ProcessingFeatureSourceFlag, field_type
 
 _GEOM = {"line": GeometryType.Line, "polygon": GeometryType.Polygon,
@@ -110,7 +121,7 @@ def write_gdf(gdf: gpd.GeoDataFrame, sink: QgsFeatureSink, fields: QgsFields,
     attrs = gdf.drop(columns="geometry")
     wkb = shapely.to_wkb(gdf.geometry.values)
     n = 0
-    for k, (row, geom) in enumerate(zip(attrs.itertuples(index=False), wkb)):
+    for _k, (row, geom) in enumerate(zip(attrs.itertuples(index=False), wkb, strict=False)):
         if feedback is not None and feedback.isCanceled():
             break
         f = QgsFeature(fields)

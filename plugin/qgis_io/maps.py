@@ -3,12 +3,25 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from qgis.core import (QgsLayoutExporter, QgsLayoutItemLabel, QgsLayoutItemLegend, QgsLayoutItemMap,
-                       QgsLayoutItemScaleBar, QgsLayoutPoint, QgsLayoutSize, QgsLegendRenderer, QgsMapLayer,
-                       QgsPrintLayout, QgsProject, QgsRectangle, QgsTextFormat, QgsVectorLayer)
+from qgis.core import (
+    QgsLayoutExporter,
+    QgsLayoutItemLabel,
+    QgsLayoutItemLegend,
+    QgsLayoutItemMap,
+    QgsLayoutItemScaleBar,
+    QgsLayoutPoint,
+    QgsLayoutSize,
+    QgsLegendRenderer,
+    QgsMapLayer,
+    QgsPrintLayout,
+    QgsProject,
+    QgsRectangle,
+    QgsTextFormat,
+    QgsVectorLayer,
+)
 from qgis.PyQt.QtGui import QFont
 
 from .. import RESOURCES

@@ -9,20 +9,26 @@ deprecated way to say "these values are feasible" and is folded into the mapping
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
-from qgis.core import (QgsProcessingAlgorithm, QgsProcessingContext, QgsProcessingException,
-                       QgsProcessingFeedback, QgsProcessingParameterFeatureSource, QgsProcessingParameterField,
-                       QgsProcessingParameterMatrix, QgsProcessingParameterString)
+from qgis.core import (
+    QgsProcessingAlgorithm,
+    QgsProcessingContext,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterField,
+    QgsProcessingParameterMatrix,
+    QgsProcessingParameterString,
+)
 
 from ..errors import InputError
 from ..parcels.landuse_map import SYNTAX, TARGETS, parse_landuse_map, value_key
 from ..parcels.layer import land_instance, parcels_frame
 from ..tasks.land import LandAllocation
-
 from .city_source import declare
-from .layers import source_to_gdf
 from .compat import ProcessingSourceType
+from .layers import source_to_gdf
 
 PARCELS, LANDUSE_FIELD = "PARCELS", "LANDUSE_FIELD"
 PARCEL_ID_FIELD, CANDIDATE_TYPES = "PARCEL_ID_FIELD", "CANDIDATE_TYPES"
@@ -49,7 +55,7 @@ def landuse_map_from_parameters(alg: QgsProcessingAlgorithm, parameters: dict,
     if len(cells) % 2:
         raise QgsProcessingException("land-use mapping: every row needs a value and a type")
     try:
-        table = parse_landuse_map({str(k): str(t) for k, t in zip(cells[::2], cells[1::2])})
+        table = parse_landuse_map({str(k): str(t) for k, t in zip(cells[::2], cells[1::2], strict=False)})
     except InputError as e:
         raise QgsProcessingException(str(e)) from None
     if alg.parameterDefinition(CANDIDATE_TYPES) is not None:

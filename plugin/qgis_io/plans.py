@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import geopandas as gpd
 import numpy as np
@@ -88,7 +88,7 @@ def network_frame(inst: Instance, roads: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
     whose junction pair is an edge of the instance, so the links removed to create the gap
     (the 'rebuild' candidates) and the self-loops the graph drops are absent."""
     kept = {(min(u, v), max(u, v)) for u, v, _ in inst.data["edges"]}
-    pair = pd.Series(list(zip(np.minimum(roads["u"], roads["v"]), np.maximum(roads["u"], roads["v"]))),
+    pair = pd.Series(list(zip(np.minimum(roads["u"], roads["v"]), np.maximum(roads["u"], roads["v"]), strict=False)),
                      index=roads.index)
     return roads[pair.isin(kept).to_numpy()].reset_index(drop=True)
 

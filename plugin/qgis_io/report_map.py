@@ -15,10 +15,9 @@ import geopandas as gpd
 from qgis.core import QgsCoordinateReferenceSystem, QgsVectorLayer, QgsWkbTypes
 
 from ..tasks import Instance
-
+from .compat import WkbType
 from .layers import qgs_fields, write_gdf
 from .maps import apply_style, render_png
-from .compat import WkbType
 
 #: backdrop layer -> (city attribute, style, columns kept)
 BACKDROP = {"blocks": ("faces", "city_faces", ("area", "landuse", "demand")),

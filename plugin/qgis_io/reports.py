@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import html
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 
 def fmt(v: Any) -> str:

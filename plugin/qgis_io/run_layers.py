@@ -12,8 +12,7 @@ import re
 from datetime import datetime
 from pathlib import Path
 
-from qgis.core import (QgsCoordinateTransformContext, QgsLayerTreeGroup, QgsProject, QgsVectorFileWriter,
-                       QgsVectorLayer)
+from qgis.core import QgsCoordinateTransformContext, QgsLayerTreeGroup, QgsProject, QgsVectorFileWriter, QgsVectorLayer
 
 GPKG = "outputs/layers.gpkg"
 PREFIX = "CityPlanner"

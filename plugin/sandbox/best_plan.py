@@ -31,11 +31,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..solvers import better, bound_note, gap as bound_gap
+from ..solvers import better, bound_note
+from ..solvers import gap as bound_gap
 from ..tasks.base import Instance
 from ..util.io import atomic_write_json
 from ..util.words import gap_text
-
 from .workspace import PLAN_FILE, load_instance, read_plan
 
 RUNS = "runs"

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
-from typing import Callable
 
 from ..util.io import atomic_write_bytes
-
 from .budget import Budget
 
 VIRTUAL_ROOT = "/workspace"

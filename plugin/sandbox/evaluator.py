@@ -15,11 +15,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..constraints import store
 from ..errors import InputError
 from ..tasks import Evaluation
 from ..util.io import append_jsonl
-from ..constraints import store
-
 from .workspace import HISTORY_FILE, PLAN_FILE, load_instance, parse_plan, read_plan_text
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from .confine import Jail
 from .verbs import VerbError, evaluate, register_verb

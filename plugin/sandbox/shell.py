@@ -47,6 +47,15 @@ Pipeline = list[Command]
 Line = list[tuple[str, Pipeline]]  # (connector before it: "" for the first, ";", "&&", "||")
 
 
+def _single_quoted(text: str, pos: int, buf: list[str]) -> int:
+    """Append the text of a '…' word starting after its quote; return the position after it."""
+    end = text.find("'", pos)
+    if end < 0:
+        raise ParseError("unterminated single quote")
+    buf.append(text[pos:end])
+    return end + 1
+
+
 def tokenize(text: str, pos: int = 0) -> tuple[list[Word | Op], int]:
     """Tokens of one logical line starting at ``pos``; returns them and the position after it."""
     toks: list[Word | Op] = []
@@ -78,11 +87,8 @@ def tokenize(text: str, pos: int = 0) -> tuple[list[Word | Op], int]:
                 started = True
             pos += 2
         elif c == "'":
-            end = text.find("'", pos + 1)
-            if end < 0:
-                raise ParseError("unterminated single quote")
-            buf.append(text[pos + 1:end])
-            started, pos = True, end + 1
+            pos = _single_quoted(text, pos + 1, buf)
+            started = True
         elif c == '"':
             pos = _double_quoted(text, pos + 1, buf)
             started = True

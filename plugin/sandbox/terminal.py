@@ -23,7 +23,6 @@ from typing import Any
 
 from .. import PLUGIN_ROOT
 from ..util.io import append_jsonl
-
 from . import programs  # noqa: F401 - registers cat, ls, grep … as verbs
 from .budget import Budget, BudgetExceeded, Limits
 from .confine import VIRTUAL_ROOT, Jail, SandboxError

@@ -9,13 +9,13 @@ it raises ``VerbError`` (or ``confine.SandboxError``) with a one-line message to
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import pandas as pd
 
 from ..util.io import atomic_write_json
-
 from .confine import Jail
 from .evaluator import evaluate_plan_file
 from .workspace import PLAN_FILE, load_instance, read_plan, summary_table

@@ -232,7 +232,7 @@ def atomic_context(inst: Instance, goal: str, plan: list[str]) -> dict[str, Any]
         "budget": inst.budget,
         "step_limit": inst.max_select,
         "editable_candidates": [{"id": i, "cost": float(c), "group": int(g)}
-                                for i, c, g in zip(inst.ids, inst.cost, inst.group)],
+                                for i, c, g in zip(inst.ids, inst.cost, inst.group, strict=False)],
     }
     if goal == "improve":
         ev = inst.evaluate(plan)

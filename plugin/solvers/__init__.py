@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import importlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from ..deps import require
 from ..errors import InputError
 from ..tasks.base import Instance
-
 from .common import PAPER, Context, Settings, better
 
 SOLVERS: dict[str, str] = {

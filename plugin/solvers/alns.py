@@ -39,10 +39,10 @@ from alns.select import RouletteWheel
 from alns.stop import MaxIterations
 
 from ..tasks.base import Instance, SearchState
-
 from .common import Context, better, removable
 from .grasp import rcl_pick
-from .greedy import Pick, best_pick, construct, run as greedy_run
+from .greedy import Pick, best_pick, construct
+from .greedy import run as greedy_run
 from .local_search import local_search
 
 

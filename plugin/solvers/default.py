@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 
 from ..tasks.base import Instance
-
 from . import alns
 from .common import Context
 from .greedy import run as greedy_run

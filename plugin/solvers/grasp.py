@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..tasks.base import Instance
-
 from .common import Context
 from .greedy import Pick, construct
 from .local_search import local_search

@@ -7,12 +7,11 @@ the best positive score gain until no addition improves the score.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from ..tasks.base import Instance, SearchState
-
 from .common import EPS, Context, addable, limited
 
 #: chooses one of the improving candidates: pick(gains, rng) -> position in ``gains``

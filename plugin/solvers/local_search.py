@@ -11,7 +11,6 @@ trip together. It stops at a local optimum of both or when the context says stop
 from __future__ import annotations
 
 from ..tasks.base import SearchState
-
 from .common import EPS, Context, addable, limited, removable, swappable_in
 
 

@@ -13,7 +13,6 @@ import math
 import numpy as np
 
 from ..tasks.base import Instance, SearchState
-
 from .common import Context, addable, removable, swappable_in
 
 

@@ -67,9 +67,9 @@ def draw(result: dict[str, Any], path: str | os.PathLike) -> Path:
     for k, name in enumerate(names):
         c = _curve(rows, name)
         # the bar of a step stands between the two budgets it compares
-        steps = [(a, b) for a, b in zip(c, c[1:]) if b.get("marginal_per_100k") is not None]
+        steps = [(a, b) for a, b in zip(c, c[1:], strict=False) if b.get("marginal_per_100k") is not None]
         width = [0.8 * (b["budget"] - a["budget"]) / len(names) for a, b in steps]
-        left = [a["budget"] + 0.1 * (b["budget"] - a["budget"]) + k * w for (a, b), w in zip(steps, width)]
+        left = [a["budget"] + 0.1 * (b["budget"] - a["budget"]) + k * w for (a, b), w in zip(steps, width, strict=False)]
         ax2.bar(left, [b["marginal_per_100k"] for _, b in steps], width=width, align="edge",
                 color=COLOURS[k % len(COLOURS)], alpha=0.8, label="current instructions" if name == "base" else name)
     ax2.axhline(0, color="#444444", linewidth=0.6)

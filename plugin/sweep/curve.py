@@ -18,7 +18,8 @@ A point whose gap is above the target (or unknown) says why in ``why``.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..solvers import gap as rel_gap
 from ..tasks import Instance

@@ -1,6 +1,7 @@
 """The sweep: points → checked rows → repaired curves → the best plan recorded (see __init__)."""
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -8,14 +9,14 @@ import math
 import os
 import re
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..errors import InputError
 from ..tasks import Instance
-
 from . import curve
 from .points import METHOD, Point, instance_at
 
@@ -240,7 +241,7 @@ def _record_best(ws: Path, in_force: Instance, rows: list[dict[str, Any]], secon
 
 def _non_decreasing(rows: list[dict[str, Any]], scenario: str) -> bool:
     scores = [r["score"] for r in rows if r["scenario"] == scenario and r["score"] is not None and r["valid"]]
-    return all(b >= a - 1e-9 for a, b in zip(scores, scores[1:]))
+    return all(b >= a - 1e-9 for a, b in zip(scores, scores[1:], strict=False))
 
 
 def rows_csv(rows: list[dict[str, Any]]) -> str:
@@ -262,8 +263,6 @@ def write_outputs(result: dict[str, Any], out: str | os.PathLike) -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
     files = [atomic_write_text(out / "sweep.csv", rows_csv(result["rows"])),
              atomic_write_json(out / "sweep.json", result)]
-    try:   # matplotlib is a developer requirement; a QGIS without it still gets the table
+    with contextlib.suppress(ImportError):   # matplotlib is a developer requirement; a QGIS without it still gets the table
         files.append(draw(result, out / "sweep.png"))
-    except ImportError:
-        pass
     return [str(f) for f in files]

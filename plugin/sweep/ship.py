@@ -23,7 +23,6 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-
 #: resources the worker-side code reads (the constraint schema); the city data stays home
 RESOURCE_DIRS = ("resources/constraints",)
 

@@ -14,7 +14,6 @@ import numpy as np
 
 from ..bench.suites import SuiteItem, build_item, suite
 from ..errors import InputError
-
 from .render import AtomicTask, make_task
 
 SPLITS = ("train", "test")

@@ -11,14 +11,14 @@ score = mean evaluator score over the feasible ones.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from ..agent.backend import make_backend
 from ..util.io import append_jsonl, atomic_write_json, atomic_write_text
-
 from .config import Section
 from .render import AtomicTask, run_episode
 
@@ -130,10 +130,10 @@ def adapter_effect(rows: dict[str, list[dict[str, Any]]], encode: Callable[[str]
     """How ``variant``'s greedy turn differs from the base model's on each test prompt: first
     differing token position (None = identical) and token edit distance."""
     out = []
-    for base, other in zip(rows.get("base", []), rows.get(variant, [])):
+    for base, other in zip(rows.get("base", []), rows.get(variant, []), strict=False):
         a, b = encode(base["text"]), encode(other["text"])
         tail = None if len(a) == len(b) else min(len(a), len(b))  # one is a prefix of the other
-        first = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), tail)
+        first = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), tail)
         out.append({"instance": base["instance"], "goal": base["goal"], "base_tokens": len(a), "tokens": len(b),
                     "first_difference": first, "edit_distance": token_edit_distance(a, b)})
     return out

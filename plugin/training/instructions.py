@@ -151,6 +151,42 @@ def _item(kind: str, **kw: Any) -> dict[str, Any]:
     return out
 
 
+def _expect(key: str, task: str, rng: random.Random, slots: dict[str, Any], written: str, d: int,
+            n: int) -> dict[str, Any] | None:
+    """The constraint a ``key`` template means with these fillings (None: a clarification); fills
+    the template's remaining slots, drawing from ``rng`` in the generator's order."""
+    kind = key.replace("_type", "").replace("_total", "")
+    if key in ("exclude_near", "count_min", "count_max"):
+        return _item(kind, target_name=written, distance_m=float(d),
+                     count=None if kind == "exclude_near" else n)
+    elif key in ("count_min_type", "count_max_type"):
+        t, words = rng.choice(list(TYPE_WORDS["land"].items()))
+        slots["t"] = rng.choice(words)
+        return _item(kind, count=n, type=t)
+    elif key == "count_max_total":
+        return _item("count_max", count=n)
+    elif key in ("lock_in", "lock_out"):
+        i = rng.randrange(1, 40)
+        slots["i"] = f"{ID_WORDS[task]} {i}"
+        return _item(kind, target_id=str(i))
+    elif key == "spacing_min":
+        return _item(kind, distance_m=float(d))
+    elif key == "budget_share_max":
+        slots["s"], share = _share_text(rng)
+        return _item(kind, share=share)
+    elif key == "emphasis":
+        term, words = rng.choice(list(TERM_WORDS[task].items()))
+        slots["w"] = rng.choice(words)
+        return _item(kind, term=term)
+    elif key in ("outside_area", "inside_area"):
+        return _item(kind, target_name=written)
+    elif key == "coverage":
+        word, cat = rng.choice(COVER_CATEGORY[task])
+        slots["c"] = word
+        return _item(kind, target_category=cat, distance_m=float(d))
+    return None
+
+
 def generate(seed: int = 0, per_template: int = 6) -> list[Pair]:
     """Every (task, template, paraphrase) × ``per_template`` fillings with real names."""
     rng = random.Random(seed)
@@ -174,37 +210,7 @@ def generate(seed: int = 0, per_template: int = 6) -> list[Pair]:
                     n = rng.choice((1, 2, 3, 4))
                     nw = NUMBERS[n] if rng.random() < 0.4 else str(n)
                     slots = {"u": u, "p": written, "d": d, "n": nw}
-                    kind = key.replace("_type", "").replace("_total", "")
-                    if key in ("exclude_near", "count_min", "count_max"):
-                        expect = _item(kind, target_name=written, distance_m=float(d),
-                                       count=None if kind == "exclude_near" else n)
-                    elif key in ("count_min_type", "count_max_type"):
-                        t, words = rng.choice(list(TYPE_WORDS["land"].items()))
-                        slots["t"] = rng.choice(words)
-                        expect = _item(kind, count=n, type=t)
-                    elif key == "count_max_total":
-                        expect = _item("count_max", count=n)
-                    elif key in ("lock_in", "lock_out"):
-                        i = rng.randrange(1, 40)
-                        slots["i"] = f"{ID_WORDS[task]} {i}"
-                        expect = _item(kind, target_id=str(i))
-                    elif key == "spacing_min":
-                        expect = _item(kind, distance_m=float(d))
-                    elif key == "budget_share_max":
-                        slots["s"], share = _share_text(rng)
-                        expect = _item(kind, share=share)
-                    elif key == "emphasis":
-                        term, words = rng.choice(list(TERM_WORDS[task].items()))
-                        slots["w"] = rng.choice(words)
-                        expect = _item(kind, term=term)
-                    elif key in ("outside_area", "inside_area"):
-                        expect = _item(kind, target_name=written)
-                    elif key == "coverage":
-                        word, cat = rng.choice(COVER_CATEGORY[task])
-                        slots["c"] = word
-                        expect = _item(kind, target_category=cat, distance_m=float(d))
-                    else:
-                        expect = None
+                    expect = _expect(key, task, rng, slots, written, d, n)
                     text = template.format(**slots)
                     answer = ({"constraints": [], "clarify": "Which measurable target do you mean: where, how many "
                                "or which score term?"} if expect is None else {"constraints": [expect], "clarify": None})
@@ -435,7 +441,7 @@ def shared_prefix_loss(net, tok, batch: list[Pair]) -> tuple[Any, int]:
     width = max(map(len, rows))
     ids = torch.zeros((len(rows), width), dtype=torch.long)
     mask = torch.zeros((len(rows), width - 1))
-    for i, (r, s) in enumerate(zip(rows, starts)):
+    for i, (r, s) in enumerate(zip(rows, starts, strict=False)):
         ids[i, :len(r)] = torch.tensor(r)
         mask[i, s - 1:len(r) - 1] = 1.0   # position j predicts token j + 1: learn the answer tokens only
     _, cache = net(torch.tensor([prefix]), last=1)

@@ -19,7 +19,6 @@ from torch import nn
 from torch.nn import functional as F
 
 from ..errors import InputError
-
 from .gguf_io import GGUFFile
 
 #: GGUF projection names that may carry LoRA (attention and MLP)
@@ -38,7 +37,7 @@ class LlamaConfig:
     eps: float
 
     @classmethod
-    def from_gguf(cls, g: GGUFFile) -> "LlamaConfig":
+    def from_gguf(cls, g: GGUFFile) -> LlamaConfig:
         """The architecture read from a llama GGUF's metadata; other architectures are an InputError."""
         arch = g.kv.get("general.architecture")
         if arch != "llama":

@@ -12,8 +12,8 @@ G short completion passes instead of G full passes.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import torch
 from torch.nn import functional as F

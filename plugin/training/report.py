@@ -27,7 +27,7 @@ def plot_curves(log_path: str | os.PathLike, png_path: str | os.PathLike) -> Pat
         for key in keys:
             pts = [(r["step"], r[f"{key}.{metric}"]) for r in grpo if r.get(f"{key}.{metric}") is not None]
             if pts:
-                ax.plot(*zip(*pts), marker="o", label=key)
+                ax.plot(*zip(*pts, strict=False), marker="o", label=key)
         ax.set_title(title)
         if keys:
             ax.legend(fontsize=7)

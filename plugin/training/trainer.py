@@ -22,8 +22,9 @@ import json
 import pickle
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import torch
@@ -31,7 +32,6 @@ import torch
 from ..agent.model_files import resolve_model
 from ..errors import InputError
 from ..util.io import append_jsonl, atomic_write_bytes, atomic_write_json
-
 from .config import Section
 from .dataset import atomic_tasks, suite_items
 from .evaluate import evaluate_variants

@@ -20,9 +20,9 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from ..errors import InputError
 
@@ -37,7 +37,7 @@ WAIT_S = 120.0   # a writer holds the lock for one evaluation or one JSON write:
 _POLL_S = 0.01
 
 _guard = threading.Lock()
-_locks: dict[str, "_PathLock"] = {}
+_locks: dict[str, _PathLock] = {}
 
 
 class _PathLock:

@@ -19,6 +19,7 @@ child (a module-level function, a builtin, ``functools.partial`` of one).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
@@ -27,8 +28,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 CHILD_SCRIPT = Path(__file__).with_name("spawned_child.py")
 LAUNCHER = Path(__file__).with_name("launch_child.py")
@@ -78,7 +80,7 @@ class SpawnedWorker:
         self._send({"preload": list(preload)})
 
     @staticmethod
-    def _read(stream, answers: "queue.Queue[tuple[str, Any]]") -> None:
+    def _read(stream, answers: queue.Queue[tuple[str, Any]]) -> None:
         try:
             while True:
                 answers.put(pickle.load(stream))
@@ -127,17 +129,15 @@ class SpawnedWorker:
         if self._proc.poll() is None:
             self._proc.kill()
         for stream in (self._proc.stdin, self._proc.stdout):
-            try:
+            with contextlib.suppress(OSError):
                 stream.close()
-            except OSError:
-                pass
         self._proc.wait()
 
     @property
     def pid(self) -> int:
         return self._proc.pid
 
-    def __enter__(self) -> "SpawnedWorker":
+    def __enter__(self) -> SpawnedWorker:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -11,6 +11,7 @@ The parent keeps stdin open until it has the answer: EOF on stdin means the pare
 and the child exits. On Linux the kernel also kills the child when its parent dies
 (PR_SET_PDEATHSIG), which holds even while a C extension keeps the GIL.
 """
+import contextlib
 import os
 import pickle
 import sys
@@ -22,10 +23,8 @@ def die_with_parent(parent_pid: int) -> None:
         import ctypes
         import signal
 
-        try:
+        with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
     if os.getppid() != parent_pid:   # the parent died before the line above took effect
         os._exit(1)
 

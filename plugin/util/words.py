@@ -7,7 +7,8 @@ Money is in k€ (every instance's budget and costs are), distances in metres.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 DASH = "–"
 

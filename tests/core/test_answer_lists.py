@@ -68,8 +68,8 @@ def test_near_in_a_plan_request_is_a_constraint_said_in_the_reply(tmp_path):
     inst = load_instance(ws)
     solved = next(x["result"] for x in out["tool_calls"] if x["tool"] == "solve_plan")
     kiasma = shapely.from_wkt(c["geometry"])
-    geoms = {i: shapely.from_wkt(w) for i, w in zip(inst.ids, inst.candidates["wkt"])} if "wkt" in inst.candidates \
-        else {i: shapely.Point(x, y) for i, x, y in zip(inst.ids, inst.candidates["x"], inst.candidates["y"])}
+    geoms = {i: shapely.from_wkt(w) for i, w in zip(inst.ids, inst.candidates["wkt"], strict=False)} if "wkt" in inst.candidates \
+        else {i: shapely.Point(x, y) for i, x, y in zip(inst.ids, inst.candidates["x"], inst.candidates["y"], strict=False)}
     assert solved["valid"] and any(shapely.distance(geoms[s["id"]], kiasma) <= 500.0 for s in solved["sites"])
     plain = answer_request("Plan chargers with 300k", reg, None, "helsinki")
     assert "Held to" not in plain["answer"]

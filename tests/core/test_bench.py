@@ -33,7 +33,7 @@ def _check_outputs(out: Path, methods: list[str]) -> dict:
     for r in rows:
         assert {"task", "size", "instance", "method", "seed", "valid", "score", "upper_bound", "gap", "seconds"} <= set(r)
         assert r["valid"] and r["task"] == "toy" and r["upper_bound"] is not None
-        assert -1e-6 <= r["gap"] and r["score"] <= r["upper_bound"] + 1e-6
+        assert r["gap"] >= -1e-6 and r["score"] <= r["upper_bound"] + 1e-6
     table = (out / "table.md").read_text()
     assert all(m in table for m in methods) and ("wins" in table or "tie:" in table)
     assert (out / "score_vs_time.png").stat().st_size > 0 and (out / "gaps.png").stat().st_size > 0

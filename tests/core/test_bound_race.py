@@ -28,7 +28,7 @@ def _linprog_bound(c, const, cons, bounds) -> float:
     up, down = ~eq & np.isfinite(hi), ~eq & np.isfinite(lo)
     r = linprog(c, A_ub=np.vstack([a[up], -a[down]]), b_ub=np.r_[hi[up], -lo[down]],
                 A_eq=a[eq] if eq.any() else None, b_eq=lo[eq] if eq.any() else None,
-                bounds=list(zip(bounds.lb, bounds.ub)), method="highs-ds")
+                bounds=list(zip(bounds.lb, bounds.ub, strict=False)), method="highs-ds")
     assert r.status == 0
     return float(const - r.fun)
 

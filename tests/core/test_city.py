@@ -46,7 +46,7 @@ def test_demand_formula_and_face_assignment(city):
     assert np.allclose(f["demand"], res / M2_PER_RESIDENT)
     # every entry node lies on the street that bounds its face: across the road reserve at most
     reach = ENTRY_REACH_M
-    for fid, row in city.faces.head(10).iterrows():
+    for _fid, row in city.faces.head(10).iterrows():
         for n in row["entry_nodes"]:
             assert city.nodes.geometry[n].distance(row.geometry) <= reach
 

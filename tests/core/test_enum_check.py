@@ -9,9 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 import enum_check
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -154,7 +154,7 @@ def _gpkg(path: Path, kind: str) -> None:
             path, layer="roads", engine="pyogrio")
         return
     ring = [(385000, 6672000), (385300, 6672000), (385300, 6672300), (385000, 6672300)]
-    roads = [LineString([a, b]) for a, b in zip(ring, ring[1:] + ring[:1])]
+    roads = [LineString([a, b]) for a, b in zip(ring, ring[1:] + ring[:1], strict=False)]
     if kind == "area_without_crs":   # a polygon in a GeoPackage written with no CRS at all
         gpd.GeoDataFrame({"name": ["area"]}, geometry=[Polygon([(0, 0), (1, 0), (1, 1)])]).to_file(path, layer="area")
         return

@@ -3,6 +3,7 @@ CLI or the dock accepts is read or refused by the rules within 5 s (before: 8,00
 over 40 s in the rules' re.split; "keep -400 m" was stored as 400 m, "1e308 m" as 308 m)."""
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pytest
@@ -47,10 +48,8 @@ HOSTILE = {"spaces": "keep" + " " * 490 + "x", "commas": "a," * 250, "and": "and
 def test_any_accepted_text_is_read_or_refused_within_5_s(name):
     t0 = time.perf_counter()
     for task in ("station", "land", "road"):
-        try:
+        with contextlib.suppress(InputError, NoRule, Ambiguous, ValueError, ArithmeticError):
             parse(check_instruction(HOSTILE[name]), task, 100.0)
-        except (InputError, NoRule, Ambiguous, ValueError, ArithmeticError):
-            pass
     assert time.perf_counter() - t0 < 5.0
 
 

@@ -75,7 +75,7 @@ def test_one_copy_of_each_word_list():
     assert not hasattr(wording, "NUMBER_WORDS") and not hasattr(rules, "NUMBER_WORDS")
     assert not hasattr(rules, "DIST") and wording.DIST is lexicon.distance_re()
     assert not hasattr(resolve, "CATEGORY_WORDS") and not hasattr(judge, "TASK_WORDS")
-    assert wording.TASK_WORDS == lexicon.task_patterns()
+    assert lexicon.task_patterns() == wording.TASK_WORDS
     for name in ("facilities", "tasks", "numbers", "measures"):
         json.loads((lexicon.LEXICON_DIR / f"{name}.json").read_text(encoding="utf-8"))
 

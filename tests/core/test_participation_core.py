@@ -17,8 +17,16 @@ from cityplanner.plugin.errors import InputError
 from cityplanner.plugin.participation import Config, load_parcels, region_from_gdf, run
 from cityplanner.plugin.participation.baselines import sequential_plan
 from cityplanner.plugin.participation.engine import estimate_llm_seconds
-from cityplanner.plugin.participation.fishbowl import (SUMMARY_KEEPS, SUMMARY_REQUESTS, Request, RulePersona,
-                                                       discuss, parcel_id, short, split_communities)
+from cityplanner.plugin.participation.fishbowl import (
+    SUMMARY_KEEPS,
+    SUMMARY_REQUESTS,
+    Request,
+    RulePersona,
+    discuss,
+    parcel_id,
+    short,
+    split_communities,
+)
 from cityplanner.plugin.participation.metrics import plan_metrics
 from cityplanner.plugin.participation.population import sample_population
 from cityplanner.plugin.participation.program import counts, make_program
@@ -56,7 +64,7 @@ def test_population_needs_are_seeded_unbiased_and_in_range():
     assert set(a.home) <= set(np.flatnonzero(reg.residential))
     assert a.vulnerable.any() and not a.vulnerable.all()
     geoms = reg.parcels.geometry.to_numpy()[a.home]
-    assert all(g.buffer(1e-6).contains(gpd.points_from_xy([x], [y])[0]) for g, (x, y) in zip(geoms, a.xy))
+    assert all(g.buffer(1e-6).contains(gpd.points_from_xy([x], [y])[0]) for g, (x, y) in zip(geoms, a.xy, strict=False))
     # needs come from the profile: the same residents under another plan state the same needs;
     # the documented bias parameter changes them
     other = grid_region(["residential" if u == "residential" else "green_s" for u in reg.plan0])

@@ -133,7 +133,7 @@ def test_plan_road_keeps_the_network_and_draws_plausible_links(tmp_path):
                           shapely.get_coordinates(shapely.get_point(noded, -1))], 1)
     pts, count = np.unique(ends, axis=0, return_counts=True)
     dead = shapely.multipoints(pts[count == 1])
-    for g, cid in zip(geoms, c["id"]):
+    for g, cid in zip(geoms, c["id"], strict=False):
         if shapely.distance(shapely.get_point(g, 0), dead) > 1.0 and shapely.distance(shapely.get_point(g, -1),
                                                                                         dead) > 1.0:
             assert shapely.length(shapely.intersection(g, blocks)) <= 6.0, cid

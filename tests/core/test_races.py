@@ -81,9 +81,8 @@ def test_the_lock_excludes_another_process_and_is_reentrant(ws):
             f"try:\n  with workspace_lock({str(ws)!r}, wait_s=0.5): print('took')\n"
             "except InputError as e: print('busy:', e)")
     repo = Path(PLUGIN_ROOT)
-    with workspace_lock(ws):
-        with workspace_lock(ws):   # re-entrant: record_run reads the store, which also locks
-            out = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, timeout=120)
+    with workspace_lock(ws), workspace_lock(ws):   # re-entrant: record_run reads the store, which also locks
+        out = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, timeout=120)
     assert out.stdout.startswith("busy:"), out.stderr[-2000:]
     free = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, timeout=120)
     assert free.stdout.strip() == "took", free.stderr[-2000:]

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import shapely
 
-from cityplanner.plugin.cli import main
 from cityplanner.plugin.city import load_city
+from cityplanner.plugin.cli import main
 from cityplanner.plugin.solvers.milp import station as milp_station
 from cityplanner.plugin.solvers.milp.relaxation import round_lp
 from cityplanner.plugin.tasks import task_class
@@ -56,7 +56,7 @@ def test_whole_area_holds_every_eligible_candidate(helsinki):
     assert set(core["face_id"].astype(str) + core["type"]) <= set(land_all.candidates["face_id"].astype(str)
                                                                + land_all.candidates["type"])
     road_all, road_l = (task_class("road").build(helsinki, s, 0) for s in ("all", "large"))
-    key = lambda c: set(zip(c["u"], c["v"]))  # noqa: E731
+    key = lambda c: set(zip(c["u"], c["v"], strict=False))  # noqa: E731
     # the sampler widens the link radius when short of its target; the whole area keeps LINK_RADIUS
     short = road_l.candidates[road_l.candidates["length_m"] <= LINK_RADIUS]
     assert key(short) <= key(road_all.candidates)
@@ -127,11 +127,10 @@ def test_early_lp_bound_through_the_worker(monkeypatch):
 def test_default_at_scale_certifies_with_the_lp(monkeypatch):
     """The scale path of ``default`` (LP bound, support MIP, heuristics; no full MIP), forced on
     a tiny instance: a valid plan, and a bound at or above the brute-force optimum."""
-    from cityplanner.plugin.solvers import solve
-    from cityplanner.plugin.solvers.milp import relaxation
-
     import dataclasses
 
+    from cityplanner.plugin.solvers import solve
+    from cityplanner.plugin.solvers.milp import relaxation
     from cityplanner.plugin.tasks.station import spec as station_spec
 
     monkeypatch.setattr(station_spec, "SPEC", dataclasses.replace(station_spec.SPEC, at_scale_n=1))

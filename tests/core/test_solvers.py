@@ -6,7 +6,9 @@ import time
 
 import numpy as np
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from cityplanner.plugin.errors import InputError
 from cityplanner.plugin.solvers import SOLVERS, Settings, better, solve, solver

@@ -54,7 +54,7 @@ def test_a_workspace_names_streets_from_its_saved_city_model(tmp_path):
     got = namer.of_sites(cands)
     # independently: the nearest named edge of the bundled city by brute force over every edge
     named = city.edges[city.edges["name"].fillna("") != ""]
-    for cid, wkt in list(zip(cands["id"].astype(str), cands["wkt"]))[:15]:
+    for cid, wkt in list(zip(cands["id"].astype(str), cands["wkt"], strict=False))[:15]:
         p = shapely.from_wkt(wkt)
         d = named.geometry.distance(p)
         want = str(named["name"].iloc[int(d.to_numpy().argmin())]) if d.min() <= 250 else ""

@@ -146,7 +146,7 @@ def _check_curve(rows: list[dict], ws: Path, budgets: list[float]) -> None:
     cost = {c["id"]: float(c["cost"]) for c in json.loads((ws / "input" / "export.json").read_text())["candidates"]}
     assert [r["budget"] for r in rows] == budgets
     scores = [r["score"] for r in rows]
-    assert all(b >= a - 1e-9 for a, b in zip(scores, scores[1:])), scores
+    assert all(b >= a - 1e-9 for a, b in zip(scores, scores[1:], strict=False)), scores
     for r in rows:
         assert r["valid"] and r["gap"] is not None and 0 <= r["gap"] <= 0.01, r
         assert r["score"] <= r["upper_bound"] + 1e-6
@@ -184,18 +184,19 @@ class Cluster:
         dask = str(Path(sys.executable).with_name("dask"))
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         self.procs: list[subprocess.Popen] = []
-        log = open(folder / "dask.log", "wb")
-        port = self.address.rsplit(":", 1)[1]
-        self.procs.append(subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", port,
-                                            "--no-dashboard"], cwd=folder, env=env, stdout=log, stderr=log,
-                                           start_new_session=True))
-        self.workers = {}
-        for k in range(workers):
-            p = subprocess.Popen([dask, "worker", self.address, "--nthreads", "1", "--name", f"w{k}", "--no-dashboard",
-                                  *([] if nanny else ["--no-nanny"]), "--local-directory", str(folder / f"w{k}")],
-                                 cwd=folder, env=env, stdout=log, stderr=log, start_new_session=True)
-            self.procs.append(p)
-            self.workers[f"w{k}"] = p
+        # the processes hold their own copies of the log; this one closes once they are started
+        with open(folder / "dask.log", "wb") as log:
+            port = self.address.rsplit(":", 1)[1]
+            self.procs.append(subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", port,
+                                                "--no-dashboard"], cwd=folder, env=env, stdout=log, stderr=log,
+                                               start_new_session=True))
+            self.workers = {}
+            for k in range(workers):
+                p = subprocess.Popen([dask, "worker", self.address, "--nthreads", "1", "--name", f"w{k}", "--no-dashboard",
+                                      *([] if nanny else ["--no-nanny"]), "--local-directory", str(folder / f"w{k}")],
+                                     cwd=folder, env=env, stdout=log, stderr=log, start_new_session=True)
+                self.procs.append(p)
+                self.workers[f"w{k}"] = p
         from distributed import Client
 
         deadline = time.time() + 120

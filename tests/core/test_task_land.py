@@ -18,8 +18,18 @@ from cityplanner.plugin.city import load_city, tiles
 from cityplanner.plugin.errors import InputError
 from cityplanner.plugin.sandbox.notices import fallback_warnings
 from cityplanner.plugin.tasks import instance_from_export, task_class
-from cityplanner.plugin.tasks.land import (KINDS, TARGET, TYPE_CODES, TYPES, LandAllocation, ecology_polygons,
-                               ecology_score, facilities_by_kind, service_coverage, service_score)
+from cityplanner.plugin.tasks.land import (
+    KINDS,
+    TARGET,
+    TYPE_CODES,
+    TYPES,
+    LandAllocation,
+    ecology_polygons,
+    ecology_score,
+    facilities_by_kind,
+    service_coverage,
+    service_score,
+)
 from tests.core.task_checks import greedy
 
 # the shared project data next to the repository (the Beijing regions of the participation module)
@@ -31,7 +41,7 @@ def make_instance(cands: list[tuple], units_xy, w_service, w_ecology, existing: 
     """cands: (id, cost, face, type, x, y, developed area)."""
     df = pd.DataFrame(cands, columns=["id", "cost", "face_id", "type", "x", "y", "dev_area"])
     df["group"] = pd.factorize(df["face_id"], sort=True)[0]
-    df["wkt"] = [f"POINT ({x} {y})" for x, y in zip(df["x"], df["y"])]
+    df["wkt"] = [f"POINT ({x} {y})" for x, y in zip(df["x"], df["y"], strict=False)]
     data = {"types": list(TYPES), "need": need, "cand_type": [TYPES.index(t) for t in df["type"]],
             "cand_xy": df[["x", "y"]].to_numpy(dtype=float).tolist(), "cand_area": df["dev_area"].astype(float).tolist(),
             "units": {"id": [str(i) for i in range(len(units_xy))], "xy": [list(map(float, p)) for p in units_xy],

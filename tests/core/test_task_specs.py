@@ -29,7 +29,7 @@ def test_spec_is_complete(name):
     assert cls.task == name
     if s.milp_module is not None:
         mod = importlib.import_module(importlib.util.resolve_name(s.milp_module, "cityplanner.plugin.solvers.milp"))
-        assert callable(getattr(mod, "solve"))
+        assert callable(mod.solve)
     assert callable(getattr(rules, s.audit))
     for style in (s.style, s.candidate_style):
         assert (RESOURCES / "styles" / f"{style}.qml").is_file()

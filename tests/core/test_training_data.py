@@ -6,8 +6,15 @@ from cityplanner.plugin.bench.suites import build_item, suite
 from cityplanner.plugin.sandbox.evaluator import evaluate_plan_file
 from cityplanner.plugin.sandbox.workspace import PLAN_FILE
 from cityplanner.plugin.training.dataset import suite_items
-from cityplanner.plugin.training.render import (TOOL_CALLS, atomic_reward, checked_demonstrations, demonstration,
-                                    make_task, run_episode, turn)
+from cityplanner.plugin.training.render import (
+    TOOL_CALLS,
+    atomic_reward,
+    checked_demonstrations,
+    demonstration,
+    make_task,
+    run_episode,
+    turn,
+)
 from cityplanner.plugin.training.trainer import tile_key
 from cityplanner.plugin.util.io import atomic_write_json
 
@@ -59,7 +66,7 @@ def test_tool_demonstrations_call_the_solver_and_reach_a_valid_plan(land, tmp_pa
     improve = make_task(land, "improve", tmp_path / "i", 6, np.random.default_rng(1), compact=True)
     demos = checked_demonstrations([build, improve], "tool")
     assert [t.goal for t, _ in demos] == ["build", "improve"]   # both solved, ImprovePlan improved
-    for (task, text), goal in zip(demos, ("build", "improve")):
+    for (task, text), goal in zip(demos, ("build", "improve"), strict=False):
         assert TOOL_CALLS[goal] in text
         res = run_episode(task, text)
         assert res["protocol_ok"] and res["valid"] and res["reward"] == res["score"]

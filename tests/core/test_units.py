@@ -61,7 +61,7 @@ def test_land_candidates_fit_their_type_and_avoid_non_land(town):
     for where, shape in (("median", MEDIAN), ("island", ISLAND), ("margin", MARGIN), ("water", POND)):
         assert not shapely.intersects(geoms, shape.buffer(-0.5)).any(), where
     width = inscribed_width(geoms)
-    for t, a, w in zip(inst.candidates["type"], shapely.area(geoms), width):
+    for t, a, w in zip(inst.candidates["type"], shapely.area(geoms), width, strict=False):
         assert a >= SITE_RULES[t].min_area and w >= SITE_RULES[t].min_width - 0.5, t
 
 

@@ -15,8 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from .user_path import (ARTIFACTS, PBF, SYSTEM_PYTHON, build_zip, clean_env, desktop_session, new_config,
-                        qgis_process_bin, run_logged, wheelhouse)
+from .user_path import (
+    ARTIFACTS,
+    PBF,
+    SYSTEM_PYTHON,
+    build_zip,
+    clean_env,
+    desktop_session,
+    new_config,
+    qgis_process_bin,
+    run_logged,
+    wheelhouse,
+)
 
 
 @dataclass

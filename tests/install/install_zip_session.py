@@ -8,11 +8,10 @@ import sys
 
 sys.path.insert(0, os.environ["CP_SESSION_LIB"])
 
+import desktop_common as dc  # noqa: E402
 import pyplugin_installer  # noqa: E402  (QGIS's own plugin installer package)
 from qgis.PyQt.QtWidgets import QPushButton  # noqa: E402
 from qgis.utils import iface  # noqa: E402
-
-import desktop_common as dc  # noqa: E402
 
 
 @dc.guarded

@@ -9,12 +9,11 @@ import time
 
 sys.path.insert(0, os.environ["CP_SESSION_LIB"])
 
+import desktop_common as dc  # noqa: E402
 from qgis.core import QgsApplication  # noqa: E402
 from qgis.PyQt.QtCore import QTimer  # noqa: E402
 from qgis.PyQt.QtWidgets import QDockWidget, QLineEdit, QPushButton  # noqa: E402
 from qgis.utils import iface, plugins  # noqa: E402
-
-import desktop_common as dc  # noqa: E402
 
 OUT = dc.OUT
 PBF = os.environ["CP_PBF"]

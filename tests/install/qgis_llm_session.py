@@ -11,10 +11,10 @@ import time
 import traceback
 from pathlib import Path
 
+import qgis.utils
 from qgis.core import QgsApplication
 from qgis.PyQt.QtCore import QTimer
 from qgis.PyQt.QtWidgets import QApplication, QProgressBar, QPushButton
-import qgis.utils
 from qgis.utils import iface, plugins
 
 OUT = Path(os.environ["CP_OUT"])

@@ -23,11 +23,11 @@ def test_budget_curve_algorithm(provider, kotka_ws, tmp_path):  # noqa: F811 - f
                               "OUTPUT": str(tmp_path / "curve.csv"), "REPORT": str(tmp_path / "curve.html")})
     table = QgsVectorLayer(res["OUTPUT"], "curve", "ogr")
     assert table.isValid() and table.featureCount() == 4
-    rows = sorted(({f.name(): v for f, v in zip(table.fields(), feat.attributes())} for feat in table.getFeatures()),
-                  key=lambda r: float(r["budget"]))
+    rows = sorted(({f.name(): v for f, v in zip(table.fields(), feat.attributes(), strict=True)}
+                   for feat in table.getFeatures()), key=lambda r: float(r["budget"]))
     scores = [float(r["score"]) for r in rows]
     assert [float(r["budget"]) for r in rows] == [200, 400, 640, 900]
-    assert all(b >= a - 1e-9 for a, b in zip(scores, scores[1:])), scores
+    assert all(b >= a - 1e-9 for a, b in zip(scores, scores[1:], strict=False)), scores
     assert all(0 <= float(r["gap"]) <= 0.01 for r in rows)
     assert all(r["sites_by_street"] for r in rows)
     assert res["MONOTONE"] and res["POINTS_DONE"] == 4 and res["MAX_GAP"] <= 0.01

@@ -1,7 +1,7 @@
 """'Build city model' through processing.run on real data and on bad input."""
 import processing
 import pytest
-from qgis.core import (QgsFeature, QgsGeometry, QgsProcessingException, QgsVectorLayer)
+from qgis.core import QgsFeature, QgsGeometry, QgsProcessingException, QgsVectorLayer
 
 from cityplanner.plugin import PLUGIN_ROOT
 from cityplanner.plugin.city import load_city

@@ -6,9 +6,8 @@ from __future__ import annotations
 import ast
 import importlib
 
-import pytest
-
 import enum_check
+import pytest
 
 pytestmark = pytest.mark.qgis
 

@@ -87,10 +87,9 @@ def test_an_instruction_draws_its_place_and_ring_and_zooms_there(dock, qtbot, qg
     """"keep chargers at least 300 m away from Kaisaniemen puisto": the park and a 300 m ring
     around it, one layer group, the map on them."""
     import shapely
+    from qgis.core import QgsCoordinateReferenceSystem
 
     from cityplanner.plugin.sandbox.workspace import load_instance
-
-    from qgis.core import QgsCoordinateReferenceSystem
 
     crs = load_instance(dock.workspace.text()).crs
     qgis_iface.mapCanvas().setDestinationCrs(QgsCoordinateReferenceSystem(crs))

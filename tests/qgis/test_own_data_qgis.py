@@ -114,9 +114,7 @@ def test_land_from_coded_parcels_solves_and_revises(provider, gpkgs, tmp_path):
 
 
 def test_bad_own_layers_are_one_line(provider, gpkgs, tmp_path):
-    from qgis.core import QgsProcessingException
-
-    from qgis.core import QgsFeature, QgsGeometry, QgsVectorLayer
+    from qgis.core import QgsFeature, QgsGeometry, QgsProcessingException, QgsVectorLayer
 
     g = gpkgs["EPSG:3857"]
     no_crs = QgsVectorLayer("LineString?crs=none", "nocrs", "memory")

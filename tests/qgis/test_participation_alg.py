@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -79,7 +80,7 @@ def test_bundled_sample_with_its_objectives_and_bounded_changes(cityplanner_prov
                                "CHANGES": str(tmp_path / "c.csv")})
     m = json.loads((tmp_path / "m.json").read_text())
     assert m["program"]["source"] == "objectives file objectives_hlg.yaml"
-    rows = list(csv.DictReader(open(out["CHANGES"])))
+    rows = list(csv.DictReader(Path(out["CHANGES"]).read_text().splitlines()))
     assert len(rows) == m["changed_parcels"] <= 4
     layer = QgsVectorLayer(out["OUTPUT"], "r", "ogr")
     before = sorted(f["landuse_before"] for f in layer.getFeatures())

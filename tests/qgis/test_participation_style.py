@@ -38,8 +38,14 @@ def red_pixels(img, x0: int, x1: int) -> int:
 
 
 def test_changed_parcels_are_outlined_and_labelled_before_to_after(qgis_app):
-    from qgis.core import (QgsExpressionContext, QgsExpressionContextUtils, QgsMapRendererSequentialJob,
-                           QgsMapSettings, QgsRectangle, QgsRuleBasedLabeling)
+    from qgis.core import (
+        QgsExpressionContext,
+        QgsExpressionContextUtils,
+        QgsMapRendererSequentialJob,
+        QgsMapSettings,
+        QgsRectangle,
+        QgsRuleBasedLabeling,
+    )
     from qgis.PyQt.QtCore import QSize
     from qgis.PyQt.QtGui import QColor
 

@@ -143,7 +143,7 @@ def test_cancel_stops_a_long_run_and_the_gui_never_stalls(dock, qtbot, station_w
     qtbot.waitUntil(lambda: dock.last_result is not None, timeout=20000)
     timer.stop()
     assert dock.run_button.isEnabled() and not dock.cancel_button.isEnabled() and task is not None
-    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
     print(f"\nmain-thread stall during a heuristic run: max {1000 * max(gaps):.1f} ms over {len(gaps)} ticks")
     # target 100 ms; the first ALNS run of a session also pays the alns package's import of
     # matplotlib.pyplot in the worker (~0.35 s of held GIL), hence the generous bound
@@ -167,7 +167,7 @@ def test_agent_run_with_the_real_model_keeps_the_gui_live(dock, qtbot, station_w
     assert res.get("valid"), res
     assert res["default_score"] is not None and "<b>default</b>" in dock.summary.text()
     assert dock.turns.toPlainText().count("[build") >= 1 and dock.proposals.rowCount() >= 1
-    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
     print(f"\nmain-thread stall during an agent run: max {1000 * max(gaps):.1f} ms over {len(gaps)} ticks")
     assert max(gaps) < 1.0
 

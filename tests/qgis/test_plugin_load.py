@@ -1,7 +1,7 @@
 """The plugin loads and unloads the way QGIS and qgis_process load it."""
+import configparser
 import os
 import subprocess
-import configparser
 
 import pytest
 from qgis.core import QgsApplication

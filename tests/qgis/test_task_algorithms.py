@@ -88,7 +88,7 @@ def test_road_network_lacks_the_removed_links(built):
     net = layer(built["road"]["NETWORK"])
     pairs = {(min(f["u"], f["v"]), max(f["u"], f["v"])) for f in net.getFeatures()}
     rebuilt = inst.candidates[inst.candidates["kind"] == "rebuild"]
-    assert len(rebuilt) and not pairs & {(min(u, v), max(u, v)) for u, v in zip(rebuilt["u"], rebuilt["v"])}
+    assert len(rebuilt) and not pairs & {(min(u, v), max(u, v)) for u, v in zip(rebuilt["u"], rebuilt["v"], strict=False)}
     assert pairs == {(min(u, v), max(u, v)) for u, v, _ in inst.data["edges"]}
     assert net.crs().authid() == "EPSG:32635"
 
@@ -152,7 +152,7 @@ def test_build_defaults_to_plan_mode_and_keeps_every_street(provider, tmp_path):
     assert any("built in plan mode" in line for line in log.lines)
     edges = load_city("kotka").edges
     pairs = {(min(f["u"], f["v"]), max(f["u"], f["v"])) for f in layer(r["NETWORK"]).getFeatures()}
-    assert pairs == {(min(u, v), max(u, v)) for u, v in zip(edges["u"], edges["v"]) if u != v}
+    assert pairs == {(min(u, v), max(u, v)) for u, v in zip(edges["u"], edges["v"], strict=False) if u != v}
 
 
 @pytest.mark.parametrize("task", TASKS)
@@ -454,7 +454,7 @@ def test_land_from_hlg_parcels(provider, tmp_path):
     g = gpd.read_file(PARTICIPATION / "hlg.geojson")
     g = g[g["existence"] & (g.geom_type == "Polygon")]
     parcels = memory_layer("Polygon?crs=EPSG:32650&field=id:integer&field=type:integer", g.geometry.to_wkt().tolist(),
-                           [[int(i), int(t)] for i, t in zip(g["id"], g["type"])])
+                           [[int(i), int(t)] for i, t in zip(g["id"], g["type"], strict=False)])
     need = yaml.safe_load((PARTICIPATION / "objectives_hlg.yaml").read_text())["objectives"]["count"]
     need_text = ", ".join(f"{k}={v}" for k, v in need.items())
     s = run("solveland", {"PARCELS": parcels, "LANDUSE_FIELD": "type", "PARCEL_ID_FIELD": "id", "NEED": need_text,

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import InputError
-
 from .registry import Tool, ToolContext, ToolFailure, object_schema
 
 

@@ -26,7 +26,6 @@ from ...city import CATEGORIES, City, load_city
 from ...city.names import NameIndex, name_index
 from ...city.streets import namer_for_city
 from ...city.vocabulary import matches_tags
-
 from .registry import Tool, ToolContext, ToolFailure, object_schema, region_schema
 
 MAX_LIST = 20          # features listed in one result; the count is always complete
@@ -57,7 +56,7 @@ class RegionIndex:
         pois = city.pois
         xy = np.c_[pois.geometry.x.to_numpy(), pois.geometry.y.to_numpy()]
         self.pois = [Place(f"poi:{i}", str(n or ""), "poi", str(c), float(x), float(y))
-                     for i, n, c, (x, y) in zip(pois.index, pois["name"], pois["category"], xy)]
+                     for i, n, c, (x, y) in zip(pois.index, pois["name"], pois["category"], xy, strict=False)]
         self.by_id = {p.id: p for p in self.pois}
         self.node_ids = np.array(city.nodes.index, dtype=int)
         self.tree = cKDTree(np.c_[city.nodes["x"].to_numpy(), city.nodes["y"].to_numpy()])
@@ -184,7 +183,7 @@ def find_features(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
         area = res.feature
         inside = idx.names.within_area(area, np.array([[p.x, p.y] for p in found]).reshape(-1, 2),
                                        [p.id for p in found])
-        found = [p for p, ok in zip(found, inside) if ok]
+        found = [p for p, ok in zip(found, inside, strict=False) if ok]
     named = sum(1 for p in found if p.name)
     out = {"region": a["region"], "count": len(found), "named": named,
            "features": [{**p.to_json(), **_street_of(idx, p)} for p in found[:MAX_LIST]],
@@ -231,7 +230,7 @@ def route(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     edges = idx.city.edges.set_index("edge_id")
     streets: list[str] = []
     coords: list[list[float]] = []
-    for u, v in zip(nodes, nodes[1:]):
+    for u, v in zip(nodes, nodes[1:], strict=False):
         e = edges.loc[g.edges[u, v]["edge_id"]]
         if e["name"] and (not streets or streets[-1] != e["name"]):
             streets.append(str(e["name"]))

@@ -12,7 +12,6 @@ import numpy as np
 
 from ...errors import InputError
 from ...tasks import SIZES, TASKS
-
 from .registry import Tool, ToolContext, ToolFailure, object_schema, region_schema
 
 MAX_IDS_SHOWN = 30
@@ -167,7 +166,7 @@ def participation_metrics(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]
     green = gdf.geometry[types.isin(["green_l", "green_s"]).to_numpy()]
     return {"parcels": a["parcels"], "residential_parcels": int(res.sum()),
             "service": round(float(cov.mean()), 4),
-            "service_by_kind": dict(zip(KINDS, np.round(cov.mean(axis=0), 4).tolist())),
+            "service_by_kind": dict(zip(KINDS, np.round(cov.mean(axis=0), 4).tolist(), strict=False)),
             "ecology": round(ecology_polygons(list(gdf.geometry[res]), list(green)), 4)}
 
 
