@@ -360,6 +360,7 @@ def answer_request(request: str, registry: Registry, backend: Any, region: str |
     run = Run(registry, backend, **run_options)
     task = extract(request, index_of(registry), tuple(registry.ctx.regions), region)
     run.trace.append({"step": "cognition", "source": "rules", "task": task.to_json()})
+    run.trace.append({"step": "rules", "fired": list(task.trace)})   # the reading rules' ids (rules.RULES)
     if not task.goals and not task.absent:
         # the model's reading is adopted only where the rules found no goal (check_reading), so
         # only then is it asked: a complete rules reading costs no model call (seconds on a CPU)

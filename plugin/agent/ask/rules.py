@@ -408,16 +408,6 @@ def find_kind(c: Clause) -> list[Goal] | None:
     return [c.goal(intent, **slots)]
 
 
-def find_them(c: Clause) -> list[Goal] | None:
-    prev = c.before[-1].slots if c.before else {}
-    if c.term is None and not c.cp and prev.get("category") and c.before[-1].intent in ("find", "count", "exists") \
-            and c.has("those") and (c.cue("count") or c.cue("list")):
-        # "Should the data contain any fuel stations, list them": the kind (and area) just asked about
-        return [c.goal("count" if c.cue("count") else "find",
-                       **{k: prev[k] for k in ("category", "tag", "word", "area", "area_name") if k in prev})]
-    return None
-
-
 def nearest_no_kind(c: Clause) -> list[Goal] | None:
     if c.has("near_no_kind"):
         return [c.goal("nearest", place=c.origin, category=None)]
@@ -487,10 +477,10 @@ RULES: tuple[Rule, ...] = (
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
     Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),
     Rule("nearest.from-where", nearest_from_where, "what is the distance to the pharmacy?"),
-    Rule("route.conditional", route_conditional, "If Kiasma is within 800 m of Oodi, tell me the route length"),
+    Rule("route.conditional", route_conditional,
+         "If Erkinkulma is within walking distance (say 800 m) of Otsonkallio, tell me the route length"),
     Rule("route.places", route_places, "how far is Kiasma from Oodi?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
-    Rule("find.them", find_them, "Should the data contain any fuel stations, list them", "kotka"),
     Rule("nearest.no-kind", nearest_no_kind, "what is near Kiasma?"),
     Rule("terse", terse, "pharmacy Stockmann"),
     Rule("route.from-to", route_from_to, "then from Kiasma to Oodi"),
