@@ -347,8 +347,17 @@ def _schema_ok(run: Run, tool: str, args: dict) -> bool:
 
 
 # ------------------------------------------------------------------------ the whole request
+#: what a request the rules cannot read is told to say instead (one phrasing per kind of question)
+SAY_IT_AS = ("'nearest pharmacy to Kiasma', 'cafés within 300 m of Oodi', 'route from Kiasma to Oodi' or "
+             "'plan chargers in Kotka with 300 k€'")
+
+
 def clarification(task: Task) -> str:
+    """The reply when the request cannot be acted on: what could not be read (with phrasings that
+    can), names not in the data, the inputs missing, and the read-backs."""
     parts = list(task.absent)
+    if not task.goals and not task.absent:
+        parts.append(f"I could not read '{task.request}' — say it as, e.g., {SAY_IT_AS}.")
     if task.missing:
         parts.append("Before I act I need " + "; ".join(task.missing) + ".")
     return " ".join(parts + task.notes)
