@@ -27,8 +27,9 @@ from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normal
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
-from .wording import (COUNTRIES, IF_AFTER, IF_RE, JOINED, LEAD_IN, NEGATED, NOUN_TAIL, SENTENCE_WORDS,
-                      SPLIT, TASK_WORDS, TERSE_IF, UNITS, YES_NO, condition_test)
+from .wording import (BRACKET_CLOSE, BRACKET_OPEN, COUNTRY, COUNTRY_SAID, HYPHEN_PAIR, IF_AFTER, IF_RE, JOINED,
+                      LEAD_IN, LEFT_OUT, NAME_RUN, NAME_TOKEN, NAME_WORD, NEGATED, NEXT_LOWER_WORD, SENTENCE_END,
+                      SENTENCE_WORDS, SPLIT, TASK_WORDS, TERSE_IF, UNITS, YES_NO, condition_test)
 
 INTENTS = ("summary", "find", "count", "exists", "nearest", "route", "within", "compare", "plan",
            "compare_plans", "participation")
@@ -98,7 +99,7 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
     places = [Place(s, e, request[s:e], m.feature.name, m.feature.id, m.feature.kind, match=m) for s, e, m in found
               if not any(a <= s and e <= b for a, b in taken)]
     for s, e in _namelike_spans(request):
-        words = list(re.finditer(r"[\w'’€-]+", request[s:e]))
+        words = list(NAME_TOKEN.finditer(request[s:e]))
         while words and words[0].group(0).casefold() in SENTENCE_WORDS | GENERIC | UNITS:
             words.pop(0)
         while words and words[-1].group(0).casefold() in SENTENCE_WORDS | UNITS and not words[-1].group(0).islower():
@@ -109,7 +110,7 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
         if any(a < e and s < b for a, b in taken):
             continue
         covered = [p for p in places if p.start < e and s < p.end]
-        nxt = re.match(r"\s+([a-zåäö][\w-]+)", request[e:])
+        nxt = NEXT_LOWER_WORD.match(request[e:])
         if covered and covered[-1].end == e and covered[-1].match and _partial(covered[-1]) and nxt \
                 and nxt.group(1).casefold() not in SENTENCE_WORDS | GENERIC | UNITS | CONNECTORS \
                 and not category_terms(nxt.group(1)):
@@ -119,7 +120,7 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
         if covered:
             if not all(p.start >= s and p.end <= e and p.found for p in covered) or not normalise(rest):
                 continue   # the name found is the whole phrase
-            named = [w for w in re.findall(r"[\w'’-]+", rest) if w[:1].isupper() and normalise(w) not in GENERIC]
+            named = [w for w in NAME_WORD.findall(rest) if w[:1].isupper() and normalise(w) not in GENERIC]
             if not named and not all(p.kind == "region" for p in covered):
                 # the name plus descriptive words: "Stockmann department store", "Kamppi Center"
                 kept = [_described(p, written, rest, idx) for p in covered]
@@ -134,9 +135,9 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
                 places.append(Place(s, e, written, "", "", "", f"'{written}' is not in the {idx.region} data — "
                                                                  f"did you mean {' or '.join(near)}?"))
                 continue
-        if all(w.casefold() in SENTENCE_WORDS or w.casefold() in GENERIC for w in re.findall(r"[\w'’-]+", written)):
+        if all(w.casefold() in SENTENCE_WORDS or w.casefold() in GENERIC for w in NAME_WORD.findall(written)):
             continue
-        if re.fullmatch(COUNTRIES, written.strip(), re.I):
+        if COUNTRY.fullmatch(written.strip()):
             continue
         res = idx.resolve(written)
         places = [p for p in places if p not in covered]
@@ -177,12 +178,10 @@ def _namelike_spans(text: str) -> list[tuple[int, int]]:
     hospital"); a lone capitalised word that starts a sentence is not taken as a name, and a
     full stop ends a run ("… for Kotka. What should we do?")."""
     out = []
-    word_rx = r"[A-ZÅÄÖ](?:[\w’'-]|\.(?!\s))*"
-    for m in re.finditer(r"(?:(?<=^)|(?<=[\s(\"'“]))(" + word_rx + r"(?:\s+(?:" + word_rx + r"|(?:de|la|von|van)\b))*)"
-                         r"(" + NOUN_TAIL + r")?", text):
+    for m in NAME_RUN.finditer(text):
         s, e = m.start(), m.end()
         word = m.group(1)
-        initial = s == 0 or re.search(r"[.?!;:]\s*$", text[:s]) is not None
+        initial = s == 0 or SENTENCE_END.search(text[:s]) is not None
         if initial and " " not in word and not m.group(2):
             continue
         out.append((s, e))
@@ -199,7 +198,7 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     task_request, request = request, _split_hyphen_pairs(request, regions, index_of, region)
     mentions = _region_mentions(request, regions)
     said = list(dict.fromkeys(r for _, _, r in mentions))
-    country = re.search(r"(?:,\s*|\bin\s+)(" + COUNTRIES + r")\b", request, re.I)
+    country = COUNTRY_SAID.search(request)
     if country and said:
         missing.append(f"the region: the {said[0]} data is {REGION_ALIASES.get(said[0], (said[0],))[0]} in Finland, "
                        f"not in {country.group(1)} (which region do you mean: {' or '.join(regions)}?)")
@@ -220,15 +219,14 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     taken = [(o.start, o.end) for o in money] + [(a, b) for a, b, _ in dists]
     places = _places(request, index_of(region), taken) if region else []
     # "(not counting Svenska Teatern itself)": a place named only to be left out is not asked about
-    excluded = [(m.start(), m.end()) for m in re.finditer(r"\((?:not counting|excluding|except|apart from|other than)\b[^)]*\)",
-                                                          request, re.I)]
+    excluded = [(m.start(), m.end()) for m in LEFT_OUT.finditer(request)]
     places = [p for p in places if not any(a <= p.start < b for a, b in excluded)]
     # a facility word inside a found name is part of the name ("Q-Park", "Kaisaniemen puisto")
     places = [p for p in places if p.found or not any(t.start <= p.start and p.end <= t.end for t in all_terms)]
     terms = [t for t in all_terms if not any(p.start <= t.start < p.end and p.kind != "region" for p in places)]
     # "Oodi (the library)": a word in brackets after a name describes it, it asks for nothing
-    terms = [t for t in terms if not any(p.found and re.fullmatch(r"\s*\((?:the |a |an )?", request[p.end:t.start])
-                                         and re.match(r"\s*\)", request[t.end:]) for p in places)]
+    terms = [t for t in terms if not any(p.found and BRACKET_OPEN.fullmatch(request[p.end:t.start])
+                                         and BRACKET_CLOSE.match(request[t.end:]) for p in places)]
     # "post office": a word the data has no category for, even with one that it has inside
     unknown_spans = [u for u in uncategorised_terms(request) if not any(p.start <= u[0] < p.end for p in places)]
     terms = [t for t in terms if not any(a <= t.start < b for a, b, _ in unknown_spans)]
@@ -271,7 +269,7 @@ def _split_hyphen_pairs(request: str, regions: tuple[str, ...], index_of: Callab
     """"Kiasma-Ateneum" → "Kiasma→Ateneum" (same length, offsets kept) when both halves are data
     names and the whole is none ("Q-Park", "Yrjö-Koskisen katu" stay)."""
     out = request
-    for m in re.finditer(r"(?<![\w-])([A-ZÅÄÖ][\w']+)-([A-ZÅÄÖ][\w']+)(?![\w-])", request):
+    for m in HYPHEN_PAIR.finditer(request):
         for r in ([region] if region else list(regions)):
             exact = [index_of(r).is_name(t) for t in (m.group(0), m.group(1), m.group(2))]
             if exact == [False, True, True]:

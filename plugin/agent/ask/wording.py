@@ -185,3 +185,25 @@ _ANY_CASE = {
 }
 W: dict[str, re.Pattern[str]] = {**{k: re.compile(v) for k, v in _ON_LOW.items()},
                                  **{k: re.compile(v, re.I) for k, v in _ANY_CASE.items()}, "near_slot": NEAR_SLOT}
+
+
+# ------------------------------------------------------------------ names and spans (``cognition``)
+COUNTRY = re.compile(COUNTRIES, re.I)
+#: ", Sweden" / "in Estonia": a country said next to a region name
+COUNTRY_SAID = re.compile(r"(?:,\s*|\bin\s+)(" + COUNTRIES + r")\b", re.I)
+#: the words of a name-like span, and of what a found name leaves over
+NAME_TOKEN = re.compile(r"[\w'’€-]+")
+NAME_WORD = re.compile(r"[\w'’-]+")
+NEXT_LOWER_WORD = re.compile(r"\s+([a-zåäö][\w-]+)")
+_CAP_WORD = r"[A-ZÅÄÖ](?:[\w’'-]|\.(?!\s))*"
+#: a run of capitalised words (and "de", "la", "von", "van"), with a trailing facility noun (group 2)
+NAME_RUN = re.compile(r"(?:(?<=^)|(?<=[\s(\"'“]))(" + _CAP_WORD + r"(?:\s+(?:" + _CAP_WORD + r"|(?:de|la|von|van)\b))*)"
+                      r"(" + NOUN_TAIL + r")?")
+SENTENCE_END = re.compile(r"[.?!;:]\s*$")
+#: "(not counting Svenska Teatern itself)": a place named only to be left out
+LEFT_OUT = re.compile(r"\((?:not counting|excluding|except|apart from|other than)\b[^)]*\)", re.I)
+#: "Oodi (the library)": a facility word in brackets after a name
+BRACKET_OPEN = re.compile(r"\s*\((?:the |a |an )?")
+BRACKET_CLOSE = re.compile(r"\s*\)")
+#: "Kiasma-Ateneum": two names joined by a hyphen
+HYPHEN_PAIR = re.compile(r"(?<![\w-])([A-ZÅÄÖ][\w']+)-([A-ZÅÄÖ][\w']+)(?![\w-])")
