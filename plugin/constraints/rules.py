@@ -224,6 +224,9 @@ def _plain(text: str) -> str:
                   r"\1 of", t, flags=re.I)
 
 
+HOMES = r"(?:block|home|resident|household|dwelling|house)"
+
+
 class _Said:
     """One instruction as the ordered rules of ``parse_one`` see it: the text with spelling fixed,
     its lower case, the distance, the site type and the budget."""
@@ -261,11 +264,34 @@ def _spacing(x: _Said) -> list[dict[str, Any]] | None:
     return None
 
 
+#: "no residential block more than 500 m from a station": every block within 500 m of one
+FAR_FROM = re.compile(r"\b(?:no|not one|not a single|none of the)\s+(?:residential\s+)?" + HOMES +
+                      r"s?\b.*\b(?:more than|farther than|further than|over|beyond)\b.*?\bfrom\s+"
+                      r"(?:an?\s+|the nearest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;]|$)")
+#: "all stations at least 200 m from homes": every/each/all names the sites, not the homes
+SITES_FIRST = re.compile(r"\b(?:every|each|all)\s+(?:the\s+|of the\s+)?(?:new\s+)?(?:ev\s+)?"
+                         r"(?:charg\w+|stations?|sites?|candidates?|links?|roads?|facilit\w+)\b")
+
+
 def _coverage(x: _Said) -> list[dict[str, Any]] | None:
+    """Every residential block within D of a kind of place, said either way round: "every block
+    within 500 m of a school", "no home more than 600 m from a charger"."""
     low = x.low
+    far = FAR_FROM.search(low) if x.dist else None
+    if far is not None:
+        from .resolve import category_of
+
+        cat = category_of(far.group(1))
+        if cat is not None:
+            return [_base("coverage", target={"name": None, "category": cat, "id": None}, distance_m=x.dist,
+                          scope="residential blocks")]
     if not (x.dist and re.search(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|dwelling)",
                                  low)):
         return None
+    if SITES_FIRST.search(low):   # "keep all stations at least 200 m from homes": not a coverage, and no place named
+        raise Ambiguous("a distance from every home is read as coverage only ('every residential block within 500 m "
+                        "of a school'); to keep sites away from somewhere, name the place: 'no station within 200 m "
+                        "of <place>'")
     m = re.search(r"\bof (?:an? |the nearest |some )?([a-z ]+?)\s*(?:[.,;]|$)", low) or \
         re.search(r"\b(?:have|has|get|gets|with|needs?|reach(?:es)?)\s+(?:an?\s+|some\s+|the\s+)?([a-z ]+?)\s+within\b",
                   low)
