@@ -9,4 +9,19 @@ if not (os.environ.get("PROJ_DATA") or os.environ.get("PROJ_LIB")) and os.path.i
 
 from .cli import main  # noqa: E402  (after the environment above)
 
-sys.exit(main())
+
+def _run() -> int:
+    try:
+        code = main()
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # `python -m plugin … | head`: the reader left. Python's advice: point stdout at devnull
+        # so the exit's own flush cannot raise again, then stop quietly (exit 2: output was cut)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        print("error: output pipe closed by the reader", file=sys.stderr)
+        return 2
+
+
+sys.exit(_run())

@@ -10,7 +10,9 @@ from ..plugin.errors import InputError
 
 FLAGS_HELP = ("JSON {\"flags\": [{\"id\", \"reason\", \"value\", \"limit\"}], \"checked\": N}: selected sites "
               "or links that make no sense on the map (on the road reserve or water, outside the study "
-              "area, narrower or smaller than their type needs, a new link through a building).")
+              "area, narrower or smaller than their type needs, a new link through a building, a charger "
+              "near a junction); a rule the city model lacks the data for is a flag of kind \"not_checked\" "
+              "with its \"rule\" and \"why\".")
 
 
 def audit_json(inst, ids: list, feedback: QgsProcessingFeedback, workspace: str = "", city=None) -> str:

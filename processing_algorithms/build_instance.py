@@ -4,10 +4,12 @@ from __future__ import annotations
 from qgis.core import (QgsProcessingOutputNumber, QgsProcessingOutputString,
                        QgsProcessingParameterFolderDestination)
 
+from ..plugin.qgis_io.workspace_memory import remember_workspace
 from ..plugin.qgis_io.plans import GEOMETRY, candidate_frame, crs_of, network_frame, staged_workspace
+from ..plugin.tasks import spec
 
-from .task_base import CANDIDATE_HELP, TITLES, TaskAlgorithm
 from ..plugin.qgis_io.compat import WkbType
+from .task_base import TaskAlgorithm
 
 
 class BuildInstance(TaskAlgorithm):
@@ -23,11 +25,11 @@ class BuildInstance(TaskAlgorithm):
         return f"build{self.TASK}instance"
 
     def displayName(self) -> str:
-        return self.tr(f"Build {TITLES[self.TASK]} instance")
+        return self.tr(f"Build {spec(self.TASK).title} instance")
 
     def shortHelpString(self) -> str:
         return self.tr(
-            f"Turns a city into a {TITLES[self.TASK]} planning instance.\n\n"
+            f"Turns a city into a {spec(self.TASK).title} planning instance.\n\n"
             "Input: an OpenStreetMap extract, or your own layers (roads, optional buildings and points "
             "of interest, in any CRS; optional study area and demand layer) with field mappings"
             + (", or your own parcel layer with its land-use field, the mapping of its values to planning "
@@ -35,7 +37,7 @@ class BuildInstance(TaskAlgorithm):
                else "") + ".\n\n"
             "Output: a workspace folder (input/ with the candidate tables, export.json and the "
             "evaluator; work/; outputs/; logs/) that 'Solve' and 'Evaluate plan' read, and a "
-            f"candidates layer: {CANDIDATE_HELP[self.TASK]}. Tick the 'selected' field to draft a "
+            f"candidates layer: {spec(self.TASK).candidate_layer}. Tick the 'selected' field to draft a "
             "plan by hand and score it with 'Evaluate plan'.\n\n"
             + ("Network: the existing roads as the instance has them, without the links removed to "
                "create the gap (those are the 'rebuild' candidates).\n\n" if self.TASK == "road" else "")
@@ -48,7 +50,7 @@ class BuildInstance(TaskAlgorithm):
         ws = QgsProcessingParameterFolderDestination(self.WORKSPACE, self.tr("Workspace folder"))
         ws.setHelp(self.tr("An empty or new folder, or an older workspace (replaced)."))
         self.addParameter(ws)
-        self.add_layer_sink(self.CANDIDATES, "Candidates", CANDIDATE_HELP[self.TASK])
+        self.add_layer_sink(self.CANDIDATES, "Candidates", spec(self.TASK).candidate_layer)
         if self.TASK == "road":
             self.add_layer_sink(self.NETWORK, "Existing network (without the removed links)",
                                 "The roads the instance keeps: draw it under the candidates to see the gaps.",
@@ -72,4 +74,5 @@ class BuildInstance(TaskAlgorithm):
                 out[self.NETWORK] = self.write_frame(parameters, self.NETWORK, context, net, wkb, crs_of(inst),
                                                      feedback, "city_roads")
         feedback.setProgress(100)
+        remember_workspace(target)   # the next dialog (Solve, Evaluate) and the dock start from it
         return out

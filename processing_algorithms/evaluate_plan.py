@@ -11,6 +11,8 @@ from qgis.core import (QgsProcessingException, QgsProcessingFeatureSourceDefinit
 from ..plugin.qgis_io.layers import source_to_gdf
 from ..plugin.qgis_io.plans import GEOMETRY, check_fields, flags, plan_ids
 from ..plugin.sandbox.workspace import load_instance
+from ..plugin.qgis_io.workspace_memory import last_workspace, remember_workspace
+from ..plugin.util.words import result_sentence
 
 from .audit_output import FLAGS_HELP, audit_json
 from .task_base import TaskAlgorithm
@@ -53,7 +55,8 @@ class EvaluatePlan(TaskAlgorithm):
         src.setHelp(self.tr("A candidates or plan layer with candidate ids."))
         self.addParameter(src)
         ws = QgsProcessingParameterFile(self.WORKSPACE, self.tr("Workspace folder (from Build … instance)"),
-                                        behavior=ProcessingFileParameterBehavior.Folder)
+                                        behavior=ProcessingFileParameterBehavior.Folder,
+                                        defaultValue=last_workspace() or None)   # typed once, not per dialog
         ws.setHelp(self.tr("The instance the ids refer to."))
         self.addParameter(ws)
         # optional: QGIS 3.22 rejects a missing field value even when the parameter has a default
@@ -97,6 +100,7 @@ class EvaluatePlan(TaskAlgorithm):
     def process(self, parameters, context, feedback):
         ws = self.parameterAsFile(parameters, self.WORKSPACE, context)
         inst = self.core(load_instance, ws)
+        remember_workspace(ws)
         source = self.parameterAsSource(parameters, self.INPUT, context)
         if source is None:
             raise QgsProcessingException(self.invalidSourceError(parameters, self.INPUT))
@@ -132,6 +136,7 @@ class EvaluatePlan(TaskAlgorithm):
         if not ev.valid:
             feedback.pushWarning(f"This plan is INVALID ({len(ev.errors)} hard rule(s) broken, listed above); "
                                  "its features are drawn hatched in red.")
-        feedback.pushInfo(f"valid={ev.valid} score={ev.score} cost ratio={ev.cost_ratio}")
+        feedback.pushInfo(result_sentence({"valid": ev.valid, "score": ev.score, "selected": len(ev.candidate_ids)},
+                                          inst.budget, ev.cost_ratio, inst.n))
         return {self.OUTPUT: dest, self.VALID: ev.valid, self.SCORE: ev.score, self.ERRORS: "; ".join(ev.errors),
                 self.WARNINGS: "; ".join(ev.warnings), self.FLAGS: audit_json(inst, ids, feedback, ws)}

@@ -8,15 +8,21 @@ from qgis.core import (QgsProcessingException, QgsProcessingOutputBoolean, QgsPr
                        QgsProcessingParameterFileDestination, QgsProcessingParameterNumber)
 
 from ..plugin.qgis_io.plans import GEOMETRY, crs_of, plan_frame
+from ..plugin.city.streets import namer_for_city, namer_for_workspace, site_label
+from ..plugin.qgis_io.legends import explain_score
+from ..plugin.qgis_io.report_map import backdrop_frames, memory_layer, render_plan_map
 from ..plugin.qgis_io.reports import solve_report
+from ..plugin.qgis_io.workspace_memory import remember_workspace
 from ..plugin.sandbox.evaluator import evaluate_plan_file
 from ..plugin.sandbox.workspace import PLAN_FILE, load_instance
 from ..plugin.solvers import solve
+from ..plugin.tasks import spec
 from ..plugin.util.io import atomic_write_json, atomic_write_text
+from ..plugin.util.words import result_sentence, sites_sentence
 
 from .audit_output import FLAGS_HELP, audit_json
-from .task_base import TITLES, TaskAlgorithm
 from ..plugin.qgis_io.compat import ProcessingFileParameterBehavior, ProcessingNumberParameterType
+from .task_base import TaskAlgorithm
 
 METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")
 
@@ -36,11 +42,11 @@ class SolveTask(TaskAlgorithm):
         return f"solve{self.TASK}"
 
     def displayName(self) -> str:
-        return self.tr(f"Solve {TITLES[self.TASK]}")
+        return self.tr(f"Solve {spec(self.TASK).title}")
 
     def shortHelpString(self) -> str:
         return self.tr(
-            f"Finds a {TITLES[self.TASK]} plan within the time limit.\n\n"
+            f"Finds a {spec(self.TASK).title} plan within the time limit.\n\n"
             "Give a workspace made by 'Build … instance', or the same city inputs as that algorithm "
             "(the instance is then built on the fly).\n\n"
             "Methods: default (greedy → ALNS → local search → MILP, the strongest), greedy, grasp, "
@@ -81,6 +87,7 @@ class SolveTask(TaskAlgorithm):
         city = None
         if ws:
             inst = self.core(load_instance, ws)
+            remember_workspace(ws)
             if inst.task != self.TASK:
                 raise QgsProcessingException(f"workspace holds a {inst.task} instance, not {self.TASK}")
         elif self.has_instance_input(parameters, context):
@@ -103,12 +110,42 @@ class SolveTask(TaskAlgorithm):
             evaluate_plan_file(ws, atomic_write_json(Path(ws) / PLAN_FILE, {"candidate_ids": res.ids}))
         row = {"method": method, "status": res.status, "valid": ev.valid, "score": ev.score,
                "upper_bound": res.upper_bound, "gap": res.gap, "seconds": res.seconds, "selected": len(res.ids)}
-        report = self.parameterAsFileOutput(parameters, self.REPORT, context)
-        if report:
-            atomic_write_text(report, solve_report(inst.task, inst.instance_id, row, ev.metrics, res.notes + ev.errors))
+        sentence = result_sentence(row, inst.budget, ev.cost_ratio, inst.n)
+        namer = namer_for_city(city) if city is not None else (namer_for_workspace(ws) if ws else None)
+        chosen = inst.candidates[inst.candidates["id"].astype(str).isin([str(i) for i in ev.candidate_ids])]
+        sites = namer.of_sites(chosen) if namer else {str(i): "" for i in chosen["id"]}
         for line in res.notes + ev.errors:
             feedback.pushInfo(line)
-        feedback.pushInfo(f"valid={ev.valid} score={ev.score} bound={res.upper_bound} gap={res.gap}")
+        feedback.pushInfo(sentence)
+        words = explain_score(inst.task, ev.metrics, ev.score)
+        if words:
+            feedback.pushInfo(words)
+        if sites:
+            feedback.pushInfo(sites_sentence(site_label(i, st) for i, st in sites.items()))
+        report = self.parameterAsFileOutput(parameters, self.REPORT, context)
+        if report:
+            args = (inst.task, inst.instance_id, row, ev.metrics, res.notes + ev.errors)
+            kw = {"sentence": sentence, "sites": sites}
+            atomic_write_text(report, solve_report(*args, **kw))   # complete without the map, should it fail
+            # the map is drawn in postProcessAlgorithm: a print layout belongs to the main thread
+            self._report_map = (report, args, kw, frame, inst, self.core(backdrop_frames, inst))
         flags = audit_json(inst, res.ids, feedback, ws, city)
         return {self.OUTPUT: dest, self.REPORT: report, self.VALID: ev.valid, self.SCORE: ev.score,
                 self.UPPER_BOUND: res.upper_bound, self.GAP: res.gap, self.STATUS: res.status, self.FLAGS: flags}
+
+    _report_map = None
+
+    def postProcessAlgorithm(self, context, feedback):  # noqa: N802 (QGIS API name)
+        """Main thread: draw the plan over blocks and roads into REPORT's PNG and link it."""
+        if self._report_map is not None:
+            report, args, kw, frame, inst, backdrop = self._report_map
+            self._report_map = None
+            try:
+                png = Path(report).with_suffix(".png")
+                layer = memory_layer(frame, "plan", inst.crs, f"plan_{inst.task}")
+                render_plan_map(layer, backdrop, inst.crs, png, f"CityPlanner: {spec(inst.task).title} plan",
+                                kw["sentence"][:110])
+                atomic_write_text(report, solve_report(*args, **kw, map_png=png.name))
+            except Exception as e:  # noqa: BLE001 - the report without its map is still the result
+                feedback.pushWarning(f"report map not drawn: {type(e).__name__}: {e}")
+        return {}

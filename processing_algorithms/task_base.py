@@ -1,18 +1,18 @@
 """Shared parameters and steps of the "Planning tasks" algorithms.
 
 ``TaskAlgorithm`` declares what every task algorithm needs (the city inputs, size, seed,
-budget and the task's own knobs in ``TASK_PARAMETERS``) and builds an Instance from them.
+budget and the task's own knobs in its spec's ``knobs``) and builds an Instance from them.
 ``BuildInstance`` and ``SolveTask`` are parameterised by the class attribute ``TASK``;
 one subclass per task lives in its own file (build_land_instance.py, solve_land.py, …).
 """
 from __future__ import annotations
 
 import traceback
-from dataclasses import dataclass
 from typing import ClassVar
 
 from qgis.core import (QgsCoordinateReferenceSystem, QgsProcessingContext, QgsProcessingException,
-                       QgsProcessingFeedback, QgsProcessingParameterDefinition, QgsProcessingParameterEnum,
+                       QgsProcessingFeedback, QgsProcessingParameterBoolean, QgsProcessingParameterDefinition,
+                       QgsProcessingParameterEnum,
                        QgsProcessingParameterFeatureSink, QgsProcessingParameterFeatureSource,
                        QgsProcessingParameterNumber, QgsProcessingParameterString)
 
@@ -20,70 +20,28 @@ from ..plugin.city import City
 from ..plugin.errors import InputError
 from ..plugin.parcels.landuse_map import parse_need as core_parse_need
 from ..plugin.parcels.layer import with_need
+from ..plugin.util.words import keur
 from ..plugin.qgis_io.city_source import add_city_parameters, assumed_crs, city_from_parameters, has_city_input
 from ..plugin.qgis_io.layers import qgs_fields, source_to_gdf, write_gdf
 from ..plugin.qgis_io.parcel_source import add_parcel_parameters, has_parcels, land_from_parcels
 from ..plugin.sandbox.notices import attach_warnings
 from ..plugin.tasks.own_candidates import instance_from_frame
-from ..plugin.tasks import Instance, task_class
-from ..plugin.tasks.base import BUILD_SIZES
+from ..plugin.tasks import Instance, spec, task_class
+from ..plugin.tasks.base import BUILD_SIZES, mode_of
+from ..plugin.tasks.needs import with_budget_for_needs
 from ..plugin.tasks.land import TYPES
 
 from .base import CityPlannerAlgorithm
 from ..plugin.qgis_io.compat import ProcessingNumberParameterType, ProcessingParameterFlag, ProcessingSourceType
 
-TITLES = {"land": "land allocation", "road": "road construction", "station": "station placement"}
-SINK_TYPE = {"land": ProcessingSourceType.VectorPolygon, "road": ProcessingSourceType.VectorLine,
-             "station": ProcessingSourceType.VectorPoint}
-CANDIDATE_HELP = {
-    "land": "one feature per (parcel, land-use type) assignment; at most one type per parcel",
-    "road": "one feature per road segment that could be built (rebuilt links and new links)",
-    "station": "one feature per (site, charger configuration); at most one configuration per site",
-}
+#: a spec's geometry kind -> the Processing layer type of its candidates
+SINK_TYPES = {"polygon": ProcessingSourceType.VectorPolygon, "line": ProcessingSourceType.VectorLine,
+              "point": ProcessingSourceType.VectorPoint}
 
 
 SIZE_LABELS = {"all": "Whole area"}
-#: task -> (title, layer type, help, optional fields read) of the planner's own candidate layer
-OWN_CANDIDATES = {
-    "station": ("Candidate sites (your own, optional)", ProcessingSourceType.VectorPoint,
-                "Points where a station could go, instead of generated sites. Optional fields: configs "
-                "(allowed charger configurations, e.g. 4/0/0;0/4/2 as slow/medium/fast), cost (site cost in "
-                "k€), capacity (most chargers), kind (charging, fuel, parking, face, business, curb), name.",
-                ("configs", "cost", "capacity", "kind", "name")),
-    "road": ("Proposed links (your own, optional)", ProcessingSourceType.VectorLine,
-             "Lines that could be built, instead of generated links; each must end within 30 m of the "
-             "road network at both ends. Optional field: cost (k€).", ("cost",)),
-}
-
-
-@dataclass(frozen=True)
-class Knob:
-    """A task parameter: processing name, core keyword, title, help, type, advanced flag."""
-
-    name: str
-    key: str
-    title: str
-    help: str
-    integer: bool = True
-    advanced: bool = True
-
-
-TASK_PARAMETERS: dict[str, tuple[Knob, ...]] = {
-    "land": (Knob("N_CANDIDATES", "n_candidates", "Number of candidates (0 = the size's default)",
-                  "Candidate (parcel, type) pairs drawn from vacant or redevelopable blocks."),),
-    "road": (Knob("N_CANDIDATES", "n_candidates", "Number of candidate segments (0 = the size's default)",
-                  "Rebuilt links plus new straight links."),
-             Knob("N_GROUPS", "n_groups", "Demand faces to connect (0 = the size's default)",
-                  "Residential blocks sampled by demand; every pair of them should be connected."),
-             Knob("LINK_RADIUS", "link_radius", "Longest new link in metres (0 = 150 m)",
-                  "New straight links join nodes at most this far apart.", integer=False, advanced=False)),
-    "station": (Knob("N_SITES", "n_sites", "Candidate sites (0 = the size's default)",
-                     "Parking, fuel, charging and business places or large blocks.", advanced=False),
-                Knob("N_CONFIGS", "n_configs", "Charger configurations per site (0 = the size's default)",
-                     "Each configuration is a mix of slow / medium / fast chargers."),
-                Knob("MAX_SELECT", "max_select", "Stations to place at most (0 = the size's default)",
-                     "The plan's step limit.", advanced=False)),
-}
+#: the "Build mode" enum, plan first: a planner's own city is planned, not benchmarked
+PROCESSING_MODES = ("plan", "benchmark")
 
 
 def _set_help(p: QgsProcessingParameterDefinition, text: str, advanced: bool = False) -> QgsProcessingParameterDefinition:
@@ -109,6 +67,8 @@ class TaskAlgorithm(CityPlannerAlgorithm):
     SIZE = "SIZE"
     OWN_CANDIDATES = "OWN_CANDIDATES"
     SEED = "SEED"
+    MODE = "MODE"
+    ASSUME_VACANT = "ASSUME_VACANT"
     BUDGET = "BUDGET"
     NEED = "NEED"
 
@@ -136,10 +96,17 @@ class TaskAlgorithm(CityPlannerAlgorithm):
             self.tr("small / medium / large: the paper's candidate counts (land 85/119/199, "
                     "road 63/102/143, station 80/80/180). Whole area: every eligible candidate of the "
                     "area (or of the study-area polygon).")))
-        if self.TASK in OWN_CANDIDATES:
-            title, kind, help_text, _ = OWN_CANDIDATES[self.TASK]
+        self.addParameter(_set_help(QgsProcessingParameterEnum(
+            self.MODE, self.tr("Build mode"), options=[self.tr(m) for m in PROCESSING_MODES], defaultValue=0),
+            self.tr("plan: your city as it is (every street kept, vacancy measured, chargers on the curb). "
+                    "benchmark: the paper's recipe (links cut and offered for rebuilding, sampled vacant blocks, "
+                    "sites at junctions), for comparing methods. Own candidate layers always build in plan mode. "
+                    "See docs/modes.md."), advanced=True))
+        own = spec(self.TASK).own_layer
+        if own is not None:
             self.addParameter(_set_help(QgsProcessingParameterFeatureSource(
-                self.OWN_CANDIDATES, self.tr(title), [kind], optional=True), self.tr(help_text)))
+                self.OWN_CANDIDATES, self.tr(own.title), [SINK_TYPES[own.geometry]], optional=True),
+                self.tr(own.help)))
         self.addParameter(_set_help(QgsProcessingParameterNumber(
             self.SEED, self.tr("Random seed"), ProcessingNumberParameterType.Integer, defaultValue=42, minValue=0),
             self.tr("Seeds the instance sampling and the solver: the same seed gives the same result.")))
@@ -147,11 +114,16 @@ class TaskAlgorithm(CityPlannerAlgorithm):
             self.BUDGET, self.tr("Budget in k€ (0 = the task's default)"), ProcessingNumberParameterType.Double,
             defaultValue=0.0, minValue=0.0),
             self.tr("Total cost the plan may spend. The default binds: not every useful candidate fits.")))
-        for k in TASK_PARAMETERS[self.TASK]:
+        for k in spec(self.TASK).knobs:
             kind = ProcessingNumberParameterType.Integer if k.integer else ProcessingNumberParameterType.Double
             self.addParameter(_set_help(QgsProcessingParameterNumber(
                 k.name, self.tr(k.title), kind, defaultValue=0, minValue=0), self.tr(k.help), k.advanced))
         if self.TASK == "land":
+            self.addParameter(_set_help(QgsProcessingParameterBoolean(
+                self.ASSUME_VACANT, self.tr("Take every block without a land use as vacant (plan mode)"),
+                defaultValue=False),
+                self.tr("Plan mode measures vacancy from buildings or land use; without either, tick this to "
+                        "offer every block (the log counts them), or give a building layer."), advanced=True))
             self.addParameter(_set_help(QgsProcessingParameterString(
                 self.NEED, self.tr("Need per land-use type (e.g. school=2, green_l=1; empty = derived)"),
                 optional=True),
@@ -181,39 +153,48 @@ class TaskAlgorithm(CityPlannerAlgorithm):
             size = BUILD_SIZES[self.parameterAsEnum(parameters, self.SIZE, context)]
             seed = self.parameterAsInt(parameters, self.SEED, context)
             params = {}
-            for k in TASK_PARAMETERS[self.TASK]:
+            for k in spec(self.TASK).knobs:
                 v = (self.parameterAsInt if k.integer else self.parameterAsDouble)(parameters, k.name, context)
                 if v:
                     params[k.key] = v
             own = self.own_candidates(parameters, context, feedback)
+            mode = PROCESSING_MODES[self.parameterAsEnum(parameters, self.MODE, context)]
+            if self.TASK == "land" and mode == "plan" and self.parameterAsBoolean(parameters, self.ASSUME_VACANT, context):
+                params["assume_vacant"] = True
             if own is not None:
                 inst = self.core(instance_from_frame, self.TASK, city, own, seed, budget,
-                                 OWN_CANDIDATES[self.TASK][0].lower())
+                                 spec(self.TASK).own_layer.title.lower())
+                inst.meta["mode"] = "plan"
             else:
-                inst = self.core(task_class(self.TASK).build, city, size=size, seed=seed, budget=budget, **params)
+                inst = self.core(task_class(self.TASK).build, city, size=size, seed=seed, budget=budget, mode=mode,
+                                 **params)
             inst = with_need(inst, need) if need else inst
-        for w in attach_warnings(inst, city.warnings if city is not None else warnings):
+        said: list[str] = []
+        if mode_of(inst) == "plan":   # needs the default budget cannot buy: raised and said (docs/modes.md)
+            inst, said = with_budget_for_needs(inst, automatic=budget is None)
+        for w in attach_warnings(inst, [*(city.warnings if city is not None else warnings), *said]):
             if city is None or w not in city.warnings:
                 feedback.pushWarning(w)
-        feedback.pushInfo(f"{inst.instance_id}: {inst.n} candidates, budget {inst.budget:.1f}, "
-                          f"step limit {inst.max_select}")
+        feedback.pushInfo(f"{inst.instance_id}: built in {mode_of(inst)} mode (docs/modes.md); {inst.n} candidate "
+                          f"sites, a budget of {keur(inst.budget)}, at most {inst.max_select} selections")
         return inst, city
 
     def own_candidates(self, parameters: dict, context: QgsProcessingContext,
                        feedback: QgsProcessingFeedback):
         """The planner's own candidate layer as a frame (its optional fields), or None."""
-        if self.TASK not in OWN_CANDIDATES or parameters.get(self.OWN_CANDIDATES) in (None, ""):
+        own = spec(self.TASK).own_layer
+        if own is None or parameters.get(self.OWN_CANDIDATES) in (None, ""):
             return None
-        title, _, _, fields = OWN_CANDIDATES[self.TASK]
         src = self.parameterAsSource(parameters, self.OWN_CANDIDATES, context)
         present = {f.name() for f in src.fields()} if src is not None else set()
-        return source_to_gdf(src, title.lower(), "point" if self.TASK == "station" else "line",
-                             [f for f in fields if f in present], feedback, require_metric=False,
+        return source_to_gdf(src, own.title.lower(), own.geometry,
+                             [f for f in own.fields if f in present], feedback, require_metric=False,
                              require_crs=False)
 
     def add_layer_sink(self, name: str, title: str, help_text: str, optional: bool = False) -> None:
         self.addParameter(_set_help(QgsProcessingParameterFeatureSink(
-            name, self.tr(title), SINK_TYPE[self.TASK], optional=optional, createByDefault=True), self.tr(help_text)))
+            name, self.tr(title), SINK_TYPES[spec(self.TASK).geometry], optional=optional, createByDefault=True),
+            self.tr(help_text)))
 
     def write_frame(self, parameters: dict, name: str, context: QgsProcessingContext, frame, wkb_type: int,
                     crs: QgsCoordinateReferenceSystem, feedback: QgsProcessingFeedback, style: str) -> str | None:

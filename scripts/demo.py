@@ -25,13 +25,13 @@ import cityplanner_pkg  # noqa: E402  (scripts/ is on sys.path when this file ru
 cityplanner_pkg.load()
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-TASKS = ("land", "road", "station")
+from cityplanner.plugin.tasks import TASKS, spec  # noqa: E402  (after the package is loaded)
+
 METHODS = ("greedy", "grasp", "sa", "alns", "default")   # default last: the workspace keeps its plan
 ALG_METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")   # the METHOD enum order
 CITY_OUTPUTS = ("FACES", "OUTPUT_ROADS", "JUNCTIONS", "DEMAND")
 
 
-TITLES = {"land": "land allocation", "road": "road construction", "station": "station placement"}
 T0 = time.perf_counter()
 TIMINGS: list[dict] = []   # one row per step: the report's timing table
 
@@ -131,7 +131,8 @@ def run_task(region: str, task: str, pbf: Path, out: Path, stage: Path, limits: 
     cands = stage / f"{region}_{task}_candidates.gpkg"
     network = stage / f"{region}_{task}_network.gpkg"
     t = time.perf_counter()
-    b = run_alg(f"build{task}instance", {"INPUT": str(pbf), "WORKSPACE": str(ws), "CANDIDATES": str(cands),
+    # MODE 1 = benchmark: the demo shows the paper's recipe on the bundled regions (docs/modes.md)
+    b = run_alg(f"build{task}instance", {"INPUT": str(pbf), "WORKSPACE": str(ws), "CANDIDATES": str(cands), "MODE": 1,
                                          **({"NETWORK": str(network)} if task == "road" else {})})
     log(f"{region} {task}: build instance {b['INSTANCE_ID']} with {b['CANDIDATE_COUNT']:.0f} candidates", t)
     rows, layers = [], {f"{task}_candidates": cands}
@@ -170,7 +171,7 @@ def run_task(region: str, task: str, pbf: Path, out: Path, stage: Path, limits: 
     faces = styled(city["FACES"], "city_faces", "land units (blocks less road reserve and water)")
     render_png([styled(evaluation, f"plan_{task}", "plan (default method)"),
                 styled(cands, f"candidates_{task}", "candidates"), base, faces], png,
-               f"{region.title()}: {TITLES[task]}, default plan",
+               f"{region.title()}: {spec(task).title}, default plan",
                f"score {best['score']:.4f}, bound {fmt_num(bound)}, gap {fmt_num(best['gap'])}; "
                f"{best['selected']} of {int(b['CANDIDATE_COUNT'])} candidates selected; valid {e['VALID']}; "
                f"audit flags {best['flags']}",
@@ -243,7 +244,7 @@ def write_report(out: Path, results: dict) -> Path:
         body.append(f"<h2>{region}</h2><p>City model: {res['city_via']}.</p><img src='{res['city_map']}'>"
                     f"<img src='{res['units_map']}'>")
         for t in res["tasks"]:
-            body.append(f"<h3>{region} — {TITLES[t['task']]} ({t['instance_id']}, {t['candidates']} candidates)</h3>"
+            body.append(f"<h3>{region} — {spec(t['task']).title} ({t['instance_id']}, {t['candidates']} candidates)</h3>"
                         + table(t["rows"], cols) + f"<img src='{t['map']}'>")
     body.append("<h2>Timings</h2>" + table(results["timings"], ("step", "seconds")))
     return atomic_write_text(out / "report.html", page("CityPlanner demo", "".join(body)))

@@ -2,7 +2,8 @@
 
 Candidates cover demand points; S = covered demand share − 0.2·ρ. Small enough to
 enumerate every plan, rich enough to have budget, step-limit and group conflicts.
-Register it in a test with ``monkeypatch.setitem(TASKS, "toy", "tests.toy_task:ToyCover")``.
+Register it in a test with ``register(monkeypatch)`` (its spec in the task registry; ``milp=True``
+also gives it the toy MILP of ``tests.core.toy_milp``).
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from cityplanner.plugin.tasks.base import Instance, SearchState
+from cityplanner.plugin.tasks.spec import TaskSpec, Term
 
 
 class ToyCover(Instance):
@@ -74,3 +76,24 @@ class ToyState(SearchState):
     def remove(self, k: int) -> None:
         super().remove(k)
         self.cnt -= self.inst.cover[k]
+
+
+#: the toy's spec (absolute module paths: it lives outside plugin.tasks)
+SPEC = TaskSpec(
+    name="toy", title="toy covering", instance="tests.toy_task:ToyCover", candidate_style="candidates_station",
+    geometry="point", candidate_layer="one feature per covering candidate", id_word="candidate",
+    score_formula="S = coverage − 0.2·budget share", legend=(Term("coverage", 1.0, "covered demand share"),),
+    score_terms={"coverage": "coverage"}, score_max=1.0, types=(), site_fields=("id",), milp_module=None, at_scale_n=None,
+    scale_sizes=(10,), audit="", audit_checks=(), knobs=(), style="plan_station")
+
+
+def register(monkeypatch, milp: bool = False) -> None:
+    """Register the toy task (and, with ``milp``, its MILP) for one test."""
+    import dataclasses
+    import sys
+
+    from cityplanner.plugin.tasks import TASKS
+
+    monkeypatch.setitem(TASKS, "toy", "tests.toy_task")
+    if milp:
+        monkeypatch.setattr(sys.modules[__name__], "SPEC", dataclasses.replace(SPEC, milp_module="tests.core.toy_milp"))

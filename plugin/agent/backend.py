@@ -7,13 +7,13 @@ local backend, ``response_format`` over HTTP).
 from __future__ import annotations
 
 import json
+import math
 import os
 import queue
 import subprocess
 import threading
 import time
-import urllib.error
-import urllib.request
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -21,7 +21,7 @@ from typing import Protocol
 from .model_files import resolve_model
 from ..deps import require
 from ..errors import InputError
-from ..util.spawned import python_executable
+from ..util.spawned import start_worker
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 MAX_RESPONSE = 8_000_000  # bytes of one HTTP answer
@@ -79,9 +79,9 @@ class LocalBackend:
         return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
 
     def _start(self) -> None:
-        self._proc = subprocess.Popen(
-            [python_executable(), str(WORKER_SCRIPT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, encoding="utf-8", bufsize=1)
+        # the shared start-up: QGIS's interpreter and the plugin's sys.path (the profile's
+        # python/dependencies, where llama-cpp-python was installed, is on sys.path only)
+        self._proc = start_worker(WORKER_SCRIPT, text=True)
         self._lines = queue.Queue()
         # A reader thread gives portable timeouts (select() does not work on Windows pipes).
         threading.Thread(target=self._pump, args=(self._proc, self._lines), daemon=True).start()
@@ -94,7 +94,8 @@ class LocalBackend:
     def _pump(proc: subprocess.Popen, lines: "queue.Queue[str | None]") -> None:
         for line in proc.stdout:
             lines.put(line)
-        lines.put(None)  # EOF: the worker died
+        lines.put(None)  # EOF: the worker died (or was closed)
+        proc.stdout.close()   # this thread is its only reader: no ResourceWarning when proc is collected
 
     def _roundtrip(self, obj: dict, timeout_s: float) -> dict:
         assert self._proc is not None and self._proc.stdin is not None
@@ -127,6 +128,8 @@ class LocalBackend:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if proc.stderr is not None:
+            proc.stderr.close()
 
     # -- chat -------------------------------------------------------------------------------
     def chat(self, messages: list[dict], *, schema: dict | None = None, max_tokens: int = 512,
@@ -161,12 +164,44 @@ class _WorkerDied(Exception):
     pass
 
 
+class _HttpStatus(Exception):
+    def __init__(self, code: int, text: str):
+        super().__init__(text)
+        self.code = code
+
+
+def _finite_number(text: str) -> float:
+    """JSON's parse_float: 1e400 reads as inf in Python; an endpoint's number must be finite."""
+    x = float(text)
+    if not math.isfinite(x):
+        raise ValueError(f"number out of range: {text[:40]}")
+    return x
+
+
+def _not_a_number(text: str) -> float:
+    raise ValueError(f"not a JSON number: {text}")
+
+
+def _token_count(x: object) -> int:
+    """A usage count from an endpoint: a non-negative whole number below 10^9, else 0 (unknown)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return 0
+    return int(x) if 0 <= x < 1e9 else 0
+
+
 class HttpBackend:
     """An OpenAI-compatible ``/chat/completions`` endpoint (llama.cpp server, Ollama, vLLM, APIs).
 
     Servers disagree on how a schema is passed: the OpenAI ``json_schema`` form is tried first,
     then llama.cpp's ``json_object`` + ``schema``; the first one accepted is remembered.
-    The local llama.cpp Python server is started with ``python -m plugin.agent.serve``."""
+    The local llama.cpp Python server is started with ``python -m plugin.agent.serve``.
+
+    Bounded by design (issue 30): each call has one overall deadline, ``timeout_s`` or the run's
+    ``deadline`` (``time.monotonic()`` value) if that is sooner; a timer shuts the socket at that
+    moment, so a server that drips one byte a second or never answers ends the call there (a
+    per-read socket timeout alone restarts with every byte). Answers over ``MAX_RESPONSE`` bytes
+    are refused; numbers must be finite; redirects are never followed (the API key must not go
+    to another origin, and an answer from elsewhere is not the configured endpoint's)."""
 
     FORMATS = ("json_schema", "json_object")
 
@@ -177,23 +212,76 @@ class HttpBackend:
             raise InputError(f"endpoint must be an http(s) URL: {endpoint}")
         self.url = base if base.endswith("/chat/completions") else base + (
             "/chat/completions" if base.endswith("/v1") else "/v1/chat/completions")
+        parts = urllib.parse.urlsplit(self.url)
+        try:
+            self._port = parts.port
+        except ValueError:
+            raise InputError(f"endpoint has a bad port: {endpoint}") from None
+        if not parts.hostname:
+            raise InputError(f"endpoint has no host: {endpoint}")
+        self._parts = parts
         self.model = model or "default"
         self.seed = int(seed)
         self.timeout_s = timeout_s
+        self.deadline: float | None = None   # time.monotonic() by which the whole run must end
         self.api_key = api_key if api_key is not None else os.environ.get("CITYPLANNER_API_KEY")
         self.calls = 0
         self._format: str | None = None
 
-    def _post(self, body: dict) -> dict:
-        headers = {"Content-Type": "application/json"}
+    def _post(self, body: dict, deadline: float) -> dict:
+        import http.client
+        import socket
+
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError("no time left for the endpoint call")
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
-        req = urllib.request.Request(self.url, data=json.dumps(body).encode(), headers=headers)
-        with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
-            body = resp.read(MAX_RESPONSE + 1)  # a hostile or broken server must not fill memory
-        if len(body) > MAX_RESPONSE:
+        u = self._parts
+        cls = http.client.HTTPSConnection if u.scheme == "https" else http.client.HTTPConnection
+        conn = cls(u.hostname, self._port, timeout=remaining)
+        expired = threading.Event()
+        held: list[socket.socket] = []   # http.client drops conn.sock once a closing response starts
+
+        def cut() -> None:  # at the deadline: end any blocking connect/recv now
+            expired.set()
+            for sock in held:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+        timer = threading.Timer(remaining, cut)
+        timer.daemon = True
+        timer.start()
+        try:
+            conn.connect()
+            held.append(conn.sock)
+            if expired.is_set():   # the deadline passed during connect
+                cut()
+            path = u.path + (f"?{u.query}" if u.query else "")
+            conn.request("POST", path, body=json.dumps(body).encode(), headers=headers)
+            resp = conn.getresponse()
+            if 300 <= resp.status < 400:
+                where = resp.getheader("Location", "?")
+                raise _HttpStatus(resp.status, f"HTTP {resp.status} from {self.url}: redirect to {where[:200]} "
+                                               "not followed (give the final URL as the endpoint)")
+            data = resp.read(MAX_RESPONSE + 1)  # a hostile or broken server must not fill memory
+            if resp.status >= 400:
+                raise _HttpStatus(resp.status, f"HTTP {resp.status} from {self.url}")
+        except (OSError, http.client.HTTPException) as e:
+            if expired.is_set():
+                raise TimeoutError(f"no complete answer within {remaining:.0f} s") from None
+            raise OSError(f"{type(e).__name__}: {e}") from None
+        finally:
+            timer.cancel()
+            conn.close()
+        if expired.is_set():
+            raise TimeoutError(f"no complete answer within {remaining:.0f} s")
+        if len(data) > MAX_RESPONSE:
             raise ValueError(f"answer longer than {MAX_RESPONSE // 1_000_000} MB")
-        return json.loads(body.decode("utf-8"))
+        return json.loads(data.decode("utf-8"), parse_float=_finite_number, parse_constant=_not_a_number)
 
     @staticmethod
     def _response_format(kind: str, schema: dict) -> dict:
@@ -209,21 +297,28 @@ class HttpBackend:
                 "seed": self.seed + self.calls if seed is None else int(seed)}
         kinds = [self._format] if self._format else list(self.FORMATS)
         t0 = time.perf_counter()
+        # one deadline for the whole call, format negotiation included
+        deadline = time.monotonic() + self.timeout_s
+        if self.deadline is not None:
+            deadline = min(deadline, self.deadline)
         res, last_err = None, None
         for kind in (kinds if schema else [None]):
             if kind:
                 body["response_format"] = self._response_format(kind, schema)
             try:
-                res = self._post(body)
-            except urllib.error.HTTPError as e:
-                last_err = f"HTTP {e.code} from {self.url}"
+                res = self._post(body, deadline)
+            except _HttpStatus as e:
+                last_err = str(e)
                 # while negotiating, any rejection may mean "the other schema form" (llama.cpp's
                 # Python server answers OpenAI's json_schema with a 500 validation error)
-                if schema and self._format is None:
+                if schema and self._format is None and e.code >= 400:
                     continue
                 break
-            except (urllib.error.URLError, OSError, ValueError, RecursionError) as e:  # ValueError: bad JSON
-                last_err = f"{type(e).__name__}: {e}"
+            except TimeoutError as e:
+                last_err = f"timed out: {e}"
+                break
+            except (OSError, ValueError, RecursionError, UnicodeDecodeError) as e:  # ValueError: bad JSON
+                last_err = f"{type(e).__name__}: {e}"[:300]
                 break
             if kind:
                 self._format = kind
@@ -233,14 +328,16 @@ class HttpBackend:
         try:
             choice = res["choices"][0]
             usage = res.get("usage") or {}
+            if not isinstance(usage, dict):
+                usage = {}
             text = choice["message"].get("content") or ""
             return ChatResult(text=text if isinstance(text, str) else json.dumps(text),
-                              prompt_tokens=int(usage.get("prompt_tokens", 0)),
-                              completion_tokens=int(usage.get("completion_tokens", 0)),
+                              prompt_tokens=_token_count(usage.get("prompt_tokens", 0)),
+                              completion_tokens=_token_count(usage.get("completion_tokens", 0)),
                               seconds=time.perf_counter() - t0,
-                              finish_reason=str(choice.get("finish_reason") or "stop"))
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
-            raise BackendError(f"endpoint answered without choices[0].message: {e}") from e
+                              finish_reason=str(choice.get("finish_reason") or "stop")[:40])
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError) as e:
+            raise BackendError(f"endpoint answered without choices[0].message: {type(e).__name__}") from e
 
     def close(self) -> None:
         """Nothing to release: each call is one HTTP request."""

@@ -98,6 +98,11 @@ class RunStats:
 Event = Callable[[dict[str, Any]], None]
 
 
+#: seconds an agent run may overrun ``time_limit`` to finish the model call or the step in
+#: flight (an endpoint call is cut at the limit plus this; see HttpBackend.deadline)
+RUN_GRACE_S = 5.0
+
+
 class PlannerAgent:
     """Runs BuildPlan / ImprovePlan on one workspace with one backend."""
 
@@ -119,6 +124,9 @@ class PlannerAgent:
     # ------------------------------------------------------------------ run
     def run(self) -> dict[str, Any]:
         self._t0 = time.perf_counter()
+        if self.s.time_limit is not None and hasattr(self.backend, "deadline"):
+            # an endpoint call must not outlive the run: the time limit plus a stated grace
+            self.backend.deadline = time.monotonic() + self.s.time_limit + RUN_GRACE_S
         best: Proposal | None = None
         curve: list[dict[str, Any]] = []
         stop_reason = "rounds"

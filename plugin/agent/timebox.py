@@ -55,8 +55,10 @@ class BoxedBackend:
             try:
                 if self._backend is None:
                     self._backend = self._make()
-                    if hasattr(self._backend, "timeout_s"):   # an HTTP call gives up with the box too
+                    if hasattr(self._backend, "timeout_s"):   # a call gives up with the box too
                         self._backend.timeout_s = min(float(self._backend.timeout_s), self.box_s)
+                    if hasattr(self._backend, "deadline"):   # HttpBackend shuts its socket at this moment
+                        self._backend.deadline = self._deadline
                 done["result"] = self._backend.chat(messages, **kw)
             except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
                 done["error"] = e

@@ -1,7 +1,8 @@
 """Inference worker: loads one GGUF with llama-cpp-python and answers chat requests.
 
-Run as a separate process by ``plugin.agent.backend.LocalBackend`` (started by file path, so
-it imports nothing from the plugin): a grammar abort or a segfault inside llama.cpp kills
+Run as a separate process by ``plugin.agent.backend.LocalBackend`` through
+``plugin.util.spawned.start_worker`` (the plugin's interpreter and ``sys.path``; started by file
+path, so it imports nothing from the plugin): a grammar abort or a segfault inside llama.cpp kills
 this process only, never QGIS or the planning loop.
 
 Protocol (JSON lines): stdin line 1 = config {model, lora, threads, n_ctx, seed}; the worker

@@ -30,7 +30,7 @@ LAYERS = ("edges", "masks", "buildings", "extent")
 @dataclass(frozen=True)
 class AuditContext:
     crs: str
-    edges: gpd.GeoDataFrame       # u, v, highway, geometry (drivable network)
+    edges: gpd.GeoDataFrame       # u, v, highway, name (when known), geometry (drivable network)
     masks: gpd.GeoDataFrame       # kind (water | non_buildable), geometry
     buildings: gpd.GeoDataFrame   # geometry
     extent: Any                   # shapely (Multi)Polygon: the study area in effect (None: unknown)
@@ -43,7 +43,9 @@ class AuditContext:
         extent = getattr(city, "extent", None)
         if extent is None:  # a City built before extents existed: its bounding box
             extent = shapely.box(*city.bounds)
-        return cls(city.crs, city.edges[["u", "v", "highway", "geometry"]].reset_index(drop=True),
+        # street names travel with the roads: reports name each site's street from this file
+        cols = ["u", "v", "highway", *(["name"] if "name" in city.edges else []), "geometry"]
+        return cls(city.crs, city.edges[cols].reset_index(drop=True),
                    masks[["kind", "geometry"]].reset_index(drop=True),
                    city.buildings[["geometry"]].reset_index(drop=True), extent)
 

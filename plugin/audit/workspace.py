@@ -23,4 +23,6 @@ def audit_warnings(ws: str | Path, inst, ids: list) -> list[str]:
 
 
 def flag_text(flag: dict[str, Any]) -> str:
+    if flag.get("kind") == "not_checked":
+        return f"audit: {flag['rule']} not checked ({flag['why']})"
     return f"audit: {flag['id']} {flag['reason']} ({flag['value']:g}; limit {flag['limit']:g})"

@@ -26,15 +26,13 @@ from typing import Any
 import numpy as np
 
 from .. import PLUGIN_ROOT
+from ..tasks.registry import specs
 from ..tasks.station.constants import AREA_CONFIGS
 from ..util.io import atomic_write_bytes, atomic_write_json, atomic_write_text
 from ..util.spawned import python_executable
 
-SCALE_N: dict[str, tuple[int, ...]] = {
-    "station": (100, 250, 500, 1000, 2000, 4000),
-    "land": (100, 250, 500, 1000, 2000, 4000),
-    "road": (100, 250, 500, 1000, 2000, 4000),
-}
+#: task -> candidate counts of the scale benchmark (each spec's ``scale_sizes``)
+SCALE_N: dict[str, tuple[int, ...]] = {s.name: s.scale_sizes for s in specs()}
 TIMES = (60.0, 120.0)
 TARGET_GAP = 0.01
 #: smallest synthetic grid (rows = cols) per task whose whole area offers n candidates

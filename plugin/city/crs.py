@@ -17,7 +17,7 @@ import shapely
 from pyproj import CRS, Proj, Transformer
 from pyproj.aoi import AreaOfInterest
 from pyproj.database import query_utm_crs_info
-from pyproj.exceptions import CRSError
+from pyproj.exceptions import CRSError, ProjError
 
 from ..errors import InputError
 
@@ -26,6 +26,7 @@ GRID_M = 0.001  # coordinates of reprojected layers are rounded to this grid (me
 CRS_HINT = "give the CRS of layers without one with --crs EPSG:…"
 #: what GDAL calls the CRS of a GeoPackage layer stored without one (srs_id 0 / -1)
 UNDEFINED = ("Undefined geographic SRS", "Undefined Cartesian SRS")
+MAX_COORDINATE = 1e8   # metres or degrees: beyond any real place in any CRS
 
 
 @dataclass
@@ -41,6 +42,13 @@ def crs_label(crs: CRS) -> str:
     """'EPSG:3857' when the CRS has an EPSG code, else its name."""
     code = crs.to_epsg(min_confidence=70)
     return f"EPSG:{code}" if code else crs.name
+
+
+def crs_text(crs: CRS) -> str:
+    """A text that reads back as ``crs``: 'EPSG:…' when it has a code, else its WKT (a custom
+    CRS's name alone, e.g. "My grid", is no CRS to pyproj: CRSError further on)."""
+    code = crs.to_epsg(min_confidence=70)
+    return f"EPSG:{code}" if code else crs.to_wkt()
 
 
 def parse_crs(text: str) -> CRS:
@@ -83,7 +91,7 @@ def choose(input_crs: CRS, lonlat_bounds: tuple[float, float, float, float]) -> 
     if _metres(input_crs):
         err = scale_error(input_crs, lonlat_bounds)
         if err <= MAX_SCALE_ERROR:
-            return WorkingCrs(crs_label(input_crs), err)
+            return WorkingCrs(crs_text(input_crs), err)
         why = f"its scale is off by up to {err:.1%} over the area (limit {MAX_SCALE_ERROR:.1%})"
     elif input_crs.is_geographic:
         why = "it is geographic (degrees)"
@@ -102,11 +110,24 @@ def lonlat_bounds(gdf: gpd.GeoDataFrame) -> tuple[float, float, float, float]:
     """The layer's bounding box in WGS 84 longitude / latitude (densified edges)."""
     crs = CRS.from_user_input(gdf.crs)
     b = gdf.total_bounds
+    # no place on Earth is 10^8 m from any projection's origin: 1e300 is a broken feature, and
+    # GEOS raised on it further on
+    if not np.isfinite(b).all() or np.abs(b).max() > MAX_COORDINATE:
+        raise InputError(f"coordinates out of range (up to {np.abs(b).max():.3g}): a feature lies far off the "
+                         "map or the layer's CRS is wrong")
     if crs.is_geographic:
         _check_degrees(b)
         return tuple(float(v) for v in b)
-    t = Transformer.from_crs(crs, "EPSG:4326", always_xy=True)
-    return tuple(float(v) for v in t.transform_bounds(*b, densify_pts=11))
+    try:
+        t = Transformer.from_crs(crs, "EPSG:4326", always_xy=True)
+        box = tuple(float(v) for v in t.transform_bounds(*b, densify_pts=11))
+    except (ProjError, CRSError) as e:
+        raise InputError(f"the layer's CRS ({crs_label(crs)}) cannot be related to longitude/latitude "
+                         f"({str(e).splitlines()[0] if str(e) else type(e).__name__}): {CRS_HINT}") from None
+    if not np.isfinite(box).all():
+        raise InputError(f"the layer's extent has no longitude/latitude in {crs_label(crs)}: the CRS is wrong "
+                         f"({CRS_HINT})")
+    return box
 
 
 def _check_degrees(b: np.ndarray) -> None:

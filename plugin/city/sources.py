@@ -37,6 +37,11 @@ from .osm import categorize
 GEOMETRY_KINDS = {"line": ("LineString", "MultiLineString"), "polygon": ("Polygon", "MultiPolygon"),
                   "point": ("Point", "MultiPoint"),
                   "point or polygon": ("Point", "MultiPoint", "Polygon", "MultiPolygon")}
+#: features per layer read (docs/limits.md): above it a layer is refused in one line, from the
+#: file's header count, before anything is read (200,000 tiny roads ran past 120 s and 2 GB)
+MAX_LAYER_FEATURES = 200_000
+MAX_DEMAND_WEIGHT = 1e9
+
 OSM_TAGS = ("amenity", "shop", "office", "leisure", "landuse", "natural")
 
 
@@ -104,10 +109,20 @@ def read_layer(spec: LayerSpec, geometry: str, default: str | None = None,
     try:
         with pywarnings.catch_warnings():
             pywarnings.simplefilter("ignore", RuntimeWarning)
+            count = pyogrio.read_info(spec.path, layer=layer, force_feature_count=True)["features"]
+            _check_count(count, label)
             gdf = pyogrio.read_dataframe(spec.path, layer=layer)
+    except InputError:
+        raise
     except Exception as e:  # noqa: BLE001 - any GDAL failure is a bad file for the user
         raise InputError(f"{label}: cannot read: {_first_line(e)}") from None
     return check_frame(gdf, label, geometry, warnings)
+
+
+def _check_count(count: int, label: str) -> None:
+    if count > MAX_LAYER_FEATURES:
+        raise InputError(f"{label}: {count:,} features, more than the {MAX_LAYER_FEATURES:,} a layer may hold "
+                         "(docs/limits.md); clip the layer to the planning area first")
 
 
 def check_frame(gdf: gpd.GeoDataFrame, label: str, geometry: str,
@@ -115,6 +130,7 @@ def check_frame(gdf: gpd.GeoDataFrame, label: str, geometry: str,
     """The checks of ``read_layer`` on a frame already read (the QGIS adapter's too)."""
     if not len(gdf):
         raise InputError(f"{label}: layer is empty")
+    _check_count(len(gdf), label)
     has = gdf.geometry.notna() & ~gdf.geometry.is_empty
     if not has.any():
         raise InputError(f"{label}: no feature has a geometry")
@@ -239,6 +255,11 @@ def demand_frame(gdf: gpd.GeoDataFrame, demand_field: str | None, label: str, wa
         if w.isna().any() or (w < 0).any():
             raise InputError(f"{label}: field '{wf}' must hold non-negative numbers "
                              f"({int(w.isna().sum())} empty or not numbers, {int((w < 0).sum())} negative)")
+        # weights near 1e308 overflow every sum and share to inf / NaN further on: a weight is
+        # residents or a share of them, and no place holds more than a billion
+        if (w > MAX_DEMAND_WEIGHT).any():
+            raise InputError(f"{label}: field '{wf}' holds weights up to {float(w.max()):.3g}; at most "
+                             f"{MAX_DEMAND_WEIGHT:.0e} per feature (residents or a relative weight)")
     if not w.sum() > 0:
         raise InputError(f"{label}: the demand weights sum to 0")
     return gpd.GeoDataFrame({"residents": w.astype(float).to_numpy()},

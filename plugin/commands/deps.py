@@ -16,6 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--install", action="store_true", help="install what --group lacks into --prefix")
     parser.add_argument("--group", choices=("core", "llm"), default="core", help="what to install (default core)")
     parser.add_argument("--find-links", type=Path, default=None, help="offline: a wheelhouse folder (--no-index)")
+    parser.add_argument("--index-url", default=None,
+                        help="the one package index to use (default the public registry; pip.conf and PIP_* are "
+                             "never read)")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -33,10 +36,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             raise InputError("--install needs --prefix DIR (never the system environment)")
         if args.find_links is not None and not args.find_links.is_dir():
             raise InputError(f"wheelhouse folder not found: {args.find_links}")
+        if args.index_url is not None and not args.index_url.startswith(("https://", "http://")):
+            raise InputError(f"--index-url must be an http(s) URL: {args.index_url}")
         reqs = unmet_requirements(args.group)
         if reqs:
             try:
-                res = install(plan(args.prefix, reqs, args.find_links))
+                res = install(plan(args.prefix, reqs, args.find_links, args.index_url))
             except RuntimeError as e:
                 raise InputError(str(e)) from None
             if not res.ok:

@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 from ..errors import InputError
-from . import add_lora_argument
+from . import add_lora_argument, seconds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,11 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules-only", action="store_true", help="never call a model")
     parser.add_argument("--area", default=None,
                         help="a polygon layer file (GPKG, GeoJSON, SHP): the area \"inside the area\" means")
-    parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per MILP solve (default 30)")
+    parser.add_argument("--time-limit", type=seconds, default=30.0, help="seconds per MILP solve (default 30)")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..constraints import store
+    from ..constraints.interpret import check_instruction
     from ..constraints.roundtrip import instruct
     from ..constraints.schema import summary
     from ..sandbox.workspace import load_instance
@@ -40,8 +41,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     modes = sum(bool(x) for x in (args.text, args.list, args.remove, args.clear))
     if modes != 1:
         raise InputError("give exactly one of: an instruction text, --list, --remove K, --clear")
-    if args.time_limit <= 0:
-        raise InputError(f"--time-limit must be positive, got {args.time_limit}")
+    if args.text is not None:
+        check_instruction(args.text)   # too long or a number no reader may take: one line, exit 2
     if args.list:
         return {"constraints": [{**{k: v for k, v in c.items() if k != "geometry"}, "summary": summary(c)}
                                 for c in store.load(args.workspace)]}
@@ -72,15 +73,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def area_wkt(path: str, crs: str) -> str:
     """The union of a polygon layer's features in the instance CRS (WKT)."""
     import geopandas as gpd
+    import numpy as np
     import shapely
 
     try:
         frame = gpd.read_file(path)
     except Exception as e:  # noqa: BLE001 - any unreadable file is one line for the user
         raise InputError(f"cannot read --area {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-    if frame.crs is None or not len(frame):
+    from ..city.crs import UNDEFINED
+
+    # a GeoPackage "without CRS" reads as an 'Undefined … SRS', not None: reprojecting it made a
+    # NaN polygon that excluded every candidate
+    if frame.crs is None or frame.crs.name in UNDEFINED or not len(frame):
         raise InputError(f"--area {path}: {'no features' if not len(frame) else 'the layer has no CRS'}")
     geom = shapely.union_all(frame.to_crs(crs).geometry.values)
+    if geom.is_empty or not np.isfinite(shapely.bounds(geom)).all():
+        raise InputError(f"--area {path}: the area has no place in the workspace's CRS (check the layer's CRS)")
     if geom.geom_type not in ("Polygon", "MultiPolygon"):
         raise InputError(f"--area {path}: the features are not polygons ({geom.geom_type})")
     return geom.wkt

@@ -48,10 +48,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..participation.region import load_parcels
 
     warnings: list[str] = []
-    region = load_parcels(args.parcels, args.landuse_field, args.landuse_map, args.crs, warnings)
     cfg = Config(args.residents, args.rounds, args.speakers, args.communities, args.persona, args.planner,
                  args.seed, args.baselines, args.profiles, parse_need(args.need), args.objectives, args.max_changes,
                  args.ecology_loss, args.quota_deviation, args.missing_boost)
+    cfg.check()   # the settings first: a refused run is one line before any layer is read
+    region = load_parcels(args.parcels, args.landuse_field, args.landuse_map, args.crs, warnings)
     res = run_with_voice(region, cfg, args.model, args.endpoint, args.threads, args.max_tokens,
                          parcels_path=args.parcels)
     files = write_outputs(res, args.out)

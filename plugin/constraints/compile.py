@@ -247,7 +247,9 @@ TERMS = {
 
 
 def _emphasis(inst: Instance, c: dict[str, Any]) -> tuple[np.ndarray, float]:
-    term = TERMS.get(inst.task, {}).get(c["term"], c["term"])
+    from ..tasks.registry import spec
+
+    term = spec(inst.task).score_terms.get(c["term"], c["term"])   # the planner's word -> the component
     if term not in inst.components:
         raise InputError(f"'{term}' is not a score term of the {inst.task} task ({', '.join(inst.components)})")
     sign = -1.0 if term in LOWER_IS_BETTER else 1.0

@@ -35,6 +35,34 @@ def could_not_read(text: str, why: str = "") -> str:
             f"or 'spend at most 80 % of the budget'. {HELP}")
 
 
+#: the longest instruction read (the MCP tool's schema has the same cap): longer text is a
+#: document, not an instruction, and a cap keeps every rule's regex work small
+MAX_INSTRUCTION_CHARS = 500
+_NEGATIVE = re.compile(r"(?<![\w.])[-\u2212]\s?\d")           # "-400 m", "−3", not "300-400" nor "e-bike"
+_EXPONENT = re.compile(r"\d[eE][-+\u2212]?\d")                 # "1e308 m"
+_LONG_NUMBER = re.compile(r"\d{10,}")                           # past any distance, count or share
+
+
+def check_instruction(text: object) -> str:
+    """The instruction as the readers take it (whitespace runs made one space), or InputError
+    (one line) for text no reader should see: over ``MAX_INSTRUCTION_CHARS`` characters, or a
+    number that cannot be a distance, count or share (negative, in exponent form, 10+ digits)
+    — read silently wrong before ("keep -400 m" as 400 m, "1e308 m" as 308 m, 5,000 digits as
+    Infinity). The CLI and the dock call it before anything else; ``interpret`` too."""
+    raw = str(text or "")
+    if len(raw) > MAX_INSTRUCTION_CHARS:
+        raise InputError(f"the instruction is {len(raw)} characters long; at most {MAX_INSTRUCTION_CHARS} "
+                         "(one instruction at a time)")
+    t = " ".join(raw.split())
+    if _NEGATIVE.search(t):
+        raise InputError("a distance, count or share cannot be negative; give it without the minus sign")
+    if _EXPONENT.search(t):
+        raise InputError("write numbers plainly (e.g. 400 m), not in exponent form")
+    if _LONG_NUMBER.search(t.replace(" ", "").replace(",", "").replace(".", "")):
+        raise InputError("a number in the instruction is too long to be a distance, count or share")
+    return t
+
+
 @dataclass
 class Interpretation:
     constraints: list[dict[str, Any]] = field(default_factory=list)
@@ -73,7 +101,10 @@ def interpret(text: str, inst: Instance, backend=None, model_source: str = "mode
               selection: str | None = None) -> Interpretation:
     """Read, resolve and validate one instruction against ``inst``; ``selection`` is the WKT
     (instance CRS) of the features selected on the map, the place "the selection" names."""
-    text = str(text or "").strip()
+    try:
+        text = check_instruction(text)
+    except InputError as e:
+        return Interpretation(clarification=str(e))
     if not text:
         return Interpretation(clarification="the instruction is empty")
     items, source, clar = read(text, inst, backend, model_source, rules)

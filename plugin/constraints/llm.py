@@ -52,15 +52,25 @@ SYSTEM = (
     "target_name: the place as written; target_id: the number of a site, link, parcel or block. "
     "type: {types}. term: {terms}. If no measurable target is given, set clarify to a question."
 )
-TASK_TYPES = {"land": "business, office, green_l, green_s, school, hospital_l, hospital_s, recreation",
-              "station": "parking, fuel, curb", "road": "none"}
-TASK_TERMS = {"station": "coverage, access, service_time", "road": "connectivity, travel_time",
-              "land": "R, service, ecology"}
+
+
+def task_words(task: str) -> tuple[str, str]:
+    """(types, terms) of ``task`` for the prompt, from its spec: the type vocabulary ("none"
+    when it has none) and one word per score term other than cost (the first of its aliases)."""
+    from ..tasks.registry import spec
+
+    s = spec(task)
+    firsts = {}
+    for word, metric in s.score_terms.items():
+        if word != "cost":
+            firsts.setdefault(metric, word)
+    return ", ".join(s.types) or "none", ", ".join(firsts.values())
 
 
 def messages(text: str, task: str) -> list[dict[str, str]]:
     """The chat the model answers (also the SFT prompt: training and inference share it)."""
-    system = SYSTEM.format(task=task, types=TASK_TYPES.get(task, ""), terms=TASK_TERMS.get(task, ""))
+    types, terms = task_words(task)
+    system = SYSTEM.format(task=task, types=types, terms=terms)
     return [{"role": "system", "content": system}, {"role": "user", "content": text.strip()}]
 
 
@@ -79,16 +89,32 @@ def from_neutral(c: dict[str, Any]) -> dict[str, Any]:
             "target_id": t.get("id"), **{k: c.get(k) for k in ("distance_m", "count", "share", "type", "term")}}
 
 
+#: a model (or an endpoint) answering with more than this is not reading one instruction: refuse
+#: it rather than compile thousands of rows (an endpoint's 20,000 kept ``instruct`` busy for minutes)
+MAX_MODEL_CONSTRAINTS = 20
+MAX_ANSWER_CHARS = 20_000
+
+
 def model_read(backend, text: str, task: str, seed: int = 0) -> tuple[list[dict[str, Any]], str | None]:
     """(constraints in neutral form, clarification) from the model; ([], reason) on bad output."""
     res = backend.chat(messages(text, task), schema=MODEL_SCHEMA, max_tokens=400, temperature=0.0, seed=seed)
+    unreadable = "I could not read that instruction (the model's answer was {}); please rephrase"
+    if not isinstance(res.text, str) or len(res.text) > MAX_ANSWER_CHARS:
+        return [], unreadable.format("not a short JSON object")
     try:
         doc = json.loads(res.text)
-    except ValueError:
-        return [], "I could not read that instruction (the model's answer was not complete JSON); please rephrase"
-    items = [to_neutral(x) for x in doc.get("constraints") or [] if isinstance(x, dict)]
+    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
+        return [], unreadable.format("not complete JSON")
+    if not isinstance(doc, dict):
+        return [], unreadable.format("not a JSON object")
+    raw = doc.get("constraints") or []
+    if not isinstance(raw, list):
+        return [], unreadable.format("without a list of constraints")
+    if len(raw) > MAX_MODEL_CONSTRAINTS:
+        return [], unreadable.format(f"{len(raw)} constraints, more than {MAX_MODEL_CONSTRAINTS} for one instruction")
+    items = [to_neutral(x) for x in raw if isinstance(x, dict)]
     clar = doc.get("clarify")
-    return items, (str(clar) if clar else None)
+    return items, (str(clar)[:500] if clar else None)
 
 
 class LazyBackend:

@@ -86,11 +86,16 @@ def instruct(ws: str | os.PathLike, text: str, inst: Instance, backend=None, mod
         best_plan.record_run(ws, "instruct", after["ids"], status=after["status"],
                              # a bound on an emphasised objective is no bound on S
                              upper_bound=None if "objective" in after else after["upper_bound"],
-                             seconds=after["seconds"], inst=store.apply(inst, ws))
+                             # the set "after" was solved under: a set changed meanwhile files the bound apart
+                             seconds=after["seconds"], inst=constrain(inst, compile_constraints(inst, stored + new)))
         reply["applied"] = True
     names = [c.get("key", str(k + 1)) for k, c in enumerate(new)]
     reply["constraints"] = [{**{k: v for k, v in c.items() if k != "geometry"}, "summary": summary(c)} for c in new]
     reply["source"] = dict(zip(names, it.sources))
+    # what each instruction refers to, for the map: the place (WKT, instance CRS) and its distance
+    reply["places"] = [{"key": name, "target": (c.get("target") or {}).get("name") or (c.get("target") or {}).get("id"),
+                        "wkt": c["geometry"], "distance_m": c.get("distance_m")}
+                       for name, c in zip(names, new) if c.get("geometry")]
     reply["before"] = {"valid": before["valid"], "score": before["score"]}
     reply["after"] = {k: after.get(k) for k in ("valid", "score", "upper_bound", "gap", "status", "objective", "errors")
                       if k in after}

@@ -191,6 +191,9 @@ CLAUSE_START = (r"(?:at least|at most|no|not|never|keep|leave|spend|only|every|a
 
 def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
     """Constraints (neutral form) of one instruction; NoRule / Ambiguous when it cannot."""
+    # one space between words: several patterns start with \s*, and a long run of spaces made
+    # re.split backtrack quadratically (8,000 spaces: over 40 s)
+    text = " ".join(text.split())
     parts = [p for p in re.split(r"\s*(?:;|,\s*(?=(?:and\s+)?(?:link|site|parcel|block)\b)|\band also\b|\balso\b|"
                                  r",?\s+and\s+(?=" + CLAUSE_START + r"))\s*", text.strip()) if p.strip()]
     if len(parts) > 1:

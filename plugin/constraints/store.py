@@ -24,6 +24,7 @@ from typing import Any, Iterator
 from ..errors import InputError
 from ..tasks.base import Instance
 from ..util.io import atomic_write_json
+from ..util.locks import workspace_lock
 
 FOLDER = "constraints"
 FILE = f"{FOLDER}/instructions.json"
@@ -76,7 +77,8 @@ def _require_ws(ws: str | os.PathLike) -> Path:
 def add(ws: str | os.PathLike, constraints: list[dict[str, Any]], file: str = FILE) -> list[dict[str, Any]]:
     """Append ``constraints`` (keys c<N>, or p<N> in PROPOSED, assigned here); returns them as stored."""
     ws = _require_ws(ws)
-    with _writable(ws):
+    # read, change and write under the workspace lock: parallel applies get distinct keys, none is lost
+    with workspace_lock(ws), _writable(ws):
         doc = _doc(ws, file)
         out = []
         for c in constraints:
@@ -91,23 +93,25 @@ def add(ws: str | os.PathLike, constraints: list[dict[str, Any]], file: str = FI
 def remove(ws: str | os.PathLike, key: str, file: str = FILE) -> dict[str, Any]:
     """Remove the constraint ``key`` (c3, or its position 3); returns it."""
     ws = _require_ws(ws)
-    doc = _doc(ws, file)
-    keys = [c["key"] for c in doc["constraints"]]
-    letter = PREFIX[file]
-    k = f"{letter}{key}" if str(key).isdigit() and f"{letter}{key}" in keys else str(key)
-    if k not in keys:
-        raise InputError(f"no instruction '{key}' in {ws.name} (stored: {', '.join(keys) or 'none'})")
-    with _writable(ws):
-        gone = doc["constraints"].pop(keys.index(k))
-        atomic_write_json(ws / file, doc)
+    with workspace_lock(ws):
+        doc = _doc(ws, file)
+        keys = [c["key"] for c in doc["constraints"]]
+        letter = PREFIX[file]
+        k = f"{letter}{key}" if str(key).isdigit() and f"{letter}{key}" in keys else str(key)
+        if k not in keys:
+            raise InputError(f"no instruction '{key}' in {ws.name} (stored: {', '.join(keys) or 'none'})")
+        with _writable(ws):
+            gone = doc["constraints"].pop(keys.index(k))
+            atomic_write_json(ws / file, doc)
     return gone
 
 
 def clear(ws: str | os.PathLike, file: str = FILE) -> int:
     ws = _require_ws(ws)
-    doc = _doc(ws, file)
-    with _writable(ws):
-        atomic_write_json(ws / file, {"next": doc["next"], "constraints": []})
+    with workspace_lock(ws):
+        doc = _doc(ws, file)
+        with _writable(ws):
+            atomic_write_json(ws / file, {"next": doc["next"], "constraints": []})
     return len(doc["constraints"])
 
 
@@ -115,6 +119,14 @@ def fingerprint(inst: Instance, constraints: list[dict[str, Any]]) -> str:
     body = json.dumps([inst.instance_id, [{k: v for k, v in c.items() if k != "key"} for c in constraints]],
                       sort_keys=True, default=str)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+
+
+def enforced_fingerprint(inst: Instance) -> str:
+    """The fingerprint of the instruction set ``inst`` enforces: the constraints its compiled rows
+    came from (none for a plain instance). A solve remembers it from its start, so a write can
+    tell that the instructions changed while it ran (``plugin.sandbox.best_plan``)."""
+    compiled = getattr(inst, "compiled", None)
+    return fingerprint(inst, list(compiled.constraints) if compiled is not None else [])
 
 
 def certified(ws: str | os.PathLike, inst: Instance, constraints: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -129,7 +141,7 @@ def certified(ws: str | os.PathLike, inst: Instance, constraints: list[dict[str,
 
 def remember(ws: str | os.PathLike, inst: Instance, constraints: list[dict[str, Any]], result: dict[str, Any]) -> None:
     ws = _require_ws(ws)
-    with _writable(ws):
+    with workspace_lock(ws), _writable(ws):
         atomic_write_json(ws / CERTIFIED, {"fingerprint": fingerprint(inst, constraints), "result": result})
 
 
@@ -137,19 +149,24 @@ def apply(inst: Instance, ws: str | os.PathLike) -> Instance:
     """``inst`` under the workspace's stored constraints (``inst`` itself when none)."""
     p = Path(ws) / FILE
     try:
-        version = p.stat().st_mtime_ns
+        body = p.read_bytes()
     except OSError:
         return inst
-    return _applied(inst, str(p.resolve()), version)
+    # keyed by the file's content, not its mtime: two writes within one clock tick (a few ms on
+    # many file systems) share an mtime, and a stale compile would judge under the wrong set
+    return _applied(inst, body)
 
 
 @lru_cache(maxsize=16)
-def _applied(inst: Instance, path: str, version: int) -> Instance:
-    # evaluations repeat with the same instance object and file version: compile once
+def _applied(inst: Instance, body: bytes) -> Instance:
+    # evaluations repeat with the same instance object and file content: compile once
     from .compile import compile_constraints
     from .constrained import constrain
 
-    cons = load(Path(path).parent.parent)
+    try:
+        cons = list(json.loads(body.decode("utf-8"))["constraints"])
+    except (ValueError, KeyError, TypeError) as e:
+        raise InputError(f"cannot read {FILE} ({type(e).__name__}: {e})") from None
     return constrain(inst, compile_constraints(inst, cons)) if cons else inst
 
 

@@ -3,6 +3,8 @@ checked from installed metadata without importing the package."""
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
+from pathlib import Path
 import re
 import sys
 from dataclasses import dataclass
@@ -44,15 +46,12 @@ class Requirement:
 
     def installed(self) -> str | None:
         """The version in use: the loaded module's (another plugin may have imported an older
-        copy before ours put the profile's packages first), else the one Python would import
-        first, or None."""
+        copy before ours put the profile's packages first), else the metadata that lies beside
+        the module Python would import (``trusted_version``), or None."""
         loaded = getattr(sys.modules.get(self.import_name), "__version__", None)
         if isinstance(loaded, str):
             return loaded
-        try:
-            return importlib.metadata.version(self.dist)
-        except importlib.metadata.PackageNotFoundError:
-            return None
+        return trusted_version(self.dist, self.import_name, self.no_deps)
 
     def accepts(self, version: str) -> bool:
         v = version_tuple(version)
@@ -70,3 +69,44 @@ class Requirement:
         if self.minimum and version_tuple(found) < version_tuple(self.minimum):
             return f"{self.dist} {found} < {self.minimum}"
         return f"{self.dist} {found} ≥ {self.below}"
+
+
+def _site_of(import_name: str) -> Path | None:
+    """The folder on sys.path that the top-level module ``import_name`` would be imported from
+    (found without importing it), or None when it is not importable."""
+    try:
+        spec = importlib.util.find_spec(import_name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.origin and spec.origin not in ("built-in", "frozen", "namespace"):
+        where = Path(spec.origin)
+        return where.parent.parent if where.name.startswith("__init__.") else where.parent
+    locations = list(spec.submodule_search_locations or [])
+    return Path(locations[0]).parent if locations else None
+
+
+def trusted_version(dist: str, import_name: str, metadata_only: bool = False) -> str | None:
+    """The version of ``dist`` from metadata it can trust: the ``.dist-info`` / ``.egg-info`` that
+    sits in the same folder as the module Python would import. A stray ``dist-info`` (a package
+    removed by hand, a half install, a planted folder) claims a version for files that are not
+    there: without the module, or with the module coming from another folder, its word is not
+    taken. ``metadata_only``: a package that installs data, not a module (a model file): its
+    metadata is all there is."""
+    try:
+        found = list(importlib.metadata.distributions(name=dist))
+    except (OSError, ValueError):
+        return None
+    if metadata_only:
+        return found[0].version if found else None
+    site = _site_of(import_name)
+    if site is None:
+        return None
+    for d in found:
+        try:
+            if Path(str(d.locate_file(""))).resolve() == site.resolve():
+                return d.version
+        except (OSError, ValueError):
+            continue
+    return None

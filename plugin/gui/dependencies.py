@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Callable
 
 from qgis.core import Qgis, QgsApplication, QgsMessageLog, QgsTask
+from qgis.PyQt.QtCore import pyqtSignal
 
 from ..deps import statuses
 from ..deps.features import unmet_requirements
@@ -45,7 +46,11 @@ def log_unavailable_features() -> list[str]:
 
 
 class InstallTask(QgsTask):
-    """pip into the profile's dependencies folder; ``done(result)`` is called on the main thread."""
+    """pip into the profile's dependencies folder; ``done(result)`` is called on the main thread.
+    ``stage`` carries the installer's line for each step (e.g. that a compile is under way and
+    about how long it takes), delivered to the main thread for the progress bar's label."""
+
+    stage = pyqtSignal(str)
 
     def __init__(self, groups: tuple[str, ...], find_links: Path | None,
                  done: Callable[[InstallResult], None]):
@@ -57,10 +62,15 @@ class InstallTask(QgsTask):
 
     def run(self) -> bool:  # worker thread: no GUI, no project access
         try:
-            self.result = run(self.plan, lambda f, line: self.setProgress(100 * f), self.isCanceled)
+            self.result = run(self.plan, self._progress, self.isCanceled)
         except Exception as e:  # noqa: BLE001 (reported in finished(), on the main thread)
             self.result = InstallResult(False, str(e).splitlines()[0] if str(e) else type(e).__name__, "")
         return self.result.ok
+
+    def _progress(self, fraction: float, line: str) -> None:  # worker thread
+        self.setProgress(100 * fraction)
+        if line:
+            self.stage.emit(" ".join(str(line).split())[:160])
 
     def finished(self, ok: bool) -> None:  # main thread
         if self.result is None:

@@ -17,8 +17,11 @@ from typing import Any, Callable
 
 from qgis.core import QgsApplication, QgsCoordinateTransform, QgsGeometry, QgsProject, QgsTask, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt, pyqtSignal
+from qgis.PyQt.QtGui import QColor
 from qgis.PyQt.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton,
                                  QVBoxLayout, QWidget)
+
+from ..util.words import gap_text
 
 BEFORE_LAYER = "CityPlanner: plan before the instruction"
 AFTER_LAYER = "CityPlanner: plan after the instruction"
@@ -191,27 +194,58 @@ class InstructionPanel(QWidget):
         after = reply.get("after") or {}
         if after.get("score") is not None:
             lines.append(f"score {reply['before']['score']:.4f} → {after['score']:.4f}, bound "
-                         f"{after['upper_bound']:.4f}, gap {100 * (after.get('gap') or 0):.2f} %"
+                         f"{after['upper_bound']:.4f}, {gap_text(after.get('gap'), 2)}"
                          + ("" if reply["applied"] else " — not stored: Apply keeps it"))
         self.price.setText("<br>".join(lines))
         frames = reply.get("frames")
         if frames:
             self.show_plans(frames)
+        if reply.get("places") and frames:
+            self.show_places(reply["places"], frames["crs"])
         self.refresh()
         if reply.get("applied"):
             self.changed.emit()
+
+    def show_places(self, places: list[dict[str, Any]], crs: str) -> list[QgsVectorLayer]:
+        """What the instruction refers to — the place and, for a distance rule, the ring of that
+        radius around it — as one layer group, and the map zoomed to it."""
+        import geopandas as gpd
+        import shapely
+
+        from ..qgis_io.report_map import memory_layer
+        from ..qgis_io.run_layers import run_group_name
+        from .planner_dock import add_group, zoom_to_layers
+
+        geoms = [shapely.from_wkt(p["wkt"]) for p in places]
+        names = [str(p.get("target") or p.get("key") or "place") for p in places]
+        layers = [memory_layer(gpd.GeoDataFrame({"name": names}, geometry=geoms, crs=crs or None), "place", crs)]
+        rings = [(n, g.buffer(float(p["distance_m"])), float(p["distance_m"]))
+                 for n, g, p in zip(names, geoms, places) if p.get("distance_m")]
+        if rings:
+            ring = gpd.GeoDataFrame({"name": [r[0] for r in rings], "distance_m": [r[2] for r in rings]},
+                                    geometry=[r[1] for r in rings], crs=crs or None)
+            layer = memory_layer(ring, "distance ring", crs)
+            layer.renderer().symbol().setColor(QColor(0, 0, 0, 0))   # an outline: the plan stays readable
+            layer.renderer().symbol().symbolLayer(0).setStrokeColor(QColor("#b00020"))
+            layer.renderer().symbol().symbolLayer(0).setStrokeWidth(0.6)
+            layers.append(layer)
+        layers = add_group(run_group_name("instruction", "place"), layers)
+        zoom_to_layers(layers)
+        return layers
 
     def show_plans(self, frames: dict[str, Any]) -> None:
         """The plans before and after the instruction as two layers, side by side in the legend."""
         from ..qgis_io.plans import GEOMETRY
         from ..qgis_io.report_map import memory_layer
+        from ..tasks.registry import spec
 
         project = QgsProject.instance()
         for name in (BEFORE_LAYER, AFTER_LAYER):
             project.removeMapLayers([layer.id() for layer in project.mapLayersByName(name)])
         task = frames["task"]
-        before = memory_layer(frames["before"], BEFORE_LAYER, frames["crs"], f"plan_{task}", GEOMETRY[task][0])
-        after = memory_layer(frames["after"], AFTER_LAYER, frames["crs"], f"plan_{task}", GEOMETRY[task][0])
+        before = memory_layer(frames["before"], BEFORE_LAYER, frames["crs"], spec(task).style, GEOMETRY[task][0])
+        after = memory_layer(frames["after"], AFTER_LAYER, frames["crs"], spec(task).style, GEOMETRY[task][0])
         before.setOpacity(0.45)   # the old plan stays visible under the new one
+        before.setLabelsEnabled(False)   # shared sites: one label each (the plan after's)
         project.addMapLayer(before)
         project.addMapLayer(after)

@@ -19,6 +19,24 @@ from .dependencies import (InstallTask, activate_profile_packages, default_wheel
 MENU = "&CityPlanner"
 
 
+#: notices that third-party packages raise while importing themselves, not about anything a
+#: planner or this plugin does: geopandas 1.0 (what pip picks for Debian 12's Python) imports
+#: the ``shapely.geos`` module that shapely 2.1 deprecates. QGIS shows each such notice, with
+#: a traceback through the plugin's imports, in the "Python warning" log at every start.
+IMPORT_NOTICES = (r"The 'shapely\.geos' module is deprecated",)
+
+
+def quiet_third_party_imports() -> None:
+    """Import geopandas (and so shapely) once with those notices silenced; later imports are
+    no-ops, and any other warning still reaches the log."""
+    import warnings
+
+    with warnings.catch_warnings():
+        for pattern in IMPORT_NOTICES:
+            warnings.filterwarnings("ignore", message=pattern, category=DeprecationWarning)
+        import geopandas  # noqa: F401
+
+
 class CityPlannerPlugin:
     def __init__(self, iface):
         self.iface = iface
@@ -29,6 +47,8 @@ class CityPlannerPlugin:
         self.menu_actions: list = []
         self.install_task = None
         self.offer = None  # the message bar item offering the install
+        self.progress = None  # the message bar item showing a running install
+        self.progress_label = None
         self.logged = False
         activate_profile_packages()
 
@@ -40,6 +60,7 @@ class CityPlannerPlugin:
             self.logged = True
         if not status("processing").ok:
             return  # logged above, offered in the message bar
+        quiet_third_party_imports()
         from ...processing_algorithms.provider import CityPlannerProvider
 
         self.provider = CityPlannerProvider()
@@ -126,17 +147,46 @@ class CityPlannerPlugin:
             self.iface.messageBar().pushMessage("CityPlanner", "all packages are installed", Qgis.MessageLevel.Success, 5)
             return None
         self.install_task = InstallTask(groups, find_links or default_wheelhouse(), self._installed)
+        self._show_progress(self.install_task)
         QgsApplication.taskManager().addTask(self.install_task)
-        self.iface.messageBar().pushMessage("CityPlanner", "installing packages … (progress in the status bar)",
-                                            Qgis.MessageLevel.Info, 5)
         return self.install_task
 
-    def _installed(self, result) -> None:
-        self.install_task = None
+    def _show_progress(self, task) -> None:
+        """One message bar item for the whole install: a progress bar and the installer's current
+        step (a compile says so, with its rough duration). The Install… offer goes away while it
+        runs, and its buttons and menu actions are disabled, so nothing invites a second click."""
+        from qgis.PyQt.QtWidgets import QLabel, QProgressBar
+
         bar = self.iface.messageBar()
         if self.offer is not None:
             bar.popWidget(self.offer)
             self.offer = None
+        widget = bar.createMessage("CityPlanner", f"installing {len(task.plan.requirements)} packages …")
+        progress = QProgressBar(widget)
+        progress.setObjectName("CityPlannerInstallProgress")
+        progress.setRange(0, 100)
+        progress.setValue(0)
+        progress.setMaximumWidth(260)
+        label = QLabel("starting pip …", widget)
+        label.setObjectName("CityPlannerInstallStage")
+        widget.layout().addWidget(progress)
+        widget.layout().addWidget(label)
+        task.progressChanged.connect(lambda v: progress.setValue(int(v)))
+        task.stage.connect(label.setText)
+        for action in self.menu_actions:
+            action.setEnabled(False)
+        self.progress = bar.pushWidget(widget, Qgis.MessageLevel.Info)
+        self.progress_label = label
+
+    def _installed(self, result) -> None:
+        self.install_task = None
+        bar = self.iface.messageBar()
+        for action in self.menu_actions:
+            action.setEnabled(True)
+        for item in (self.offer, self.progress):
+            if item is not None:
+                bar.popWidget(item)
+        self.offer = self.progress = self.progress_label = None
         if not result.ok:
             bar.pushMessage("CityPlanner", f"{result.message} (details: View › Panels › Log Messages › CityPlanner)",
                             Qgis.MessageLevel.Critical, 0)
@@ -146,6 +196,8 @@ class CityPlannerPlugin:
             return
         self.initProcessing()
         self._add_docks()
+        if self.dock is not None:
+            self.dock.refresh_llm_note()   # "Local LLM … unavailable" must not outlive the install
         bar.pushMessage("CityPlanner", f"{result.message} — ready", Qgis.MessageLevel.Success, 10)
 
     def unload(self) -> None:

@@ -104,6 +104,13 @@ class ParticipationDock(QgsDockWidget):
         box.addLayout(form)
         box.addLayout(buttons)
         box.addWidget(self.log)
+        # one row per changed parcel: what it was, what it becomes, the requests it answers
+        self.changes = QTableWidget(0, len(CHANGE_COLUMNS))
+        self.changes.setHorizontalHeaderLabels(list(CHANGE_COLUMNS))
+        self.changes.horizontalHeader().setStretchLastSection(True)
+        self.changes.setToolTip("each parcel the revision changed, before → after, with the residents' "
+                                "requests it answers and its effect on the planner's objective")
+        box.addWidget(self.changes)
         self.setWidget(w)
         self._update_estimate()
 
@@ -256,12 +263,27 @@ class ParticipationDock(QgsDockWidget):
         if exc is not None or result is None:
             msg = str(exc) if isinstance(exc, (InputError, Cancelled)) else f"{type(exc).__name__}: {exc}"
             self.log.appendPlainText(f"error: {msg}" if exc is not None else "cancelled")
+            if exc is not None:   # where the planner looks, not only in the log box
+                from qgis.core import Qgis
+                from qgis.utils import iface
+
+                if iface is not None and iface.messageBar() is not None:
+                    iface.messageBar().pushMessage("CityPlanner", " ".join(msg.split()), Qgis.MessageLevel.Critical, 0)
             return
         res, layers, warnings = result
         self.last_result = res
         for w in warnings:
             self.log.appendPlainText(f"warning: {w}")
         self.show_result(res, layers, crs)
+
+    def show_changes(self, changes: list[dict]) -> None:
+        """Fill the change table, one row per changed parcel."""
+        rows = change_rows(changes)
+        self.changes.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for c, text in enumerate(row):
+                self.changes.setItem(r, c, QTableWidgetItem(text))
+        self.changes.resizeRowsToContents()
 
     def show_result(self, res, layers, crs) -> list[QgsVectorLayer]:
         """Transcript, metrics with what they mean, and two map layers: revised land use and
@@ -289,6 +311,7 @@ class ParticipationDock(QgsDockWidget):
         if fresh:
             self.log.appendPlainText("fresh population, after: " + ", ".join(f"{k} {v:.3f}" for k, v in fresh.items()))
         self.log.appendPlainText(f"{res.metrics.get('changed_parcels', 0)} parcels changed.\n\n{MEASURES}")
+        self.show_changes(res.changes)
         out = []
         for name, style in (("parcels", "participation_parcels"), ("residents", "participation_residents")):
             frame = layers[name]
@@ -296,6 +319,17 @@ class ParticipationDock(QgsDockWidget):
             QgsProject.instance().addMapLayer(lyr)
             out.append(lyr)
         return out
+
+
+CHANGE_COLUMNS = ("parcel", "before → after", "community", "answers", "effect")
+
+
+def change_rows(changes: list[dict]) -> list[tuple[str, ...]]:
+    """The change table's rows: parcel, "before → after", community, the requests it answers
+    (one per line), its effect on the objective."""
+    return [(str(c["parcel"]), f"{c['from']} → {c['to']}", str(c["community"]),
+             "\n".join(c.get("answers") or ()) or "–", f"{c['effect']:+.4f}" if c.get("effect") is not None else "–")
+            for c in changes]
 
 
 def _duration(seconds: float) -> str:

@@ -13,7 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from qgis.core import (QgsApplication, QgsJsonUtils, QgsProcessing, QgsProject, QgsSettings, QgsVectorLayer, QgsWkbTypes)
+from qgis.core import (Qgis, QgsApplication, QgsJsonUtils, QgsProcessing, QgsProject, QgsSettings, QgsVectorLayer,
+                       QgsWkbTypes)
 from qgis.gui import QgsDockWidget, QgsFieldComboBox, QgsMapLayerComboBox
 from qgis.PyQt.QtCore import QPointF, Qt, QUrl
 from qgis.PyQt.QtGui import QBrush, QColor, QDesktopServices, QPainter, QPen, QPolygonF
@@ -26,6 +27,7 @@ from ..city.regions import REGIONS
 from ..qgis_io.legends import COLUMN_HELP, explain_score
 from ..qgis_io.report_map import qgs_crs
 from ..sandbox.best_plan import describe
+from ..util.words import gap_text, percent
 from .budget_curve import BudgetCurvePanel
 from .instruction_panel import InstructionPanel
 from .place_lookup import PlaceLookup
@@ -96,6 +98,8 @@ class PlannerDock(QgsDockWidget):
         self.rows: list[dict[str, Any]] = []            # proposals, for the report
         self.last_result: dict[str, Any] | None = None
         self.last_answer: dict[str, Any] | None = None
+        self.last_error = ""                            # the last error shown (message bar + summary)
+        self.run_group: str | None = None               # the layer group of the last run
         tabs = QTabWidget()
         tabs.addTab(self._plan_tab(), "Plan")
         tabs.addTab(self._ask_tab(), "Ask")
@@ -261,6 +265,10 @@ class PlannerDock(QgsDockWidget):
                 "rounds": self.rounds, "time_limit": self.time_limit}
 
     def load_settings(self) -> None:
+        """The dock's last values; the workspace is the last one used anywhere (a Processing
+        dialog counts), so the path is typed once."""
+        from ..qgis_io.workspace_memory import last_workspace
+
         s = QgsSettings()
         for key, w in self._fields().items():
             value = s.value(SETTINGS + key)
@@ -274,8 +282,14 @@ class PlannerDock(QgsDockWidget):
                 w.setCurrentText(str(value))
             else:
                 w.setText(str(value))
+        last = last_workspace()
+        if last:
+            self.workspace.setText(last)
 
     def save_settings(self) -> None:
+        from ..qgis_io.workspace_memory import remember_workspace
+
+        remember_workspace(self.workspace.text().strip())
         s = QgsSettings()
         for key, w in self._fields().items():
             s.setValue(SETTINGS + key, w.value() if isinstance(w, (QSpinBox, QDoubleSpinBox)) else
@@ -340,10 +354,11 @@ class PlannerDock(QgsDockWidget):
         error = self._input_error(ws, params)
         if error:
             self.turns.appendPlainText(error)
+            self.show_error(error)
             return None
         self.save_settings()
         self.proposals.setRowCount(0)
-        self.best, self.rows, self.last_result, self.run_frame = [], [], None, None
+        self.best, self.rows, self.last_result, self.run_frame, self.run_group = [], [], None, None, None
         self.chart.set_values([])
         self.turns.clear()
         self.task = PlannerTask({"workspace": ws, "method": self.method.currentText(), "model": self.model.text(),
@@ -355,6 +370,7 @@ class PlannerDock(QgsDockWidget):
                 self.task.build_first(self.task_kind.currentText(), params)
             except RuntimeError as e:
                 self.turns.appendPlainText(str(e))
+                self.show_error(str(e))
                 self.task = None
                 return None
             self.turns.appendPlainText(f"building the {self.task_kind.currentText()} instance in {ws} …")
@@ -384,7 +400,7 @@ class PlannerDock(QgsDockWidget):
         r = self.proposals.rowCount()
         self.proposals.insertRow(r)
         for c, v in enumerate([row["goal"], row["round"], "yes" if ev["valid"] else "NO", _num(row["score"]),
-                               _num(row["bound"]), "" if row["gap"] is None else f"{100 * row['gap']:.1f} %", diag]):
+                               _num(row["bound"]), percent(row["gap"]) if row["gap"] is not None else "", diag]):
             item = QTableWidgetItem(str(v))
             if not ev["valid"]:
                 item.setBackground(QBrush(INVALID_ROW))
@@ -396,6 +412,29 @@ class PlannerDock(QgsDockWidget):
             self.best.append(max([ev["score"]] + self.best[-1:]))
             self.chart.set_values(self.best)
 
+    def show_error(self, text: str, summary: bool = True) -> None:
+        """An error where the planner looks: the QGIS message bar (stays until closed) and the
+        dock's summary, which replaces the previous run's — never only in the turn log, which can
+        sit below the screen edge in a docked panel."""
+        from qgis.utils import iface
+
+        line = " ".join(str(text).split())
+        if summary:
+            self.summary.setText(f"<b style='color:#b00000'>{self.tr('Error')}:</b> {html.escape(line)}")
+        if iface is not None and iface.messageBar() is not None:
+            iface.messageBar().pushMessage("CityPlanner", line, Qgis.MessageLevel.Critical, 0)
+        self.last_error = line
+
+    def refresh_llm_note(self) -> str:
+        """Re-check the local LLM (after an install, without a restart) and show what is missing."""
+        import importlib
+
+        importlib.invalidate_caches()   # new packages in a folder already on sys.path
+        text = llm_note()
+        self.llm_note.setText(text)
+        self.llm_note.setVisible(bool(text))
+        return text
+
     def on_done(self, result: dict) -> None:
         self.last_result = result
         self.run_button.setEnabled(True)
@@ -403,12 +442,15 @@ class PlannerDock(QgsDockWidget):
         self.task = None
         if "error" in result:
             self.turns.appendPlainText(f"error: {result['error']}")
+            self.show_error(result["error"])
             return
         best = result.get("best")
         if "best_frame" in result:
             self.best_frame = {"frame": result["best_frame"], "task": result["task"], "crs": result["crs"]}
             self.run_frame = {"frame": result["run_frame"], "task": result["task"], "crs": result["crs"]}
             self.show_plan()
+        if "run_frame" in result and not result.get("cancelled"):
+            self.keep_layer()   # this run's own layer group, saved in the workspace
         if result.get("cancelled"):
             self.turns.appendPlainText(f"cancelled — best plan so far kept: {describe(best)}")
         else:
@@ -427,7 +469,7 @@ class PlannerDock(QgsDockWidget):
         if result.get("default_score") is not None:   # an agent run: default on the same instance and time
             gap = result.get("default_gap")
             lines.append(self.tr("<b>default</b> (same instance and time) — score {0:.4f}{1}").format(
-                result["default_score"], "" if gap is None else self.tr(", gap {0:.1f} %").format(100 * gap)))
+                result["default_score"], "" if gap is None else ", " + gap_text(gap)))
         if best is not None and best.get("valid"):
             lines.append(html.escape(explain_score(result.get("task", ""), result.get("best_metrics", {}),
                                                    best["score"])))
@@ -438,12 +480,13 @@ class PlannerDock(QgsDockWidget):
         """A memory layer of a plan frame (default: the best plan), styled with plan_<task>.qml."""
         from ..qgis_io.plans import GEOMETRY
         from ..qgis_io.report_map import memory_layer
+        from ..tasks.registry import spec
 
         which = which or self.best_frame
         if which is None:
             return None
         task = which["task"]
-        return memory_layer(which["frame"], name, which["crs"], f"plan_{task}", GEOMETRY[task][0])
+        return memory_layer(which["frame"], name, which["crs"], spec(task).style, GEOMETRY[task][0])
 
     def refresh_best(self) -> dict[str, Any] | None:
         """Re-judge the workspace's best plan under the constraints in force now (call it after
@@ -485,16 +528,30 @@ class PlannerDock(QgsDockWidget):
         project.addMapLayer(layer)
 
     def keep_layer(self) -> QgsVectorLayer | None:
-        """Copy the last run's own plan into a layer that later runs do not replace."""
+        """The last run's own plan in the run's layer group, saved into the workspace's
+        GeoPackage (it survives a restart; later runs leave it alone). Done for every finished
+        run; pressing Keep plan again replaces the group's copy, never adds a second one."""
+        from ..qgis_io.run_layers import run_group_name, save_run_group
+
         res = self.last_result or {}
         which = self.run_frame or self.best_frame
+        method = res.get("method", self.method.currentText())
         score = res.get("score")
-        label = f"CityPlanner plan ({res.get('method', self.method.currentText())}" + \
-            (f", score {score:.4f})" if score is not None else ")")
+        label = f"CityPlanner plan ({method}" + (f", score {score:.4f})" if score is not None else ")")
         layer = self.frame_layer(label, which)
-        if layer is not None:
+        if layer is None:
+            return None
+        # the live best-plan layer labels the sites: a kept copy on the same points would draw
+        # every label again over itself
+        layer.setLabelsEnabled(False)
+        if self.run_group is None:
+            self.run_group = run_group_name((which or {}).get("task", ""), method)
+        try:
+            return save_run_group(self.workspace.text().strip(), self.run_group, [layer])[0]
+        except RuntimeError as e:   # a read-only workspace: the plan stays on the map for this session
+            self.show_error(f"{e} — the plan is shown as a temporary layer")
             QgsProject.instance().addMapLayer(layer)
-        return layer
+            return layer
 
     def open_folder(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(self.workspace.text()))
@@ -576,6 +633,7 @@ class PlannerDock(QgsDockWidget):
         self.ask_button.setEnabled(True)
         if "error" in out:
             self._show_conversation(f"<b>error:</b> {html.escape(out['error'])}")
+            self.show_error(out["error"], summary=False)
             return
         if out.get("clarification"):
             self._show_conversation(f"<b>Question:</b> {html.escape(out['clarification'])}<br>"
@@ -587,10 +645,26 @@ class PlannerDock(QgsDockWidget):
         for c in out.get("tool_calls", []):
             status = "ok" if c.get("status") == "ok" else f"failed: {c.get('error')}"
             self.tool_calls.addItem(f"{c.get('tool')}({json.dumps(c.get('params', {}), ensure_ascii=False)}) → {status}")
-        for spec in out.get("layers", []):
-            layer = geojson_layer(spec)
-            if layer is not None:
-                QgsProject.instance().addMapLayer(layer)
+        self.show_answer_layers([layer for spec in out.get("layers", []) if (layer := geojson_layer(spec))])
+
+    def show_answer_layers(self, layers: list[QgsVectorLayer]) -> list[QgsVectorLayer]:
+        """An answer's places, radius, route or sites as one layer group (saved into the
+        workspace's GeoPackage when a workspace is open), and the map zoomed to them."""
+        from ..qgis_io.run_layers import run_group_name, save_run_group
+
+        if not layers:
+            return []
+        group = run_group_name("ask", "answer")
+        ws = self.workspace.text().strip()
+        if ws and (Path(ws) / "input" / "export.json").is_file():
+            try:
+                layers = save_run_group(ws, group, layers)
+            except RuntimeError:
+                layers = add_group(group, layers)
+        else:
+            layers = add_group(group, layers)
+        zoom_to_layers(layers)
+        return layers
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         self.save_settings()
@@ -619,6 +693,45 @@ def geojson_layer(spec: dict[str, Any]) -> QgsVectorLayer | None:
     layer.dataProvider().addFeatures(feats)
     layer.updateExtents()
     return layer
+
+
+def add_group(group: str, layers: list[QgsVectorLayer]) -> list[QgsVectorLayer]:
+    """``layers`` as a new top group of the project (replacing one of the same name)."""
+    project = QgsProject.instance()
+    root = project.layerTreeRoot()
+    old = root.findGroup(group)
+    if old is not None:
+        project.removeMapLayers(old.findLayerIds())
+        root.removeChildNode(old)
+    node = root.insertGroup(0, group)
+    for layer in layers:
+        project.addMapLayer(layer, False)
+        node.addLayer(layer)
+    return layers
+
+
+def zoom_to_layers(layers: list[QgsVectorLayer], margin_m: float = 150.0) -> None:
+    """Zoom the map canvas to what ``layers`` hold (in the canvas's CRS), with a margin."""
+    from qgis.core import QgsCoordinateTransform, QgsRectangle
+    from qgis.utils import iface
+
+    canvas = iface.mapCanvas() if iface is not None else None
+    if canvas is None or not layers:
+        return
+    dest = canvas.mapSettings().destinationCrs()
+    extent = QgsRectangle()
+    extent.setMinimal()
+    for layer in layers:
+        box = layer.extent()
+        if dest.isValid() and layer.crs().isValid() and layer.crs() != dest:
+            box = QgsCoordinateTransform(layer.crs(), dest, QgsProject.instance()).transformBoundingBox(box)
+        extent.combineExtentWith(box)
+    if extent.isNull():
+        return
+    floor = margin_m / 111_000.0 if dest.isGeographic() else margin_m   # a single point still gets context
+    extent.grow(max(floor, 0.1 * max(extent.width(), extent.height())))
+    canvas.setExtent(extent)
+    canvas.refresh()
 
 
 def _num(v: float | None) -> str:

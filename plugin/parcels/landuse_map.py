@@ -13,7 +13,7 @@ the syntax, and a CSV file with the full list.
 from __future__ import annotations
 
 import csv
-import os
+import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -57,7 +57,7 @@ def parse_landuse_map(spec: str | Mapping[str, str] | None) -> dict[str, str]:
     if isinstance(spec, Mapping):
         return {value_key(k): _target(str(v), f"entry {k}") for k, v in spec.items() if value_key(k) is not None}
     text = str(spec).strip()
-    if Path(text).is_file() or text.lower().endswith(".csv"):
+    if _is_file(text) or text.lower().endswith(".csv"):
         return _read_csv(Path(text))
     out: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
@@ -66,6 +66,15 @@ def parse_landuse_map(spec: str | Mapping[str, str] | None) -> dict[str, str]:
             raise InputError(f"land-use map: '{part}' is not VALUE=TYPE ({SYNTAX})")
         out[value_key(key)] = _target(val, f"entry '{part}'")
     return out
+
+
+def _is_file(text: str) -> bool:
+    """Whether ``text`` names a file; an inline map longer than a file name can be is not one
+    (``Path.is_file`` raised "File name too long" on an inline map of 256+ characters)."""
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _read_csv(path: Path) -> dict[str, str]:
@@ -137,18 +146,30 @@ def apply_landuse_map(values: pd.Series, mapping: Mapping[str, str], field: str,
 
 
 def unmapped_message(counts: pd.Series, field: str, label: str) -> str:
-    """The unmapped-values error; the full list (value,count) goes to a CSV named in it."""
-    fd, path = tempfile.mkstemp(prefix="cityplanner-unmapped-", suffix=".csv")
-    with os.fdopen(fd, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["value", "count"])
-        w.writerows(counts.items())
+    """The unmapped-values error; when more values than the message shows, the full list
+    (value,count) goes to a CSV named in it — one file per field, replaced by the next error
+    (a fresh temporary file per error left one behind every time)."""
+    import hashlib
+    import io
+
+    from ..util.io import atomic_write_text
+
     shown = ", ".join(f"{k} ({n})" for k, n in counts.iloc[:SHOWN].items())
     more = f" and {len(counts) - SHOWN:,} more" if len(counts) > SHOWN else ""
     hint = (f"'{field}' has {len(counts):,} distinct unmapped values: is it an id field rather than land use? "
             if len(counts) > MANY else "")
+    listed = ""
+    if len(counts) > SHOWN:
+        buf = io.StringIO()
+        w = csv.writer(buf)
+        w.writerow(["value", "count"])
+        w.writerows(counts.items())
+        tag = hashlib.sha256(f"{label}|{field}".encode("utf-8", "replace")).hexdigest()[:12]
+        path = Path(tempfile.gettempdir()) / f"cityplanner-unmapped-{tag}.csv"
+        atomic_write_text(path, buf.getvalue())
+        listed = f"; full list: {path}"
     return (f"{label}: {hint}unknown land-use values {shown}{more} in field '{field}' (no mapping); map them with "
-            f"{SYNTAX}; full list: {path}")
+            f"{SYNTAX}{listed}")
 
 
 def parse_need(text: str | None) -> dict[str, int]:
@@ -157,7 +178,8 @@ def parse_need(text: str | None) -> dict[str, int]:
     for part in filter(None, (s.strip() for s in (text or "").split(","))):
         name, sep, value = part.partition("=")
         name = name.strip().lower()
-        if not sep or name not in TYPES or not value.strip().isdigit():
+        # at most 6 ASCII digits: a count of parcels (5,000 digits raised past int()'s limit)
+        if not sep or name not in TYPES or not re.fullmatch(r"[0-9]{1,6}", value.strip()):
             raise InputError(f"need: '{part}' is not TYPE=COUNT with TYPE one of {', '.join(TYPES)}")
         need[name] = int(value)
     return need

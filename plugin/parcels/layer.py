@@ -10,6 +10,7 @@ from collections.abc import Mapping
 import geopandas as gpd
 import numpy as np
 import pandas as pd
+import shapely
 
 from ..city.crs import gather
 from ..city.sources import check_frame, parse_layer_spec, pick_field, read_layer
@@ -88,6 +89,34 @@ def read_parcels(spec_text: str, landuse_field: str | None = None, landuse_map: 
     return parcels_frame(gdf, f"--parcels {name}", landuse_field, landuse_map, id_field, assume_crs, warnings), name
 
 
+def with_building_coverage(parcels: gpd.GeoDataFrame, buildings: gpd.GeoDataFrame, label: str,
+                           warnings: list[str]) -> gpd.GeoDataFrame:
+    """``parcels`` with ``coverage`` (share of each parcel under the buildings' footprints, from
+    the union of the footprints, so overlapping footprints count once); a 'feasible' parcel more
+    than HALF_BUILT covered becomes 'built' (neither offered nor demand), with a warning that
+    counts them. ``buildings`` in any CRS (none: the parcels')."""
+    from ..tasks.land.plan import HALF_BUILT
+
+    if buildings.crs is None or parcels.crs is None:
+        buildings = buildings.set_crs(parcels.crs, allow_override=True)
+    else:
+        buildings = buildings.to_crs(parcels.crs)
+    fp = shapely.union_all(shapely.make_valid(buildings.geometry.to_numpy()))
+    geoms = shapely.make_valid(parcels.geometry.to_numpy())
+    cov = shapely.area(shapely.intersection(geoms, fp)) / np.maximum(shapely.area(geoms), 1e-9)
+    out = parcels.assign(coverage=np.round(cov, 4))
+    built = (out["landuse"] == "feasible").to_numpy() & (cov > HALF_BUILT)
+    if built.any():
+        n_feasible = int((out["landuse"] == "feasible").sum())
+        warnings.append(f"{label}: {int(built.sum())} of {n_feasible} parcels mapped to feasible are more than "
+                        f"{HALF_BUILT:.0%} covered by buildings and are not offered")
+        out.loc[built, "landuse"] = "built"
+    if not (out["landuse"] == "feasible").any():
+        raise InputError(f"{label}: every parcel mapped to feasible is more than {HALF_BUILT:.0%} built over: "
+                         "nothing vacant to allocate")
+    return out
+
+
 def land_instance(parcels: gpd.GeoDataFrame, need: Mapping[str, int], budget: float | None,
                   name: str) -> LandAllocation:
     """The land instance of a parcels frame: 'feasible' parcels are re-planned to meet ``need``
@@ -99,7 +128,7 @@ def land_instance(parcels: gpd.GeoDataFrame, need: Mapping[str, int], budget: fl
                          "be re-planned to feasible (--landuse-map \"VALUE=feasible\")")
     return LandAllocation.from_parcels(parcels.reset_index(drop=True), need, budget, type_col="landuse",
                                        instance_id=f"{name}-land-parcels",
-                                       meta={"region": name, "parcels": len(parcels)})
+                                       meta={"region": name, "parcels": len(parcels), "mode": "plan"})
 
 
 def with_need(inst: LandAllocation, need: Mapping[str, int]) -> LandAllocation:

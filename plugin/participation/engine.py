@@ -42,6 +42,12 @@ PLANNERS = ("solver", "llm")
 LLM_CALL_SECONDS = 4.6
 
 
+#: the largest run accepted (docs/limits.md): above these a run is refused in one line instead of
+#: growing past memory (--residents 10,000,000 reached 3.8 GB, then a traceback) or running on
+#: for hours (--rounds 1,000,000)
+LIMITS = {"residents": 200_000, "rounds": 100, "speakers": 5_000, "communities": 1_000}
+
+
 @dataclass
 class Config:
     residents: int = 1000
@@ -64,6 +70,8 @@ class Config:
         for name in ("residents", "rounds", "speakers", "communities"):
             if getattr(self, name) < 1:
                 raise InputError(f"--{name} must be at least 1, got {getattr(self, name)}")
+            if getattr(self, name) > LIMITS[name]:   # memory and time grow with each: refuse, don't run on
+                raise InputError(f"--{name} is at most {LIMITS[name]:,}, got {getattr(self, name):,}")
         if self.residents < self.speakers:
             raise InputError(f"fewer residents ({self.residents}) than speakers per round ({self.speakers})")
         if self.persona not in ("rules", "llm"):

@@ -55,7 +55,7 @@ def participants(region: Region, pop: Population, community: np.ndarray, c: int)
     """Residents living in community c or within 500 m of one of its plannable parcels."""
     parcels = community == c
     home_in = parcels[pop.home]
-    near_plan = (pop.near & (parcels & region.plannable)).any(axis=1)
+    near_plan = pop.near_any(parcels & region.plannable)
     return np.flatnonzero(home_in | near_plan)
 
 
@@ -187,7 +187,7 @@ def opinion_from_needs(region: Region, pop: Population, plan: np.ndarray, parcel
 
 
 def reach_one(pop: Population, plan: np.ndarray, i: int) -> np.ndarray:
-    near = pop.near[i]
+    near = pop.near_row(i)
     return np.array([(near & (plan == t)).any() for t in TYPES])
 
 
@@ -198,7 +198,7 @@ def propose(region: Region, pop: Population, plan: np.ndarray, parcels: np.ndarr
     if not unmet:
         return None
     needs = {t for t, n in zip(TYPES, pop.needs[i]) if n}
-    ok = np.flatnonzero(parcels & region.plannable & pop.near[i] & ~np.isin(plan, list(needs)))
+    ok = np.flatnonzero(parcels & region.plannable & pop.near_row(i) & ~np.isin(plan, list(needs)))
     if not len(ok):
         return None
     j = ok[np.argmin(((region.xy[ok] - pop.xy[i]) ** 2).sum(axis=1))]
@@ -208,8 +208,9 @@ def propose(region: Region, pop: Population, plan: np.ndarray, parcels: np.ndarr
 def kept(region: Region, pop: Population, plan: np.ndarray, i: int, met: list[str]) -> list[dict]:
     """The nearest parcel serving each met need (what the speaker asks to keep)."""
     out = []
+    near = pop.near_row(i)
     for t in met:
-        js = np.flatnonzero(pop.near[i] & (plan == t))
+        js = np.flatnonzero(near & (plan == t))
         j = js[np.argmin(((region.xy[js] - pop.xy[i]) ** 2).sum(axis=1))]
         out.append({"parcel": parcel_id(region, j), "type": t})
     return out

@@ -120,7 +120,7 @@ class LlmVoice(RulePersona):
         types = [TYPES[k] for k in rng.permutation(len(TYPES))]
         reach = reach_one(pop, plan, i)
         have = [t for t in types if reach[TYPES.index(t)]]
-        view = np.flatnonzero(parcels & region.plannable & pop.near[i])
+        view = np.flatnonzero(parcels & region.plannable & pop.near_row(i))
         places = [str(region.ids[j]) for j in view]
         user = (f"You are a resident: {pop.describe(i)}. Within 500 m of your home there is: "
                 f"{', '.join(have) or 'nothing but housing'}. Land uses: {', '.join(types)}.\n"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -26,7 +27,8 @@ import shapely
 
 from .. import RESOURCES
 from ..errors import InputError
-from ..tasks.land import SERVICE_RADIUS, TYPES, within
+from ..tasks.land import SERVICE_RADIUS, TYPES
+from ..tasks.land.coverage import within_sparse
 
 from .region import Region
 
@@ -115,12 +117,22 @@ class Population:
     home: np.ndarray          # (R,) parcel row of the home
     xy: np.ndarray            # (R, 2) home point
     profiles: pd.DataFrame    # DIMENSIONS + groups + vulnerable
-    near: np.ndarray          # (R, P) parcel centroid within 500 m of home
+    near: Any                 # (R, P) sparse bool (CSR): parcel centroid within 500 m of home
     needs: np.ndarray         # (R, 8) bool: from the profile; what Satisfaction scores
 
     @property
     def n(self) -> int:
         return len(self.home)
+
+    def near_row(self, i: int) -> np.ndarray:
+        """(P,) bool: the parcels within 500 m of resident i's home."""
+        out = np.zeros(self.near.shape[1], dtype=bool)
+        out[self.near.indices[self.near.indptr[i]:self.near.indptr[i + 1]]] = True
+        return out
+
+    def near_any(self, parcels: np.ndarray) -> np.ndarray:
+        """(R,) bool: some parcel of the mask ``parcels`` lies within 500 m of home."""
+        return np.asarray(self.near @ np.asarray(parcels, dtype=np.int64)).ravel() > 0
 
     @property
     def vulnerable(self) -> np.ndarray:
@@ -128,7 +140,7 @@ class Population:
 
     def reach(self, plan: np.ndarray) -> np.ndarray:
         """(R, 8) bool: a parcel of each type lies within 500 m of home under ``plan``."""
-        return np.stack([(self.near & (plan == t)).any(axis=1) for t in TYPES], axis=1)
+        return np.stack([self.near_any(plan == t) for t in TYPES], axis=1)
 
     def satisfaction(self, plan: np.ndarray) -> np.ndarray:
         """Per resident: share of their needed types within reach."""
@@ -155,7 +167,7 @@ def sample_population(region: Region, n: int, seed: int, table: ProfileTable | N
     home = np.repeat(res, counts)
     xy = np.vstack([_points_in(region.parcels.geometry.iloc[i], c, rng) for i, c in zip(res, counts) if c])
     profiles = table.sample(n, rng)
-    near = within(xy, region.xy, SERVICE_RADIUS)
+    near = within_sparse(xy, region.xy, SERVICE_RADIUS)   # sparse: residents × parcels grows large
     pop = Population(home, xy, profiles, near, np.zeros((n, len(TYPES)), dtype=bool))
     seen = pop.reach(region.plan0)
     for i in range(n):

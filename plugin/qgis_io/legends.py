@@ -1,7 +1,8 @@
 """Plain-language words for what the dock, the reports and the map legends show.
 
-The score formulas are the tasks' (plugin/tasks/*/task.py docstrings); this module only says
-in words what each term measures, so a planner can read "score 0.37" as a sentence.
+The score formulas are the tasks' (plugin/tasks/*/task.py docstrings); each task's spec
+(plugin/tasks/*/spec.py) says in words what each term measures, so a planner can read
+"score 0.37" as a sentence.
 """
 from __future__ import annotations
 
@@ -19,38 +20,27 @@ COLUMN_HELP = {
     "diagnostics": "the evaluator's errors (why a plan is invalid) and warnings",
 }
 
-#: per task: the score formula and, per term, (metric key, weight sign, words)
-TERMS: dict[str, tuple[str, tuple[tuple[str, float, str], ...]]] = {
-    "station": ("S = 0.50·coverage + 0.25·access + 0.15·service time − 0.20·budget share − penalties", (
-        ("coverage", 0.50, "share of the EV charging demand within reach of a station"),
-        ("access", 0.25, "how close that demand is to its station (1 = at the door)"),
-        ("service_time", 0.15, "share of drivers' time spent charging rather than queueing"),
-        ("cost_ratio", -0.20, "share of the budget spent"),
-        ("penalty", -1.0, "penalties for overloaded stations and unserved demand"),
-    )),
-    "land": ("S = 0.6·need met + 0.3·access − 0.2·budget share − penalties", (
-        ("R", 0.6, "how well the plan meets the needed number of parcels of each land use"),
-        ("A", 0.3, "residents' access: (5 × services within 500 m + green within 300 m) / 6"),
-        ("rho", -0.2, "share of the budget spent"),
-        ("V", -1.0, "penalty for building more of a type than needed"),
-    )),
-    "road": ("S = network quality − 0.1·budget share − penalties", (
-        ("Q", 1.0, "network quality: when every pair of neighbourhoods is connected, how short the trips "
-                   "are compared with building every candidate (1 = as short); otherwise the share of "
-                   "pairs connected minus 1"),
-        ("rho", -0.1, "share of the budget spent"),
-        ("V", -1.0, "penalty for new links that cross each other"),
-    )),
-}
+def score_terms(task: str, metrics: dict[str, Any]) -> list[dict[str, Any]]:
+    """The score's terms as rows: term (words), weight, value, contribution (weight × value)."""
+    from ..tasks.registry import REGISTRY, spec
+
+    if task not in REGISTRY:
+        return []
+    return [{"term": t.words, "weight": t.weight, "value": float(metrics[t.key]),
+             "contribution": t.weight * float(metrics[t.key])}
+            for t in spec(task).legend if metrics.get(t.key) is not None]
 
 
 def explain_score(task: str, metrics: dict[str, Any], score: float | None) -> str:
     """One paragraph: the score as the sum of its terms, each term in words with its value."""
-    if task not in TERMS or score is None:
+    from ..tasks.registry import REGISTRY, spec
+
+    if task not in REGISTRY or score is None:   # a task outside the registry (a test's toy) has no words
         return ""
-    formula, terms = TERMS[task]
+    formula, terms = spec(task).score_formula, spec(task).legend
     parts = []
-    for key, weight, words in terms:
+    for term in terms:
+        key, weight, words = term.key, term.weight, term.words
         value = metrics.get(key)
         if value is None:
             continue

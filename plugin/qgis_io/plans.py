@@ -25,9 +25,23 @@ from ..sandbox import write_workspace
 from ..tasks import Instance
 from .compat import WkbType, field_type
 
-#: task -> (WKB type of its candidate layer, geometry kind as source_to_gdf names it)
-GEOMETRY = {"land": (WkbType.MultiPolygon, "polygon"), "road": (WkbType.MultiLineString, "line"),
-            "station": (WkbType.Point, "point")}
+#: a spec's geometry kind -> the WKB type of its candidate layer
+WKB_TYPES = {"polygon": WkbType.MultiPolygon, "line": WkbType.MultiLineString, "point": WkbType.Point}
+
+
+class _Geometry(dict):
+    """task -> (WKB type of its candidate layer, geometry kind as source_to_gdf names it), read
+    from the task's spec on first use (a dict so that ``GEOMETRY[task]`` reads as before)."""
+
+    def __missing__(self, task: str) -> tuple:
+        from ..tasks.registry import spec
+
+        kind = spec(task).geometry
+        self[task] = (WKB_TYPES[kind], kind)
+        return self[task]
+
+
+GEOMETRY = _Geometry()
 _ID_TYPES = tuple(field_type(k) for k in ("string", "int", "int64", "uint", "uint64"))
 _BOOL_TYPES = tuple(field_type(k) for k in ("bool", "int", "int64"))
 
@@ -47,9 +61,10 @@ def candidate_frame(inst: Instance, mask: np.ndarray | None = None, **columns: I
     rows = np.arange(inst.n) if mask is None else np.flatnonzero(mask)
     df = inst.candidates.iloc[rows].reset_index(drop=True)
     geoms = shapely.from_wkt(df.pop("wkt").to_numpy())
-    if inst.task == "land":
+    kind = GEOMETRY[inst.task][1]
+    if kind == "polygon":
         geoms = np.array([g if g.geom_type == "MultiPolygon" else shapely.MultiPolygon([g]) for g in geoms])
-    elif inst.task == "road":
+    elif kind == "line":
         geoms = np.array([g if g.geom_type == "MultiLineString" else shapely.MultiLineString([g]) for g in geoms])
     for name, values in columns.items():
         df[name] = list(values)

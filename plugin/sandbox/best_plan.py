@@ -12,10 +12,19 @@ makes invalid loses to any valid one. Only a strictly better plan replaces the b
 cannot write it, so model text cannot forge a best plan or a bound. Upper bounds proven by a
 run are kept per constraint set (a bound of a constrained problem says nothing about a looser
 one), so later runs of any method show their gap to the best possible score.
+
+``record_run`` is the one writer of ``runs/``, ``runs/best.json`` and ``final_plan.json`` (CLI,
+dock, MCP, agent, instructions): it holds the workspace lock (``plugin.util.locks``) while it
+numbers the run file, re-reads the instructions in force *at the moment of the write* and
+judges both plans under them. A run solved under another instruction set (an ``instruct
+--apply`` or ``--clear`` happened while it ran) is re-evaluated before it may replace anything,
+and its bound is filed under the set it was proven for, never under the one in force
+(``stale`` in the run row).
 """
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import time
@@ -25,6 +34,7 @@ from typing import Any
 from ..solvers import better, gap as bound_gap
 from ..tasks.base import Instance
 from ..util.io import atomic_write_json
+from ..util.words import gap_text
 
 from .workspace import PLAN_FILE, load_instance, read_plan
 
@@ -40,9 +50,10 @@ def instance_in_force(ws: str | os.PathLike) -> Instance:
 
 
 def _fingerprint(ws: Path, inst: Instance) -> str:
+    """The key of the bounds of the instruction set ``inst`` enforces (``ws`` kept for callers)."""
     from ..constraints import store
 
-    return store.fingerprint(inst, store.load(ws))
+    return store.enforced_fingerprint(inst)
 
 
 def _judge(inst: Instance, ids: list) -> tuple[bool, float | None, list[str], list[str]]:
@@ -104,29 +115,38 @@ def record_run(ws: str | os.PathLike, method: str, ids: list, *, upper_bound: fl
                status: str = "done", seconds: float | None = None, inst: Instance | None = None) -> dict[str, Any]:
     """Record a run's plan and keep the better of it and the stored best.
 
-    Returns ``{"run": row, "best": row, "replaced": bool, "previous": row | None, "run_ids",
-    "best_ids"}``; a row has method, valid, score, upper_bound, gap, selected, file (the run's
-    own plan file), errors."""
+    ``inst``: the instance the run solved (its instructions as they were when it started); the
+    plans are judged under the instructions in force now, and ``upper_bound`` is filed under the
+    set it was proven for. Returns ``{"run": row, "best": row, "replaced": bool, "previous": row |
+    None, "run_ids", "best_ids"}``; a row has method, valid, score, upper_bound, gap, selected,
+    file (the run's own plan file), errors; the run row also ``stale`` (True when the
+    instructions changed while the run ran)."""
+    from ..util.locks import workspace_lock
+
     ws = Path(ws)
-    inst = inst or instance_in_force(ws)
-    fp = _fingerprint(ws, inst)
-    doc = _doc(ws, inst) or {"instance_id": inst.instance_id, "bounds": {}}
-    bounds: dict[str, float] = dict(doc.get("bounds") or {})
-    if upper_bound is not None:  # several proofs of one constraint set: the tightest holds
-        bounds[fp] = min(float(upper_bound), bounds.get(fp, float("inf")))
-    ub = bounds.get(fp)
-    valid, score, ids, errors = _judge(inst, ids)
-    file = _next_file(ws, method)
-    run = _row(method, valid, score, ub, ids, file, errors)
-    atomic_write_json(ws / file, {"candidate_ids": ids, **{k: v for k, v in run.items() if k != "file"},
-                                  "status": status, "seconds": seconds, "time": round(time.time(), 3)})
-    previous = current_best(ws, inst) if isinstance(doc.get("candidate_ids"), list) else None
-    replaced = previous is None or better((valid, score), (previous["valid"], previous["score"]))
-    best = run if replaced else {k: v for k, v in previous.items() if k != "candidate_ids"}
-    best_ids = ids if replaced else previous["candidate_ids"]
-    atomic_write_json(ws / BEST, {"instance_id": inst.instance_id, "method": best["method"], "file": best["file"],
-                                  "candidate_ids": best_ids, "bounds": bounds})
-    atomic_write_json(ws / PLAN_FILE, {"candidate_ids": best_ids})
+    with workspace_lock(ws):  # one writer: the run number, best.json and final_plan.json agree
+        now = instance_in_force(ws)
+        fp = _fingerprint(ws, now)
+        solved_fp = _fingerprint(ws, inst) if inst is not None else fp
+        doc = _doc(ws, now) or {"instance_id": now.instance_id, "bounds": {}}
+        bounds: dict[str, float] = dict(doc.get("bounds") or {})
+        if upper_bound is not None and math.isfinite(float(upper_bound)):
+            # several proofs of one constraint set: the tightest holds; a proof under another set
+            # (the instructions changed during the run) is kept for that set only
+            bounds[solved_fp] = min(float(upper_bound), bounds.get(solved_fp, float("inf")))
+        ub = bounds.get(fp)
+        valid, score, ids, errors = _judge(now, ids)
+        file = _next_file(ws, method)
+        run = {**_row(method, valid, score, ub, ids, file, errors), "stale": solved_fp != fp}
+        atomic_write_json(ws / file, {"candidate_ids": ids, **{k: v for k, v in run.items() if k != "file"},
+                                      "status": status, "seconds": seconds, "time": round(time.time(), 3)})
+        previous = current_best(ws, now) if isinstance(doc.get("candidate_ids"), list) else None
+        replaced = previous is None or better((valid, score), (previous["valid"], previous["score"]))
+        best = run if replaced else {k: v for k, v in previous.items() if k != "candidate_ids"}
+        best_ids = ids if replaced else previous["candidate_ids"]
+        atomic_write_json(ws / BEST, {"instance_id": now.instance_id, "method": best["method"], "file": best["file"],
+                                      "candidate_ids": best_ids, "bounds": bounds})
+        atomic_write_json(ws / PLAN_FILE, {"candidate_ids": best_ids})
     return {"run": run, "best": {**best, "upper_bound": ub, "gap": gap(ub, best["score"], best["valid"])},
             "replaced": replaced, "previous": previous, "run_ids": ids, "best_ids": best_ids}
 
@@ -134,13 +154,16 @@ def record_run(ws: str | os.PathLike, method: str, ids: list, *, upper_bound: fl
 def adopt_existing(ws: str | os.PathLike, inst: Instance | None = None) -> dict[str, Any] | None:
     """A workspace from before best-plan records: its final_plan.json becomes the first best
     (method "earlier plan"), so that a new run cannot silently overwrite it. Returns the record."""
+    from ..util.locks import workspace_lock
+
     ws = Path(ws)
-    if (ws / BEST).is_file():
-        return None
-    ids, err = read_plan(ws / PLAN_FILE)
-    if err is not None or not ids:
-        return None
-    return record_run(ws, "earlier plan", ids, inst=inst)
+    with workspace_lock(ws):  # two runs starting together adopt the earlier plan once
+        if (ws / BEST).is_file():
+            return None
+        ids, err = read_plan(ws / PLAN_FILE)
+        if err is not None or not ids:
+            return None
+        return record_run(ws, "earlier plan", ids, inst=inst)
 
 
 def describe(row: dict[str, Any] | None) -> str:
@@ -151,5 +174,5 @@ def describe(row: dict[str, Any] | None) -> str:
     score = "–" if row["score"] is None else f"{row['score']:.4f}"
     bound = "bound unknown (run default or milp to certify one)" if row["upper_bound"] is None \
         else f"bound {row['upper_bound']:.4f}"
-    gap_text = "" if row["gap"] is None else f", gap {100 * row['gap']:.1f} %"
-    return f"{row['method']}: score {score} ({state}), {bound}{gap_text}"
+    gap = "" if row["gap"] is None else f", {gap_text(row['gap'])}"
+    return f"{row['method']}: score {score} ({state}), {bound}{gap}"

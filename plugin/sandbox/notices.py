@@ -23,6 +23,7 @@ def fallback_warnings(inst: Instance) -> list[str]:
                    "the network is sparse, or the radius was raised")
     if m.get("note"):
         out.append(str(m["note"]))
+    out += [str(n) for n in m.get("plan_notes", [])]
     if m.get("demand_units") == 0:
         out.append("no residential demand: the demand (service / ecology) terms of the score are 0")
     return out

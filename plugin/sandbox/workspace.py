@@ -22,9 +22,11 @@ import pandas as pd
 from .. import PLUGIN_ROOT, RESOURCES
 from ..errors import InputError
 from ..tasks import Instance, instance_from_export
+from ..tasks.base import mode_of
 from ..util.io import atomic_write_json, atomic_write_text
 
 DIRS = ("input", "work", "outputs", "logs")
+RECORDS = ("constraints", "runs")   # beside input/, written only by the product (not the agent)
 PLAN_FILE = "outputs/final_plan.json"
 HISTORY_FILE = "outputs/eval_history.jsonl"
 CONTEXT_FILE = "work/atomic_context.json"
@@ -68,7 +70,8 @@ def _reset(ws: Path) -> None:
     if not (ws / "input" / "export.json").is_file():
         raise InputError(f"{ws} is not empty and not a workspace; choose an empty or new folder")
     _set_writable(ws / "input", True)
-    for d in DIRS:
+    # the old task's instructions and run records go too: they belong to the instance replaced
+    for d in (*DIRS, *RECORDS):
         shutil.rmtree(ws / d, ignore_errors=True)
 
 
@@ -91,7 +94,29 @@ def work_held(ws: str | os.PathLike) -> list[str]:
         if (ws / "work").is_dir() else []
     if work:
         lost.append(f"{len(work)} files under work/")
+    runs = list((ws / "runs").glob("[0-9]*.json")) if (ws / "runs").is_dir() else []
+    if runs:
+        lost.append(f"{len(runs)} run records in runs/")
+    try:
+        instructions = len(json.loads((ws / "constraints" / "instructions.json").read_text(encoding="utf-8"))
+                           .get("constraints") or [])
+    except (OSError, ValueError, AttributeError):
+        instructions = 0
+    if instructions:
+        lost.append(f"{instructions} stored instructions")
     return lost
+
+
+def refuse_replacing_work(out: str | os.PathLike, replace: bool) -> None:
+    """``instance --out`` over a workspace that holds work: one line naming what would be lost,
+    unless ``replace`` (``--replace``) says to lose it (MCP's ``build_instance`` has ``overwrite``)."""
+    ws = Path(out)
+    if replace or not (ws / "input" / "export.json").is_file():
+        return
+    lost = work_held(ws)
+    if lost:
+        raise InputError(f"{ws} already holds work ({'; '.join(lost)}): pass --replace to replace it and lose "
+                         "that, or choose another --out folder")
 
 
 def _set_writable(folder: Path, writable: bool) -> None:
@@ -177,9 +202,18 @@ def render_readme(inst: Instance, goal: str) -> str:
                            ) + data_notes(inst)
 
 
+#: what each build mode means, in one clause (README data notes)
+MODE_WORDS = {"benchmark": "the paper's recipe (links cut and offered for rebuilding, faces sampled as vacant, "
+                           "sites at junctions); for comparing methods, not for planning this city",
+              "plan": "the planner's question of this city (every existing street kept, vacancy measured, "
+                      "chargers on the curb)"}
+
+
 def data_notes(inst: Instance) -> str:
     """README section: the working CRS and every warning recorded while the instance was built."""
-    lines = ["", "## Data notes", f"- working CRS: {inst.crs} (lengths and areas in metres)"]
+    mode = mode_of(inst)
+    lines = ["", "## Data notes", f"- built in {mode} mode: {MODE_WORDS[mode]} (docs/modes.md)",
+             f"- working CRS: {inst.crs} (lengths and areas in metres)"]
     lines += [f"- warning: {w}" for w in inst.meta.get("warnings", [])]
     return "\n".join(lines) + "\n"
 

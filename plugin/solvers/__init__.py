@@ -104,4 +104,32 @@ def solve(inst: Instance, method: str, time_limit: float = 60.0, seed: int = PAP
         method=method, status=ctx.final_status(), trace=ctx.trace, bound_trace=ctx.bound_trace, errors=ev.errors, notes=ctx.notes)
 
 
-__all__ = ["SOLVERS", "Settings", "PAPER", "SolveResult", "better", "gap", "solve", "solver", "time_to_gap"]
+#: the solve command's default time: BASE_SECONDS up to BASE_N candidates, growing in proportion
+#: beyond (a 1,540-site station instance on a loaded machine had only the trivial bound at 60 s,
+#: a 1.18 % gap at 120 s), at most MAX_SECONDS (docs/solving.md)
+BASE_SECONDS, BASE_N, MAX_SECONDS = 60.0, 500, 600.0
+
+
+def default_time_limit(n: int) -> float:
+    """Seconds the solve command gives an instance of ``n`` candidates when none is asked for."""
+    return float(min(MAX_SECONDS, round(BASE_SECONDS * max(1.0, n / BASE_N))))
+
+
+def bound_note(inst: Instance, upper_bound: float | None, score: float | None, time_limit: float) -> str | None:
+    """A line when the bound is only the score's ceiling (the task's ``score_max``: no
+    certificate was found in time), with an estimate of the time that would give one: the run
+    again, and at least the default time for its size."""
+    from ..tasks.registry import REGISTRY, spec
+
+    if upper_bound is None or score is None or inst.task not in REGISTRY:
+        return None
+    ceiling = spec(inst.task).score_max
+    if upper_bound < ceiling - 1e-6 or upper_bound - score <= 1e-9:
+        return None
+    more = max(time_limit, default_time_limit(inst.n))
+    return (f"no bound yet: the upper bound {upper_bound:.4f} is only the score's ceiling ({ceiling:g}), so the gap "
+            f"says nothing; about {more:.0f} s more would give one (--time-limit {time_limit + more:.0f})")
+
+
+__all__ = ["SOLVERS", "Settings", "PAPER", "SolveResult", "better", "bound_note", "default_time_limit", "gap", "solve",
+           "solver", "time_to_gap"]

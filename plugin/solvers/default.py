@@ -9,7 +9,7 @@ plan with the remaining time less ``milp_margin`` (HiGHS runs in a child process
 at its limit, ``plugin.solvers.milp.run_highs``; the margin covers the kill and the final
 evaluation; from ``SCALE_N`` candidates on ALNS gets at most ``SCALE_ALNS_SHARE``). The
 better plan under the validity-first order is kept and the MILP's bound
-becomes the upper bound. From ``AT_SCALE_N`` candidates on (station, road) the full MIP gives
+becomes the upper bound. From the spec's ``at_scale_n`` candidates on (station, road) the full MIP gives
 way to its at-scale form (``run_at_scale``). Without a MILP (task has none, or more than ``milp_max_n``
 candidates), or when the MILP fails, ALNS gets the remaining time instead.
 """
@@ -90,12 +90,15 @@ def alns_share(inst: Instance, ctx: Context) -> float:
     return min(share, SCALE_ALNS_SHARE) if inst.n >= SCALE_N else share
 
 
-#: from this many candidates on, a task's full MIP gives way to its at-scale form in
-#: ``run_at_scale`` (station: LP bound + support MIP; road: the connection-cost bound, the flow
-#: models outgrow memory). Land's MIP ends in seconds at 1,000 candidates: none. Station from
-#: 500: there the full MIP, with no early LP below LP_MIN_VARS, was killed at 60 s with only the
-#: trivial bound (optimal at 104 s), while the at-scale form always has its LP bound
-AT_SCALE_N = {"station": 500, "road": SCALE_N}
+def at_scale_n(task: str) -> int | None:
+    """From this many candidates on, the task's full MIP gives way to its at-scale form in
+    ``run_at_scale`` (the spec's ``at_scale_n``; None: never, e.g. land, whose MIP ends in
+    seconds at 1,000 candidates, or a task without a spec)."""
+    from ..tasks.registry import REGISTRY, spec
+
+    return spec(task).at_scale_n if task in REGISTRY else None
+
+
 #: at scale, the share of the time limit kept for local search and ALNS after the MILP
 SCALE_HEURISTIC_SHARE = 0.15
 #: at scale, greedy's time box (its plan is only the fallback: the support MIP's is better)
@@ -118,7 +121,8 @@ def run(inst: Instance, ctx: Context) -> None:
     """The ``default`` method: greedy → ALNS → local search → MILP warm-started with the remaining
     time (the at-scale form from AT_SCALE_N candidates)."""
     use_milp = _has_milp(inst, ctx)
-    if use_milp and inst.n >= AT_SCALE_N.get(inst.task, inst.n + 1):
+    scale_n = at_scale_n(inst.task)
+    if use_milp and scale_n is not None and inst.n >= scale_n:
         run_at_scale(inst, ctx)
         return
     with ctx.boxed(ctx.start + (alns_share(inst, ctx) if use_milp else 1.0) * ctx.time_limit):

@@ -210,7 +210,7 @@ def _checked(point: Point, res: dict[str, Any], curves: Curves) -> dict[str, Any
 def _name_sites(rows: list[dict[str, Any]], inst: Instance, ws: Path) -> None:
     from .streets import SiteStreets, by_street
 
-    streets = SiteStreets(inst, str(ws.parent))
+    streets = SiteStreets(inst, ws)
     for r in rows:
         r["selected"] = len(r["ids"])
         r["sites"] = streets.sites(r["ids"])

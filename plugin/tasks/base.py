@@ -30,6 +30,25 @@ MAX_IDS = 100_000  # a plan longer than this is rejected unread (a million-id pl
 SIZES = ("small", "medium", "large")
 #: the sizes an instance can be built at: the paper's three, and every eligible candidate of the area
 BUILD_SIZES = SIZES + ("all",)
+#: how an instance is built (docs/modes.md): ``benchmark`` = the paper's recipe (the suites; links
+#: cut and rebuilt, vacant faces sampled, sites at junctions); ``plan`` = the planner's question of
+#: the planner's city (the network stays, vacancy measured, chargers on the curb)
+MODES = ("benchmark", "plan")
+
+
+def check_mode(mode: str) -> str:
+    """``mode`` if it is one of MODES, else a one-line InputError."""
+    if mode not in MODES:
+        from ..errors import InputError
+
+        raise InputError(f"unknown mode '{mode}' (choose {', '.join(MODES)})")
+    return mode
+
+
+def mode_of(inst: "Instance") -> str:
+    """The mode an instance was built in (benchmark instances carry no ``mode`` in their meta,
+    so that their export stays as it was before modes existed)."""
+    return str(inst.meta.get("mode", "benchmark"))
 
 
 @dataclass
@@ -180,8 +199,8 @@ class Instance(ABC):
     @classmethod
     @abstractmethod
     def build(cls, city, size: str = "small", seed: int = 0, budget: float | None = None,
-              **params: Any) -> "Instance":
-        """Build an instance from a ``plugin.city.City`` (or a window of one)."""
+              mode: str = "benchmark", **params: Any) -> "Instance":
+        """Build an instance from a ``plugin.city.City`` (or a window of one) in ``mode`` (MODES)."""
 
     @abstractmethod
     def score_mask(self, mask: np.ndarray) -> tuple[float, dict[str, float], list[str]]:

@@ -1,4 +1,10 @@
-"""Run a call in a freshly spawned Python interpreter that is killed at a time limit.
+"""Start Python workers, and run a call in a freshly spawned interpreter killed at a time limit.
+
+``start_worker`` is the one way the plugin starts a Python worker process (the MILP call below,
+the LLM worker in ``plugin.agent.backend``, anything later): the interpreter QGIS runs on
+(``python_executable``) and the parent's ``sys.path`` as it is at the call, handed over by
+``launch_child.py``. Inside QGIS the profile's ``python/dependencies`` is on ``sys.path`` only
+(not in PYTHONPATH): a worker started any other way cannot import what the planner installed.
 
 Why not fork: forking a multi-threaded host (the MCP server, QGIS desktop) copies locks held
 by other threads, and the child can deadlock on them; daemonic processes (Dask workers) may
@@ -13,6 +19,7 @@ child (a module-level function, a builtin, ``functools.partial`` of one).
 """
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import queue
@@ -24,6 +31,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 CHILD_SCRIPT = Path(__file__).with_name("spawned_child.py")
+LAUNCHER = Path(__file__).with_name("launch_child.py")
+PATH_VARIABLE = "CITYPLANNER_WORKER_SYS_PATH"   # read by launch_child.py
 STARTUP_S = 60.0   # an interpreter importing scipy on a loaded machine: seconds, not minutes
 POLL_S = 0.1       # how often a waiting parent checks ``cancel``
 
@@ -45,18 +54,28 @@ def python_executable() -> str:
     raise RuntimeError(f"no Python {ver} interpreter found next to QGIS ({base})")
 
 
+def start_worker(script: str | Path, *args: str, text: bool = False, stderr=subprocess.DEVNULL,
+                 env: dict[str, str] | None = None, path_first: tuple[str, ...] = ()) -> subprocess.Popen:
+    """Start ``script`` as ``__main__`` in the plugin's interpreter with this process's
+    ``sys.path`` (``path_first`` folders before it: an unpacked copy of the plugin, for the
+    sweep's local workers); stdin and stdout are pipes (binary, or UTF-8 line-buffered text with
+    ``text``). ``env`` replaces the inherited environment (the import path is added to it)."""
+    child_env = dict(os.environ if env is None else env)
+    child_env[PATH_VARIABLE] = json.dumps([str(p) for p in (*path_first, *sys.path)])
+    text_kw = {"text": True, "encoding": "utf-8", "bufsize": 1} if text else {}
+    return subprocess.Popen([python_executable(), str(LAUNCHER), str(script), *map(str, args)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=child_env, **text_kw)
+
+
 class SpawnedWorker:
     """One child interpreter for one call: start, ``wait_ready``, ``call``, ``close``."""
 
     def __init__(self, preload: tuple[str, ...] = (), path_first: tuple[str, ...] = ()):
-        self._proc = subprocess.Popen([python_executable(), str(CHILD_SCRIPT), str(os.getpid())],
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.DEVNULL)
+        self._proc = start_worker(CHILD_SCRIPT, str(os.getpid()), path_first=path_first)
         self._answers: queue.Queue[tuple[str, Any]] = queue.Queue()
         # A reader thread gives portable timeouts (select() does not work on Windows pipes).
         threading.Thread(target=self._read, args=(self._proc.stdout, self._answers), daemon=True).start()
-        # path_first: folders the child imports from before this process's sys.path
-        self._send({"path": [*path_first, *sys.path], "preload": list(preload)})
+        self._send({"preload": list(preload)})
 
     @staticmethod
     def _read(stream, answers: "queue.Queue[tuple[str, Any]]") -> None:
@@ -137,4 +156,4 @@ def bounded_call(fn: Callable, args: tuple, seconds: float, cancel: Callable[[],
         return worker.call(fn, args, seconds, cancel)
 
 
-__all__ = ["SpawnedWorker", "bounded_call", "python_executable"]
+__all__ = ["SpawnedWorker", "bounded_call", "python_executable", "start_worker"]

@@ -1,8 +1,8 @@
 """Child side of ``plugin.util.spawned``: run one pickled call in a fresh interpreter.
 
-Started as a script (``python spawned_child.py PARENT_PID``), so it imports nothing from the
-plugin. Protocol on stdin/stdout (pickles, binary):
-  parent → {"path": sys.path, "preload": [module, ...]}
+Started through ``launch_child.py`` (``start_worker``), which gives it the parent's
+``sys.path``; it imports nothing from the plugin. Protocol on stdin/stdout (pickles, binary):
+  parent → {"preload": [module, ...]}
   child  → ("ready", None) once the modules are imported (the parent starts the call's clock
            here), or ("error", message)
   parent → (fn, args)
@@ -11,13 +11,10 @@ The parent keeps stdin open until it has the answer: EOF on stdin means the pare
 and the child exits. On Linux the kernel also kills the child when its parent dies
 (PR_SET_PDEATHSIG), which holds even while a C extension keeps the GIL.
 """
+import os
+import pickle
 import sys
-
-del sys.path[0]   # this script's folder holds plugin modules whose names must not shadow others
-
-import os  # noqa: E402  (after the path fix on purpose)
-import pickle  # noqa: E402
-import threading  # noqa: E402
+import threading
 
 
 def die_with_parent(parent_pid: int) -> None:
@@ -48,7 +45,6 @@ def main() -> None:
     inp = sys.stdin.buffer
     try:
         setup = pickle.load(inp)
-        sys.path[:] = setup["path"]
         for name in setup["preload"]:
             __import__(name)
     except BaseException as e:

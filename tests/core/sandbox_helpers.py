@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from cityplanner.plugin.sandbox import write_workspace
-from cityplanner.plugin.tasks import TASKS
-from tests.toy_task import ToyCover
+from tests.toy_task import ToyCover, register
 
 HAS_LAND = importlib.util.find_spec("cityplanner.plugin.tasks.land") is not None
 needs_land = pytest.mark.skipif(not HAS_LAND, reason="cityplanner.plugin.tasks.land is not written yet")
@@ -16,6 +15,6 @@ needs_land = pytest.mark.skipif(not HAS_LAND, reason="cityplanner.plugin.tasks.l
 
 def toy_workspace(path: Path, monkeypatch: pytest.MonkeyPatch, seed: int = 0, **kw) -> tuple[ToyCover, Path]:
     """A fresh workspace of the toy covering task at ``path`` (the toy task registered)."""
-    monkeypatch.setitem(TASKS, "toy", "tests.toy_task:ToyCover")
+    register(monkeypatch)
     inst = ToyCover.build(seed=seed)
     return inst, write_workspace(inst, path, **kw)

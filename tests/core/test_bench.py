@@ -13,9 +13,7 @@ from cityplanner.plugin.bench.suites import SuiteItem, build_item, suite
 from cityplanner.plugin.cli import main
 from cityplanner.plugin.errors import InputError
 from cityplanner.plugin.sandbox.workspace import write_workspace
-from cityplanner.plugin.solvers.milp import MILP_MODULES
-from cityplanner.plugin.tasks import TASKS
-from tests.toy_task import ToyCover
+from tests.toy_task import ToyCover, register
 
 TOY_ITEMS = [SuiteItem("toy", "small", "nowhere", None, s, "train", f"toy-{s}") for s in (1, 2)]
 
@@ -23,8 +21,7 @@ TOY_ITEMS = [SuiteItem("toy", "small", "nowhere", None, s, "train", f"toy-{s}") 
 @pytest.fixture
 def toy_suite(monkeypatch):
     """Suite 'toy2': two ToyCover instances; the toy task and its MILP are registered."""
-    monkeypatch.setitem(TASKS, "toy", "tests.toy_task:ToyCover")
-    monkeypatch.setitem(MILP_MODULES, "toy", "tests.core.toy_milp")
+    register(monkeypatch, milp=True)
     monkeypatch.setitem(suites.SUITES, "toy2", lambda: TOY_ITEMS)
     monkeypatch.setattr(cityplanner.plugin.city, "load_city", lambda region: None)
 
@@ -67,7 +64,7 @@ def test_bench_on_dask_cluster(toy_suite, tmp_path):
 
 
 def test_bench_on_workspaces(monkeypatch, tmp_path):
-    monkeypatch.setitem(TASKS, "toy", "tests.toy_task:ToyCover")
+    register(monkeypatch)
     ws = [str(write_workspace(ToyCover.build(seed=s), tmp_path / f"ws{s}")) for s in (1, 2)]
     res = run_bench(ws, ["greedy"], tmp_path / "out", time_limit=2, workers=1)
     assert [r["instance"] for r in res["rows"]] == ["ws1", "ws2"]
@@ -99,14 +96,14 @@ def test_full_suite_split_never_leaks_a_tile(monkeypatch):
 def test_quick_suite_and_build_item(monkeypatch):
     items = suite("quick")
     assert len(items) == 9 and all(i.region == "helsinki" and i.window_bounds is None and i.seed == 0 for i in items)
-    monkeypatch.setitem(TASKS, "toy", "tests.toy_task:ToyCover")
+    register(monkeypatch)
     monkeypatch.setattr(cityplanner.plugin.city, "load_city", lambda region: None)
     inst = build_item(SuiteItem("toy", "small", "x", None, 3, "train", "t"))
     assert inst.instance_id == "toy-3"
 
 
 def test_solve_command_writes_and_evaluates_plan(monkeypatch, tmp_path, capsys):
-    monkeypatch.setitem(TASKS, "toy", "tests.toy_task:ToyCover")
+    register(monkeypatch)
     ws = write_workspace(ToyCover.build(seed=4, n=12), tmp_path / "ws")
     assert main(["solve", str(ws), "--method", "grasp", "--time-limit", "5"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -83,3 +83,61 @@ def test_runs_cannot_be_written_from_the_agent_terminal(ws):
     best_plan.record_run(ws, "default", list(BEST))
     out = VirtualTerminal(ws).run("echo '{\"candidate_ids\": [\"c2\"]}' > runs/best.json\n")
     assert plan_in(ws / best_plan.BEST) == set(BEST), out
+
+
+def test_a_solve_that_started_before_an_apply_is_rejudged_and_its_bound_filed_apart(ws):
+    """Issue 30, item 3. Before: a solve kept the instructions it started with; its plan (which
+    breaks the new instruction) became the best plan and its bound was stored as the new set's."""
+    started = best_plan.instance_in_force(ws)                         # the solve starts: no instructions
+    best_plan.record_run(ws, "greedy", list(ALONE))                    # {c2}: valid either way
+    store.add(ws, [{"kind": "count_max", "count": 1}])                 # applied while the solve runs
+    late = best_plan.record_run(ws, "milp", list(BEST), upper_bound=HAND_CASES[BEST][0], inst=started)
+    assert late["run"]["stale"] and not late["run"]["valid"]           # judged under the set in force now
+    assert not late["replaced"] and plan_in(ws / PLAN_FILE) == set(ALONE)
+    assert best_plan.known_bound(ws) is None                           # no bound for "at most one"
+    store.clear(ws)
+    assert best_plan.known_bound(ws) == pytest.approx(HAND_CASES[BEST][0])   # filed under the set it was proven for
+
+
+def test_a_bound_proven_under_an_instruction_is_not_kept_after_a_clear(ws):
+    """Before: `instruct --clear` during a solve stored the constrained bound as the bound without
+    it; a later MILP showed gap −23 % and, bounds only decreasing, the wrong bound stayed."""
+    store.add(ws, [{"kind": "count_max", "count": 1}])
+    started = best_plan.instance_in_force(ws)
+    tight = HAND_CASES[ALONE][0]                                       # the best single station's score
+    store.clear(ws)
+    rec = best_plan.record_run(ws, "milp", list(ALONE), upper_bound=tight, inst=started)
+    assert rec["run"]["stale"] and rec["run"]["upper_bound"] is None
+    assert best_plan.known_bound(ws) is None
+    win = best_plan.record_run(ws, "default", list(BEST), upper_bound=HAND_CASES[BEST][0])
+    assert win["replaced"] and win["run"]["gap"] == pytest.approx(0.0)   # never negative
+
+
+def test_mcp_solve_plan_goes_through_the_best_plan(tmp_path):
+    """Issue 30, item 2. Before: MCP `solve_plan` wrote final_plan.json directly and ignored the
+    stored instructions: it replaced a certified plan with a worse greedy one, wrote a plan
+    breaking an instruction, with `time_limit: 1e-300` an empty plan, and best.json disagreed."""
+    from cityplanner.plugin.agent.tools import default_registry
+
+    reg = default_registry(tmp_path / "root")
+    ws = write_workspace(hand(), reg.ctx.root / "w")
+    best_plan.record_run(ws, "milp", list(BEST), upper_bound=HAND_CASES[BEST][0])
+    tiny = reg.call("solve_plan", {"workspace": "w", "method": "greedy", "time_limit": 1e-300})
+    assert tiny.ok, tiny.error
+    assert plan_in(ws / PLAN_FILE) == set(BEST) == plan_in(ws / best_plan.BEST)
+    assert tiny.result["best"]["score"] == pytest.approx(HAND_CASES[BEST][0])
+    store.add(ws, [{"kind": "count_max", "count": 1}])
+    one = reg.call("solve_plan", {"workspace": "w", "method": "greedy", "time_limit": 2})
+    assert one.ok and one.result["valid"] and one.result["selected"] == 1   # the instruction holds
+    assert one.result["best_replaced"]                                    # the stored pair breaks it now
+    assert plan_in(ws / PLAN_FILE) == plan_in(ws / best_plan.BEST) and len(plan_in(ws / PLAN_FILE)) == 1
+
+
+def test_a_solve_under_an_emphasis_keeps_no_bound_on_the_score(ws, capsys):
+    """The MILP under an emphasis bounds the emphasised objective, not S: `solve` must not file it."""
+    from cityplanner.plugin.cli import main
+
+    store.add(ws, [{"kind": "emphasis", "term": "coverage"}])
+    assert main(["solve", str(ws), "--method", "milp", "--time-limit", "20"]) == 0, capsys.readouterr().err
+    out = json.loads(capsys.readouterr().out)
+    assert out["valid"] and out["upper_bound"] is None and best_plan.known_bound(ws) is None

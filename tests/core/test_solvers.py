@@ -10,8 +10,8 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from cityplanner.plugin.errors import InputError
 from cityplanner.plugin.solvers import SOLVERS, Settings, better, solve, solver
-from cityplanner.plugin.solvers.milp import MILP_MODULES, MilpUnavailable, solve_milp
-from tests.toy_task import ToyCover
+from cityplanner.plugin.solvers.milp import MilpUnavailable, solve_milp
+from tests.toy_task import ToyCover, register
 
 HEURISTICS = ["greedy", "grasp", "sa", "alns", "default"]
 PAPER_SHARE = Settings().default_alns_share
@@ -30,7 +30,7 @@ def brute_force(inst) -> float:
 
 @pytest.fixture
 def toy_milp(monkeypatch):
-    monkeypatch.setitem(MILP_MODULES, "toy", "tests.core.toy_milp")
+    register(monkeypatch, milp=True)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -134,7 +134,7 @@ def test_default_keeps_heuristic_plan_when_milp_fails(monkeypatch):
 
     def broken(inst, time_limit, warm_start=None, cancel=None):
         raise RuntimeError("solver crashed")
-    monkeypatch.setitem(MILP_MODULES, "toy", "tests.core.toy_milp")
+    register(monkeypatch, milp=True)
     monkeypatch.setattr(toy, "solve", broken)
     r = solve(ToyCover.build(seed=3, n=12, m=15), "default", time_limit=10)
     assert r.valid and r.upper_bound is None and any("milp failed" in s for s in r.notes)

@@ -81,3 +81,35 @@ def test_selected_features_are_the_area(dock, qtbot):
     assert all(inside[inst.index[i]] for i in reply["plan"]["candidate_ids"])
     dock.instructions.selection = lambda ws: None
     assert "select the features" in reply_of(dock.instructions, qtbot, apply=False)["clarification"]
+
+
+def test_an_instruction_draws_its_place_and_ring_and_zooms_there(dock, qtbot, qgis_iface):
+    """"keep chargers at least 300 m away from Kaisaniemen puisto": the park and a 300 m ring
+    around it, one layer group, the map on them."""
+    import shapely
+
+    from cityplanner.plugin.sandbox.workspace import load_instance
+
+    from qgis.core import QgsCoordinateReferenceSystem
+
+    crs = load_instance(dock.workspace.text()).crs
+    qgis_iface.mapCanvas().setDestinationCrs(QgsCoordinateReferenceSystem(crs))
+    panel = dock.instructions
+    panel.line.setText("keep chargers at least 300 m away from Kaisaniemen puisto")
+    reply = reply_of(panel, qtbot, apply=False)
+    assert reply["places"] and reply["places"][0]["distance_m"] == 300
+    group = QgsProject.instance().layerTreeRoot().children()[0]
+    assert group.name().startswith("CityPlanner instruction · place · ")
+    place, ring = (node.layer() for node in group.children())
+    assert (place.name(), ring.name()) == ("place", "distance ring")
+    assert place.crs().authid() == ring.crs().authid() == crs
+    park = shapely.from_wkt(reply["places"][0]["wkt"])
+    drawn = shapely.from_wkt(next(ring.getFeatures()).geometry().asWkt())
+    # independently: every point of the ring's edge lies 300 m (± the buffer's facets) from the park
+    edge = shapely.get_coordinates(drawn.boundary)
+    assert all(296 <= park.distance(shapely.Point(x, y)) <= 300.5 for x, y in edge)
+    ext = qgis_iface.mapCanvas().extent()
+    minx, miny, maxx, maxy = drawn.bounds
+    assert ext.xMinimum() <= minx and ext.xMaximum() >= maxx and ext.yMinimum() <= miny and ext.yMaximum() >= maxy
+    assert ext.width() < 10 * (maxx - minx)
+    QgsProject.instance().layerTreeRoot().removeChildNode(group)

@@ -43,6 +43,14 @@ def test_dock_runs_task_end_to_end(qgis_app, qgis_new_project, qtbot):
     counts = {lyr.name(): lyr.featureCount() for lyr in participation_layers()}
     assert counts == {"Participation parcels": len(USES), "Participation residents": 60}
     assert dock.run_btn.isEnabled() and not dock.cancel_btn.isEnabled()
+    # the change table: one row per parcel whose land use differs before → after on the layer
+    parcels = next(lyr for lyr in participation_layers() if lyr.name() == "Participation parcels")
+    changed = {f["id"]: f"{f['landuse_before']} → {f['landuse']}" for f in parcels.getFeatures()
+               if f["landuse_before"] != f["landuse"]}
+    table = {dock.changes.item(r, 0).text(): dock.changes.item(r, 1).text() for r in range(dock.changes.rowCount())}
+    assert table and {str(k): v for k, v in changed.items()} == table
+    assert all(dock.changes.item(r, 3).text() for r in range(dock.changes.rowCount()))
+    assert parcels.labelsEnabled()   # the style labels changed parcels "before → after"
     dock.deleteLater()
 
 

@@ -123,7 +123,7 @@ def test_processing_dialogs_offer_the_bundled_regions(provider, tmp_path):
     assert list(alg.parameterDefinition("REGION").options())[1:] == ["helsinki", "kotka"]
     r = processing.run("cityplanner:buildstationinstance", {"REGION": 2, "SEED": 1, "WORKSPACE": str(tmp_path / "ws"),
                                                             "CANDIDATES": "TEMPORARY_OUTPUT"})
-    assert r["INSTANCE_ID"].startswith("kotka-station-small")
+    assert r["INSTANCE_ID"].startswith("kotka-station-plan-small")   # Processing builds default to plan mode
 
 
 @pytest.fixture

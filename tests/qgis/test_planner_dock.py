@@ -86,7 +86,8 @@ def test_builds_from_a_bundled_region_first(dock, qtbot, tmp_path, provider):  #
     res = run_to_end(dock, qtbot, 120000)
     assert res.get("valid"), res
     assert (tmp_path / "built" / "input" / "export.json").is_file()
-    assert "kotka-station-small-s3" in (tmp_path / "built" / "input" / "export.json").read_text()
+    # the dock builds through Processing: plan mode, said in the instance id
+    assert "kotka-station-plan-small-s3" in (tmp_path / "built" / "input" / "export.json").read_text()
 
 
 def test_builds_from_project_layers(dock, qtbot, tmp_path, provider):  # noqa: F811

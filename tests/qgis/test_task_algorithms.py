@@ -31,13 +31,16 @@ def run(alg: str, params: dict, feedback=None) -> dict:
 
 @pytest.fixture(scope="module")
 def built(provider, tmp_path_factory) -> dict:
-    """A workspace + candidates layer per task from the bundled Kotka extract."""
+    """A workspace + candidates layer per task from the bundled Kotka extract (land and station in
+    the default plan mode; road in benchmark mode, whose rebuild links give every plan something
+    to build: Kotka's network as it is has few detours worth a new street)."""
     base = tmp_path_factory.mktemp("built")
     out = {}
     for task in TASKS:
         r = run(f"build{task}instance", {"INPUT": str(PBF), "WORKSPACE": str(base / f"ws_{task}"),
                                          "CANDIDATES": str(base / f"{task}_candidates.gpkg"),
-                                         **({"NETWORK": str(base / "network.gpkg")} if task == "road" else {})})
+                                         **({"NETWORK": str(base / "network.gpkg"), "MODE": 1} if task == "road"
+                                            else {})})
         out[task] = r
     return out
 
@@ -76,17 +79,80 @@ def test_build_outputs(built, task, geom):
 
 
 def test_road_network_lacks_the_removed_links(built):
-    """The NETWORK output is the instance's graph: no rebuild candidate's junction pair is in it,
-    every kept edge is, and it draws with the roads' style."""
+    """Benchmark mode: the NETWORK output is the instance's graph: no rebuild candidate's
+    junction pair is in it, every kept edge is, and it draws with the roads' style."""
     from cityplanner.plugin.sandbox.workspace import load_instance
 
     inst = load_instance(built["road"]["WORKSPACE"])
+    assert inst.meta.get("mode", "benchmark") == "benchmark"
     net = layer(built["road"]["NETWORK"])
     pairs = {(min(f["u"], f["v"]), max(f["u"], f["v"])) for f in net.getFeatures()}
     rebuilt = inst.candidates[inst.candidates["kind"] == "rebuild"]
     assert len(rebuilt) and not pairs & {(min(u, v), max(u, v)) for u, v in zip(rebuilt["u"], rebuilt["v"])}
     assert pairs == {(min(u, v), max(u, v)) for u, v, _ in inst.data["edges"]}
     assert net.crs().authid() == "EPSG:32635"
+
+
+def assert_report_in_words(report: Path, ws: str, ids: list[str], r: dict) -> None:
+    """REPORT.html says what the dock says: the result in words with units and the gap as a
+    rounded %, the score terms, the map next to it, and every selected site under its street,
+    the street being the nearest named road of the workspace's city model (brute force here)."""
+    import re
+
+    import geopandas as gpd
+    import pandas as pd
+    import shapely
+
+    html = report.read_text()
+    assert "The plan is valid: score " in html and " k€ budget (" in html
+    if r["UPPER_BOUND"] is not None:
+        gaps = re.findall(r"gap (-?\d+\.\d) %", html)
+        assert gaps and "-0.0 %" not in html and "bound=" not in html
+        assert abs(float(gaps[0]) - 100 * r["GAP"]) <= 0.05 + 1e-9
+    assert "<h2>Score terms</h2>" in html and "share of the budget spent" in html
+    png = report.with_suffix(".png")
+    assert f"<img src='{png.name}'" in html and png.stat().st_size > 10_000
+    roads = gpd.read_file(Path(ws) / "input" / "city_model.gpkg", layer="edges")
+    named = roads[roads["name"].fillna("") != ""]
+    cands = pd.read_csv(Path(ws) / "input" / "candidates.csv").set_index("id")
+    streets = set()
+    for cid in ids:
+        g = shapely.from_wkt(cands.loc[cid, "wkt"])
+        p = g if g.geom_type == "Point" else (g.interpolate(0.5, normalized=True) if "Line" in g.geom_type
+                                              else g.representative_point())
+        d = named.geometry.distance(p)
+        if d.min() <= 250:
+            streets.add(str(named["name"].iloc[int(d.to_numpy().argmin())]))
+    section = html.split("<h2>Sites by street</h2>")[1]
+    assert all(cid in section for cid in ids)
+    assert streets and all(f"<td>{st}</td>" in section for st in streets), (streets, section[:500])
+
+
+def test_build_defaults_to_plan_mode_and_keeps_every_street(provider, tmp_path):
+    """The Processing default is plan mode, said in the log: no rebuild candidate, and the
+    NETWORK output holds every drivable street of the city (read from the city model here)."""
+    from qgis.core import QgsProcessingFeedback
+
+    from cityplanner.plugin.city import load_city
+    from cityplanner.plugin.sandbox.workspace import load_instance
+
+    class Log(QgsProcessingFeedback):
+        def __init__(self):
+            super().__init__()
+            self.lines: list[str] = []
+
+        def pushInfo(self, info):  # noqa: N802 (QGIS API name)
+            self.lines.append(info)
+
+    log = Log()
+    r = run("buildroadinstance", {"INPUT": str(PBF), "WORKSPACE": str(tmp_path / "ws"),
+                                  "CANDIDATES": str(tmp_path / "c.gpkg"), "NETWORK": str(tmp_path / "n.gpkg")}, log)
+    inst = load_instance(r["WORKSPACE"])
+    assert inst.meta["mode"] == "plan" and set(inst.candidates["kind"]) == {"new"}
+    assert any("built in plan mode" in line for line in log.lines)
+    edges = load_city("kotka").edges
+    pairs = {(min(f["u"], f["v"]), max(f["u"], f["v"])) for f in layer(r["NETWORK"]).getFeatures()}
+    assert pairs == {(min(u, v), max(u, v)) for u, v in zip(edges["u"], edges["v"]) if u != v}
 
 
 @pytest.mark.parametrize("task", TASKS)
@@ -108,7 +174,7 @@ def test_round_trip(built, task, tmp_path):
     assert (Path(ws) / "input" / "city_model.gpkg").is_file()
     assert json.loads(r["FLAGS"]) == {"flags": [], "checked": len(ids)}
     assert {"contribution", "plan_score", "flag"} <= set(plan.fields().names())
-    assert "<table>" in (tmp_path / "report.html").read_text()
+    assert_report_in_words(tmp_path / "report.html", ws, ids, r)
     assert json.loads((Path(ws) / "outputs" / "final_plan.json").read_text())["candidate_ids"] == ids
     e = run("evaluateplan", {"INPUT": r["OUTPUT"], "WORKSPACE": ws, "OUTPUT": str(tmp_path / "e1.gpkg")})
     assert (e["VALID"], e["SCORE"], e["ERRORS"]) == (True, core.score, "")

@@ -17,9 +17,11 @@ import re
 from typing import Any, Iterable
 
 from ...city import lexicon
+from ...city.streets import site_label
 from ..tools import Observation
 
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
+COORDS_ASKED = re.compile(r"\b(coordinates?|x\s*,\s*y|utm|easting|northing)\b", re.I)
 NARRATION = re.compile(r"\b(I (?:will|called|used|have|am|'ll)|let me|tool|observation|would you like|feel free|"
                        r"let me know|as an ai)\b", re.I)
 
@@ -290,9 +292,9 @@ def _names_list(feats: list[dict[str, Any]], total: int, with_street: bool = Tru
     return ", ".join(shown) + _more(len(shown), total)
 
 
-def _site_line(site: dict[str, Any], street: str) -> str:
-    where = f" on {street}" if street else ""
-    xy = f" at ({site['x']}, {site['y']})" if "x" in site else ""
+def _site_line(site: dict[str, Any], street: str, coords: bool = False) -> str:
+    """"<id> on <Street> — what it is"; its coordinates only when the request asks for them."""
+    xy = f" at ({site['x']}, {site['y']})" if coords and "x" in site else ""
     desc = []
     if "site_kind" in site:
         chargers = " + ".join(f"{site[k]} {k[2:]}" for k in ("n_slow", "n_medium", "n_fast") if site.get(k))
@@ -304,7 +306,7 @@ def _site_line(site: dict[str, Any], street: str) -> str:
                     + (", reconnects the network" if site.get("reconnects") else ""))
     elif "type" in site:
         desc.append(f"{site['type']} on block {site.get('face_id')}")
-    return f"{site['id']}{where}{xy}" + (f" — {'; '.join(desc)}" if desc else "")
+    return f"{site_label(site['id'], street)}{xy}" + (f" — {'; '.join(desc)}" if desc else "")
 
 
 def _why_empty(built: dict[str, Any], budget: float) -> str:
@@ -318,7 +320,8 @@ def _why_empty(built: dict[str, Any], budget: float) -> str:
             f"(the cheapest costs {low:g} k€).")
 
 
-def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, show_sites: bool = True) -> list[str]:
+def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, show_sites: bool = True,
+               coords: bool = False) -> list[str]:
     by = {o.tool: o for o in obs if o.ok}
     held = _held_line(by.get("add_constraint"))
     label = TASK_LABEL.get(g_task, g_task)
@@ -338,7 +341,7 @@ def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, sho
                + (_why_empty(b, budget) if not r["selected"] else ""))
     sites = (by.get("solve_plan").result if by.get("solve_plan") else r).get("sites") or r.get("sites") or []
     if show_sites and sites:
-        lines = [_site_line(st, idx.street_near(st["x"], st["y"]) if idx is not None and "x" in st else "")
+        lines = [_site_line(st, idx.street_near(st["x"], st["y"]) if idx is not None and "x" in st else "", coords)
                  for st in sites[:ALL_NAMES]]
         out.append("Sites: " + "; ".join(lines) + _more(len(lines), len(sites), "sites") + ". They are on the map as the layer "
                    f"'plan sites {b['workspace']}'.")
@@ -403,17 +406,16 @@ def _nearest_facts(f: Facts) -> list[str]:
     g, s, r, out = f.g, f.s, f.r, []
     n = r.get("nearest")
     if n is not None:
-        on = f" on {n['street']}" if n.get("street") else ""
-        return [f"The nearest {_what(g, 1)} to {_label(r['origin'])} is {_label(n)}{on}: "
+        return [f"The nearest {_what(g, 1)} to {_label(r['origin'])} is {site_label(_label(n), n.get('street'))}: "
                 f"{n['network_distance_m']} m by road ({n['straight_distance_m']} m straight)."]
     out.append(f"There is no {_what(g, 1)} in the {f.region} data, so none is near {_label(r['origin'])}.")
     broad = next((o.result for o in f.good if o.tool == "nearest_facility" and not o.params.get("tag")
                   and o.result.get("nearest")), None)
     if broad is not None and s.get("tag"):
         b = broad["nearest"]
-        on = f" on {b['street']}" if b.get("street") else ""
         out.append(f"Taking any {s['category']} instead: the nearest to {_label(broad['origin'])} is "
-                   f"{_label(b)}{on}: {b['network_distance_m']} m by road ({b['straight_distance_m']} m straight).")
+                   f"{site_label(_label(b), b.get('street'))}: {b['network_distance_m']} m by road "
+                   f"({b['straight_distance_m']} m straight).")
     return out
 
 
@@ -450,7 +452,7 @@ def _compare_facts(f: Facts) -> list[str]:
 
 
 def _plan_facts(f: Facts) -> list[str]:
-    return plan_lines(f.s["task"], f.s["budget"], f.obs, f.idx)
+    return plan_lines(f.s["task"], f.s["budget"], f.obs, f.idx, coords=bool(COORDS_ASKED.search(f.g.clause)))
 
 
 def _compare_plans_facts(f: Facts) -> list[str]:

@@ -24,6 +24,7 @@ from scipy.spatial import cKDTree
 
 from ...city import CATEGORIES, City, load_city
 from ...city.names import NameIndex, name_index
+from ...city.streets import namer_for_city
 from ...city.vocabulary import matches_tags
 
 from .registry import Tool, ToolContext, ToolFailure, object_schema, region_schema
@@ -58,7 +59,6 @@ class RegionIndex:
         self.pois = [Place(f"poi:{i}", str(n or ""), "poi", str(c), float(x), float(y))
                      for i, n, c, (x, y) in zip(pois.index, pois["name"], pois["category"], xy)]
         self.by_id = {p.id: p for p in self.pois}
-        self.named_edges = city.edges[city.edges["name"].fillna("").astype(str) != ""]
         self.node_ids = np.array(city.nodes.index, dtype=int)
         self.tree = cKDTree(np.c_[city.nodes["x"].to_numpy(), city.nodes["y"].to_numpy()])
 
@@ -110,13 +110,8 @@ class RegionIndex:
                 and (not flt or matches_tags(self.names.poi_tags.get(p.id, {}), flt))]
 
     def street_near(self, x: float, y: float) -> str:
-        """The name of the nearest named drivable road (or '')."""
-        import shapely
-
-        if not len(self.named_edges):
-            return ""
-        i = int(self.named_edges.sindex.nearest(shapely.Point(x, y))[1][0])
-        return str(self.named_edges["name"].iloc[i])
+        """The name of the nearest named drivable road (or ''), however far (``plugin.city.streets``)."""
+        return namer_for_city(self.city, max_m=float("inf")).near(x, y)
 
     def distances_from(self, p: Place) -> dict[int, float]:
         return nx.single_source_dijkstra_path_length(self.city.graph, self.node(p), weight="length")

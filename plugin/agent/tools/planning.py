@@ -46,21 +46,27 @@ def build_instance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
 
 
 def solve_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    """Solve under the planner's instructions in force and record the run through the best plan
+    (``plugin.sandbox.best_plan``): final_plan.json changes only when this plan is better."""
+    from ...sandbox import best_plan
     from ...sandbox.evaluator import evaluate_plan_file
-    from ...sandbox.workspace import PLAN_FILE, load_instance
     from ...solvers import solve
-    from ...util.io import atomic_write_json
-
-    from ...constraints import store
 
     ws = ctx.workspace(a["workspace"])
-    # under the planner's stored instructions (the evaluator judges the plan under them too)
-    res = solve(store.apply(load_instance(ws), ws), a.get("method", "default"), time_limit=float(a.get("time_limit", 5.0)),
-                seed=int(a.get("seed", 42)))
-    plan = atomic_write_json(ws / PLAN_FILE, {"candidate_ids": res.ids})
-    ev = evaluate_plan_file(ws, plan)
+    try:
+        inst = best_plan.instance_in_force(ws)
+        best_plan.adopt_existing(ws, inst)
+        res = solve(inst, a.get("method", "default"), time_limit=float(a.get("time_limit", 5.0)),
+                    seed=int(a.get("seed", 42)))
+        emphasis = getattr(getattr(inst, "compiled", None), "emphasis", ())
+        rec = best_plan.record_run(ws, res.method, res.ids, upper_bound=None if len(emphasis) else res.upper_bound,
+                                   status=res.status, seconds=res.seconds, inst=inst)
+    except InputError as e:
+        raise ToolFailure(str(e)) from None
+    ev = evaluate_plan_file(ws, ws / rec["run"]["file"])
     return {"workspace": a["workspace"], "method": res.method, "status": res.status, **_brief(ev),
-            "upper_bound": res.upper_bound, "gap": res.gap if ev["valid"] else None, "seconds": res.seconds,
+            "upper_bound": rec["run"]["upper_bound"], "gap": rec["run"]["gap"], "seconds": res.seconds,
+            "best": rec["best"], "best_replaced": rec["replaced"],
             "sites": plan_sites(ws, ev.get("candidate_ids", []))}
 
 
@@ -78,10 +84,6 @@ def evaluate_plan(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     return {"workspace": a["workspace"], **_brief(ev), "sites": plan_sites(ws, ev.get("candidate_ids", []))}
 
 
-#: per task, the candidate fields that say what a chosen site is and what it serves
-SITE_FIELDS = {"station": ("site", "site_kind", "n_slow", "n_medium", "n_fast", "capacity", "demand_in_radius"),
-               "road": ("kind", "highway", "length_m", "reconnects"),
-               "land": ("type", "face_id", "dev_area", "new_units")}
 
 
 def plan_sites(ws: Any, ids: list[str]) -> list[dict[str, Any]]:
@@ -96,6 +98,7 @@ def plan_sites(ws: Any, ids: list[str]) -> list[dict[str, Any]]:
     if not ids or not path.is_file():
         return []
     recs = {str(r["id"]): r for r in json.loads(path.read_text(encoding="utf-8"))}
+    fields = _site_fields(ws)
     out = []
     for i in ids[:MAX_IDS_SHOWN]:
         r = recs.get(str(i))
@@ -106,10 +109,23 @@ def plan_sites(ws: Any, ids: list[str]) -> list[dict[str, Any]]:
             g = shapely.from_wkt(r["wkt"])
             p = g.interpolate(0.5, normalized=True) if g.geom_type == "LineString" else g.representative_point()
             site.update(x=round(p.x, 1), y=round(p.y, 1))
-        fields = next((f for f in SITE_FIELDS.values() if f[0] in r), ())
         site.update({k: r[k] for k in fields if k in r})
         out.append(site)
     return out
+
+
+def _site_fields(ws: Any) -> tuple[str, ...]:
+    """The describing fields of the workspace's task (its spec's ``site_fields``; none when the
+    workspace names no registered task)."""
+    import json
+
+    from ...tasks.registry import REGISTRY, spec
+
+    try:
+        task = json.loads((ws / "input" / "city_state.json").read_text(encoding="utf-8")).get("task")
+    except (OSError, ValueError):
+        return ()
+    return spec(task).site_fields if task in REGISTRY else ()
 
 
 def _brief(ev: dict[str, Any]) -> dict[str, Any]:
@@ -168,14 +184,17 @@ def tools(ctx: ToolContext) -> list[Tool]:
                             "overwrite": {"type": "boolean", "description": "replace a workspace that holds a "
                                                                           "plan or evaluations (default false)"}},
                            ["region", "task"]), build_instance),
-        Tool("solve_plan", "Solve a workspace's instance with a solver, write outputs/final_plan.json and "
-             "evaluate it: valid, score, metrics, selected candidates.",
+        Tool("solve_plan", "Solve a workspace's instance under its stored instructions with a solver and "
+             "evaluate the plan: valid, score, metrics, selected candidates; outputs/final_plan.json "
+             "keeps the workspace's best plan (replaced only by a better one: best, best_replaced).",
              object_schema({"workspace": ws, "method": {"type": "string", "enum": list(SOLVE_METHODS)},
                             "time_limit": {"type": "number", "exclusiveMinimum": 0, "maximum": 120},
                             "seed": {"type": "integer", "minimum": 0}}, ["workspace"]), solve_plan),
         Tool("evaluate_plan", "Evaluate a plan (candidate ids) in a workspace with the sandbox evaluator; "
              "without ids the workspace's final plan is evaluated.",
-             object_schema({"workspace": ws, "candidate_ids": {"type": "array", "items": {"type": "string"},
+             object_schema({"workspace": ws, "candidate_ids": {"type": "array",
+                                                               # ids are short: a 50 MB "plan" was written before
+                                                               "items": {"type": "string", "maxLength": 200},
                                                                "maxItems": 5000}}, ["workspace"]), evaluate_plan),
         Tool("participation_metrics", "Service (share of the five service kinds within 500 m of residential "
              "parcels) and Ecology (residential area within 300 m of green ≥ 2000 m²) of a parcels GeoJSON.",

@@ -26,11 +26,6 @@ from ...errors import Cancelled, InputError
 from ...tasks.base import Instance
 from ...util.spawned import SpawnedWorker, bounded_call
 
-MILP_MODULES: dict[str, str] = {
-    "land": ".land",
-    "road": ".road",
-    "station": ".station",
-}
 STATUSES = ("optimal", "time_limit", "infeasible", "error")
 #: extra rows / objective terms for the MILP being solved by ``solve_milp`` (planner
 #: constraints, ``plugin.constraints``): (c, constraints, integrality, bounds) -> the same
@@ -52,10 +47,13 @@ class MilpResult:
 
 
 def milp_module(task: str) -> ModuleType:
-    """The MILP module of ``task``; MilpUnavailable when there is none."""
-    name = MILP_MODULES.get(task)
+    """The MILP module of ``task`` (its spec's ``milp_module``); MilpUnavailable when there is none."""
+    from ...tasks.registry import REGISTRY, spec
+
+    name = spec(task).milp_module if task in REGISTRY else None
     if name is None:
-        raise MilpUnavailable(f"no MILP for task '{task}' (MILPs exist for: {', '.join(MILP_MODULES)})")
+        have = ", ".join(t for t in REGISTRY if spec(t).milp_module)
+        raise MilpUnavailable(f"no MILP for task '{task}' (MILPs exist for: {have})")
     name = importlib.util.resolve_name(name, __package__)
     try:
         return importlib.import_module(name)
@@ -160,5 +158,5 @@ def solve_milp(inst: Instance, time_limit: float, warm_start: np.ndarray | None 
         MILP_EXTENSION.reset(token)
 
 
-__all__ = ["MILP_MODULES", "MilpResult", "MilpUnavailable", "bounded_call", "check_cancel", "highs_options",
+__all__ = ["MilpResult", "MilpUnavailable", "bounded_call", "check_cancel", "highs_options",
            "milp_module", "result_from_highs", "run_highs", "solve_milp", "valid_warm_start"]

@@ -9,12 +9,70 @@ from shapely import unary_union
 from .constants import ECOLOGY_RADIUS, GREEN_MIN_AREA, KINDS, SERVICE_KIND, SERVICE_RADIUS
 
 
+#: float64 distances computed at once: rows of a per block × len(b) stay under this many cells
+#: (16 MB), so memory is the answer's own size, never a (len a, len b, 2) float array
+BLOCK_CELLS = 2_000_000
+
+
+def _blocks(a: np.ndarray, b: np.ndarray, radius: float):
+    """(start, stop, (rows, len b) bool) per block of ``a``: centroid distance ≤ radius, computed
+    exactly as d² ≤ r² with dx² + dy² (no 3-D intermediate). Non-finite points match nothing."""
+    r2 = float(radius) * float(radius)
+    step = max(1, BLOCK_CELLS // max(len(b), 1))
+    bx, by = b[:, 0], b[:, 1]
+    with np.errstate(over="ignore", invalid="ignore"):   # 1e300 squares to inf: simply far away
+        for start in range(0, len(a), step):
+            blk = a[start:start + step]
+            d2 = (blk[:, :1] - bx[None, :]) ** 2
+            d2 += (blk[:, 1:2] - by[None, :]) ** 2
+            yield start, start + len(blk), d2 <= r2
+
+
+def _points(xy: np.ndarray) -> np.ndarray:
+    return np.asarray(xy, dtype=float).reshape(-1, 2)
+
+
 def within(a_xy: np.ndarray, b_xy: np.ndarray, radius: float) -> np.ndarray:
-    """(len a, len b) bool: centroid-to-centroid Euclidean distance ≤ radius."""
-    a = np.asarray(a_xy, dtype=float).reshape(-1, 2)
-    b = np.asarray(b_xy, dtype=float).reshape(-1, 2)
-    d2 = ((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)
-    return d2 <= radius * radius
+    """(len a, len b) bool: centroid-to-centroid Euclidean distance ≤ radius (built in blocks:
+    peak memory is the answer plus one block; use ``within_any`` / ``within_count`` when only
+    a per-row reduction is needed)."""
+    a, b = _points(a_xy), _points(b_xy)
+    out = np.zeros((len(a), len(b)), dtype=bool)
+    if len(a) and len(b):
+        for start, stop, hit in _blocks(a, b, radius):
+            out[start:stop] = hit
+    return out
+
+
+def within_any(a_xy: np.ndarray, b_xy: np.ndarray, radius: float) -> np.ndarray:
+    """(len a,) bool: some point of b within ``radius`` — ``within(…).any(axis=1)`` without the matrix."""
+    a, b = _points(a_xy), _points(b_xy)
+    out = np.zeros(len(a), dtype=bool)
+    if len(a) and len(b):
+        for start, stop, hit in _blocks(a, b, radius):
+            out[start:stop] = hit.any(axis=1)
+    return out
+
+
+def within_count(a_xy: np.ndarray, b_xy: np.ndarray, radius: float) -> np.ndarray:
+    """(len a,) int: points of b within ``radius`` — ``within(…).sum(axis=1)`` without the matrix."""
+    a, b = _points(a_xy), _points(b_xy)
+    out = np.zeros(len(a), dtype=np.int64)
+    if len(a) and len(b):
+        for start, stop, hit in _blocks(a, b, radius):
+            out[start:stop] = hit.sum(axis=1)
+    return out
+
+
+def within_sparse(a_xy: np.ndarray, b_xy: np.ndarray, radius: float):
+    """``within`` as a scipy CSR matrix: memory grows with the pairs in range, not len a × len b
+    (residents × parcels: 200,000 × 20,000 would be 4 GB dense)."""
+    from scipy.sparse import csr_matrix, vstack
+
+    a, b = _points(a_xy), _points(b_xy)
+    if not len(a) or not len(b):
+        return csr_matrix((len(a), len(b)), dtype=bool)
+    return vstack([csr_matrix(hit) for _, _, hit in _blocks(a, b, radius)], format="csr")
 
 
 def facilities_by_kind(types: Iterable[str], xy: np.ndarray) -> dict[str, np.ndarray]:
@@ -28,7 +86,7 @@ def service_coverage(unit_xy: np.ndarray, facilities: Mapping[str, np.ndarray],
                      radius: float = SERVICE_RADIUS) -> np.ndarray:
     """(units, 5) bool: unit served for kind k when a facility of kind k is within ``radius``."""
     u = np.asarray(unit_xy, dtype=float).reshape(-1, 2)
-    cols = [within(u, facilities.get(k, np.empty((0, 2))), radius).any(axis=1) for k in KINDS]
+    cols = [within_any(u, facilities.get(k, np.empty((0, 2))), radius) for k in KINDS]
     return np.stack(cols, axis=1) if len(u) else np.zeros((0, len(KINDS)), dtype=bool)
 
 
@@ -46,7 +104,7 @@ def ecology_served(unit_xy: np.ndarray, green_xy: np.ndarray, green_area: np.nda
     green-served (all of its area) when the centroid of a green of area ≥ ``min_area`` lies
     within ``radius`` of its centroid."""
     big = np.asarray(green_area, dtype=float) >= min_area
-    return within(unit_xy, np.asarray(green_xy, dtype=float).reshape(-1, 2)[big], radius).any(axis=1)
+    return within_any(unit_xy, np.asarray(green_xy, dtype=float).reshape(-1, 2)[big], radius)
 
 
 def ecology_score(unit_xy: np.ndarray, unit_area: np.ndarray, green_xy: np.ndarray, green_area: np.ndarray,

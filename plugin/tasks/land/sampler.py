@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 import geopandas as gpd
 import numpy as np
 import pandas as pd
+import shapely
 
 from ...errors import InputError
 from .assemble import assemble
@@ -18,12 +19,21 @@ if TYPE_CHECKING:
 
 
 def sample_city(cls: "type[LandAllocation]", city, size: str, seed: int, budget: float | None,
-                **params: Any) -> "LandAllocation":
+                mode: str = "benchmark", assume_vacant: bool = False, **params: Any) -> "LandAllocation":
     """Candidates on vacant/redevelopable faces, demand on residential faces.
 
     ``size="all"`` (the whole area): every eligible (face, type) pair, no sampling and no
-    extension. params: n_candidates (override the size's target count), budget_factor."""
+    extension. params: n_candidates (override the size's target count), budget_factor.
+    Plan mode: vacancy measured (``plan``), candidates drawn as their developed area."""
+    from . import plan
+
     rng = np.random.default_rng(seed)
+    demand_notes: list[str] = []
+    if mode == "plan":
+        from ..plan_demand import with_complete_demand
+
+        plan.check_measurable(city, assume_vacant)
+        city, demand_notes = with_complete_demand(city)
     faces = city.faces
     faces = faces[faces["area"] > 0]
     if not len(faces):
@@ -32,10 +42,15 @@ def sample_city(cls: "type[LandAllocation]", city, size: str, seed: int, budget:
     target = 0 if whole else int(params.get("n_candidates") or TARGET[size])
     cen = faces.geometry.centroid
     fxy = np.c_[cen.x.to_numpy(), cen.y.to_numpy()]
-    pool, reasons = _candidate_pool(faces, target)
+    left = None
+    if mode == "plan":
+        pool, reasons, left = plan.plan_pool(faces, plan.has_buildings(city), assume_vacant)
+    else:
+        pool, reasons = _candidate_pool(faces, target)
     if not len(pool):
+        why = f" ({', '.join(f'{v} {k}' for k, v in left.items())})" if left else ""
         raise InputError(f"{city.name}: no vacant or redevelopable face fits a land-use type "
-                         "(site rules: each type's minimum area and width)")
+                         f"(site rules: each type's minimum area and width){why}")
     take = np.arange(len(pool)) if whole else np.sort(rng.choice(len(pool), size=min(target, len(pool)), replace=False))
     pool = pool.iloc[take].reset_index(drop=True)
     pos = faces.index.get_indexer(pool["face_id"])
@@ -48,6 +63,9 @@ def sample_city(cls: "type[LandAllocation]", city, size: str, seed: int, budget:
         "reason": [reasons[f] for f in pool["face_id"]],
         "x": fxy[pos, 0].round(2), "y": fxy[pos, 1].round(2), "wkt": sub.geometry.to_wkt().to_numpy(),
     })
+    if mode == "plan":   # the map draws the plot a type uses, not the whole face
+        cands["wkt"] = [shapely.to_wkt(plan.developed_polygon(g, d), rounding_precision=2)
+                        for g, d in zip(sub.geometry.to_numpy(), dev)]
     demand = faces["demand"].to_numpy(dtype=float)
     is_unit = demand > 0
     w = demand[is_unit] * np.exp(rng.normal(0.0, 0.1, int(is_unit.sum())))  # seeded perturbation
@@ -62,7 +80,13 @@ def sample_city(cls: "type[LandAllocation]", city, size: str, seed: int, budget:
             "demand_units": int(is_unit.sum()), "bounds": [round(float(b), 2) for b in city.bounds]}
     if not is_unit.any():
         meta["note"] = "no residential demand in this area: A = 0"
-    inst_id = f"{city.name}-land-{size}-{seed}"
+    if mode == "plan":
+        meta.update(mode="plan", left_out=left, short_of_target=False, plan_notes=demand_notes)
+        if assume_vacant:
+            meta["plan_notes"] += [f"--assume-vacant: every block without a land use was taken as free to build on "
+                                  f"({int((np.array(list(reasons.values())) == 'assumed_vacant').sum())} blocks); "
+                                  "check them on the map"]
+    inst_id = f"{city.name}-land-{'plan-' if mode == 'plan' else ''}{size}-{seed}"
     return assemble(cls, inst_id, cands, units, existing, None, budget, factor, None, city.crs, meta, "f")
 
 

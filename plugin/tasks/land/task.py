@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import InputError
-from ..base import BUILD_SIZES, Instance
+from ..base import BUILD_SIZES, Instance, check_mode
 from .constants import ECOLOGY, GREEN_TYPES, KINDS, SERVICE_KIND, W_A, W_R, W_RHO, W_V
 from .coverage import within
 from .layers import from_parcels
@@ -143,12 +143,12 @@ class LandAllocation(Instance):
     # ------------------------------------------------------------------ construction
     @classmethod
     def build(cls, city, size: str = "small", seed: int = 0, budget: float | None = None,
-              **params: Any) -> "LandAllocation":
+              mode: str = "benchmark", **params: Any) -> "LandAllocation":
         """From a City: candidates on vacant/redevelopable faces, demand on residential faces
-        (``sampler.sample_city``)."""
+        (``sampler.sample_city``); plan mode measures vacancy (``sampler`` docstring)."""
         if size not in BUILD_SIZES:
             raise InputError(f"unknown size '{size}' (choose {', '.join(BUILD_SIZES)})")
-        return sample_city(cls, city, size, seed, budget, **params)
+        return sample_city(cls, city, size, seed, budget, mode=check_mode(mode), **params)
 
     from_parcels = classmethod(from_parcels)
 

@@ -21,11 +21,15 @@ if TYPE_CHECKING:
 
 
 def sample_city(cls: "type[RoadConstruction]", city, size: str, seed: int, budget: float | None,
-                **params: Any) -> "RoadConstruction":
+                mode: str = "benchmark", **params: Any) -> "RoadConstruction":
     """params: n_candidates (override the size's target), n_groups, budget_factor, link_radius.
 
     ``size="all"`` (the whole area): the large size's demand faces and removed links, and
-    every new link within ``link_radius`` (no sampling)."""
+    every new link within ``link_radius`` (no sampling). Plan mode: ``plan.plan_city``."""
+    if mode == "plan":
+        from .plan import plan_city
+
+        return plan_city(cls, city, size, seed, budget, **params)
     rng = np.random.default_rng(seed)
     whole = size == "all"
     plan = "large" if whole else size
@@ -122,18 +126,23 @@ class _Network:
         out["reason"] = out["edge_id"].map(self.removed)
         return out
 
-    def new_links(self, radius: float) -> pd.DataFrame:
+    def new_links(self, radius: float, why: dict[str, int] | None = None) -> pd.DataFrame:
         """Straight links between nodes ≤ radius apart that touch no building or water, stay
         inside the study area (``City.extent``), cross no road except at their endpoints, and
-        shorten the (gapped) network path by MIN_DETOUR."""
+        shorten the (gapped) network path by MIN_DETOUR. ``why`` (optional) receives how many
+        node pairs each rule left out (a pair can fail several: each is counted)."""
         xy = self.nodes[["x", "y"]].to_numpy()
         pairs = np.array(sorted(cKDTree(xy).query_pairs(radius)), dtype=np.int64).reshape(-1, 2)
         eu = np.hypot(*(xy[pairs[:, 0]] - xy[pairs[:, 1]]).T)
         adjacent = set(zip(self.pos[self.edges["a"]], self.pos[self.edges["b"]]))
         keep = (eu >= MIN_LINK) & np.array([(a, b) not in adjacent for a, b in pairs], dtype=bool)
+        if why is not None:
+            why.update(pairs=len(pairs), too_short_or_existing=int((~keep).sum()))
         pairs, eu = pairs[keep], eu[keep]
         dist = pair_distances(self._graph(self.kept), pairs[:, 0], pairs[:, 1])
         keep = dist >= MIN_DETOUR * eu
+        if why is not None:
+            why["small_detour"] = int((~keep).sum())
         pairs, eu, dist = pairs[keep], eu[keep], dist[keep]
         segs = shapely.linestrings(np.stack([xy[pairs[:, 0]], xy[pairs[:, 1]]], axis=1))
         bad = np.zeros(len(segs), dtype=bool)
@@ -141,6 +150,7 @@ class _Network:
         if len(b):
             hit, _ = shapely.STRtree(b.geometry.to_numpy()).query(segs, predicate="intersects")
             bad[hit] = True
+        n_building = int(bad.sum())
         masks = getattr(self.city, "masks", None)
         water = masks[masks["kind"] == "water"].geometry.to_numpy() if masks is not None else []
         if len(water):
@@ -153,7 +163,12 @@ class _Network:
         roads = self.edges.geometry.to_numpy()
         si, ri = shapely.STRtree(roads).query(segs, predicate="intersects")
         ends = shapely.buffer(shapely.multipoints(np.stack([xy[pairs[si, 0]], xy[pairs[si, 1]]], axis=1)), 0.05)
-        bad[si[~shapely.is_empty(shapely.difference(shapely.intersection(segs[si], roads[ri]), ends))]] = True
+        crossing = np.zeros(len(segs), dtype=bool)
+        crossing[si[~shapely.is_empty(shapely.difference(shapely.intersection(segs[si], roads[ri]), ends))]] = True
+        if why is not None:
+            why.update(building=n_building, water_or_outside=int(bad.sum()) - n_building,
+                       crossing_street=int((crossing & ~bad).sum()))
+        bad |= crossing
         nid = self.nodes.index.to_numpy()
         return pd.DataFrame({"u": nid[pairs[~bad, 0]], "v": nid[pairs[~bad, 1]], "length": eu[~bad],
                              "detour": dist[~bad] / eu[~bad],

@@ -25,7 +25,7 @@ import numpy as np
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 from ...errors import InputError
-from ..base import BUILD_SIZES, Instance
+from ..base import BUILD_SIZES, Instance, check_mode
 from .constants import W_CROSS, W_RHO
 from .graph import _csr, distance_rows
 from .layers import from_links
@@ -195,12 +195,13 @@ class RoadConstruction(Instance):
     # ------------------------------------------------------------------ generation
     @classmethod
     def build(cls, city, size: str = "small", seed: int = 0, budget: float | None = None,
-              **params: Any) -> "RoadConstruction":
-        """From a City: cut some demand faces off, remove some through links, offer those links
-        and new straight links as candidates (``sampler.sample_city``)."""
+              mode: str = "benchmark", **params: Any) -> "RoadConstruction":
+        """From a City (``sampler.sample_city``). Benchmark mode: cut some demand faces off,
+        remove some through links, offer those links and new straight links as candidates.
+        Plan mode: the network stays; candidates are new links only."""
         if size not in BUILD_SIZES:
             raise InputError(f"unknown size '{size}' (choose {', '.join(BUILD_SIZES)})")
-        return sample_city(cls, city, size, seed, budget, **params)
+        return sample_city(cls, city, size, seed, budget, mode=check_mode(mode), **params)
 
     from_links = classmethod(from_links)
 

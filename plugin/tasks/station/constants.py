@@ -34,11 +34,21 @@ DETOUR = 1.4                # distance factor where the road network does not co
 FACE_SITE_MIN_AREA = 5000.0  # a block this large (m²) or with parking area can host a site
 SITE_ROAD_M = 100.0         # a site farther than this from the main road network is unreachable
 PARAMS = ("n_sites", "n_configs", "cell_m", "max_select", "budget_factor")
+# plan mode (docs/modes.md): chargers on the curb
+CURB_MAX_M = 2.0            # a kerbside site lies within this of a street line
+#: and at least this far from any junction where three or more street segments meet: the
+#: 10 m of a zebra crossing or a junction's no-parking zone (5 m in most European codes,
+#: 20-30 ft in US ones) plus a car length to pull in and out
+JUNCTION_CLEAR_M = 15.0
+CURB_STEP_M = 100.0         # kerbside places along a street: its middle, and every this many metres on long streets
+#: places that are sites in their own right (an existing charger, a fuel station, a car park):
+#: kept where they are, only never on a junction node (within CURB_MAX_M of one)
+PLACE_KINDS = ("charging", "fuel", "parking")
 AREA_SITES_PER_STATION = 10  # whole area: step limit = sites / this (at least 10)
 AREA_DEMAND_CELLS = 300    # whole area: demand cell so that the bounding box holds about this many
 AREA_CONFIGS = 5           # whole area: configurations per site (one per slice of CONFIGS by q)
 
 __all__ = ["W_A", "W_D", "W_T", "W_RHO", "SUPPLY", "CHARGER_COST", "CONFIGS", "SITE_KINDS", "SIZE_PARAMS",
            "DEFAULT_PARAMS", "MU", "DEMAND_RATIO", "RADIUS_SHAPE", "SITE_REACH_M", "MIN_SPACING_M", "DETOUR",
-           "FACE_SITE_MIN_AREA", "SITE_ROAD_M", "PARAMS",
+           "FACE_SITE_MIN_AREA", "SITE_ROAD_M", "PARAMS", "CURB_MAX_M", "JUNCTION_CLEAR_M", "CURB_STEP_M", "PLACE_KINDS",
            "AREA_SITES_PER_STATION", "AREA_DEMAND_CELLS", "AREA_CONFIGS"]

@@ -8,12 +8,13 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import shapely
+from scipy.spatial import cKDTree
 
 from ...errors import InputError
 from ..base import SIZES
 from .assemble import assemble
-from .constants import (CHARGER_COST, CONFIGS, FACE_SITE_MIN_AREA, MIN_SPACING_M, PARAMS, SITE_KINDS, SITE_REACH_M,
-                        SITE_ROAD_M, SIZE_PARAMS, SUPPLY)
+from .constants import (CHARGER_COST, CONFIGS, CURB_MAX_M, CURB_STEP_M, FACE_SITE_MIN_AREA, JUNCTION_CLEAR_M,
+                        MIN_SPACING_M, PARAMS, PLACE_KINDS, SITE_KINDS, SITE_REACH_M, SITE_ROAD_M, SIZE_PARAMS, SUPPLY)
 from .demand import demand_regions, road_distances
 
 if TYPE_CHECKING:
@@ -21,8 +22,9 @@ if TYPE_CHECKING:
 
 
 def sample_city(cls: "type[StationPlacement]", city, size: str, seed: int, budget: float | None,
-                **params: Any) -> "StationPlacement":
-    """params: n_sites, n_configs, cell_m, max_select, budget_factor (override the size's)."""
+                mode: str = "benchmark", **params: Any) -> "StationPlacement":
+    """params: n_sites, n_configs, cell_m, max_select, budget_factor (override the size's).
+    Plan mode: the places of ``_sites`` are on the curb (``curb_places``)."""
     unknown = sorted(set(params) - set(PARAMS))
     if unknown:
         raise InputError(f"station: unknown parameter(s) {', '.join(unknown)} (known: {', '.join(PARAMS)})")
@@ -37,7 +39,7 @@ def sample_city(cls: "type[StationPlacement]", city, size: str, seed: int, budge
     if not len(demand):
         raise InputError(f"{city.name}: no residential demand to serve (no residential buildings); "
                          "give a demand layer (--demand PATH[:LAYER] --demand-field F, or DEMAND_LAYER in QGIS)")
-    sites = _sites(city, n_sites, demand, rng)
+    sites = _sites(city, n_sites, demand, rng, mode)
     if not len(sites):
         raise InputError(f"{city.name}: no place for a charging site (no parking/fuel/business POI or large block)")
     dist = road_distances(city, sites[["x", "y"]].to_numpy(), demand[["x", "y"]].to_numpy())
@@ -50,12 +52,19 @@ def sample_city(cls: "type[StationPlacement]", city, size: str, seed: int, budge
     cands = _configurations(sites, per_site, rng)
     meta = {"region": city.name, "size": size, "seed": int(seed), "sites_target": n_sites,
             "configs_per_site": int(per_site.max()), "candidates_target": target,
-            "short_of_target": len(cands) < target, "demand_cell_m": cell}
-    return assemble(cls, f"{city.name}-station-{size}-s{seed}", sites, demand, dist, cands, budget, max_select,
+            "short_of_target": len(cands) < target, "demand_cell_m": cell, **plan_meta(mode)}
+    name = f"{city.name}-station-{'plan-' if mode == 'plan' else ''}{size}-s{seed}"
+    return assemble(cls, name, sites, demand, dist, cands, budget, max_select,
                     float(params.get("budget_factor", bfac)), rng, city.bounds, city.crs, meta)
 
 
-def _sites(city, n_sites: int, demand: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+def plan_meta(mode: str) -> dict[str, Any]:
+    """What plan mode adds to the meta (nothing in benchmark mode: its export stays as it was)."""
+    return {"mode": "plan", "junction_clear_m": JUNCTION_CLEAR_M, "curb_max_m": CURB_MAX_M} if mode == "plan" else {}
+
+
+def _sites(city, n_sites: int, demand: pd.DataFrame, rng: np.random.Generator,
+           mode: str = "benchmark") -> pd.DataFrame:
     """Up to ``n_sites`` places spread over the city, sampled by kind priority and demand.
 
     Places: POIs of kind charging / fuel / parking / business, blocks that are large or have
@@ -65,7 +74,7 @@ def _sites(city, n_sites: int, demand: pd.DataFrame, rng: np.random.Generator) -
     largest such number). Sampling order: Efraimidis–Spirakis keys u^(1/weight) (seeded); a place
     is accepted if it is at least ``spacing`` from the accepted ones; the spacing starts at
     half the mean distance between n_sites evenly spread sites and halves until enough are
-    found or it reaches MIN_SPACING_M."""
+    found or it reaches MIN_SPACING_M. Plan mode: the places are ``curb_places``."""
     pois = city.pois
     pois = pois[pois["category"].isin(list(SITE_KINDS))] if pois is not None and len(pois) else pois
     rows = []
@@ -74,8 +83,10 @@ def _sites(city, n_sites: int, demand: pd.DataFrame, rng: np.random.Generator) -
                                   "y": pois.geometry.y.to_numpy(),
                                   "name": pois["name"].fillna("").astype(str).to_numpy()}))
     roads = _main_roads(city)
+    if mode == "plan":
+        rows = [curb_places(city, roads, pd.concat(rows, ignore_index=True) if rows else None)]
     f = city.faces
-    if f is not None and len(f) and len(roads):
+    if mode != "plan" and f is not None and len(f) and len(roads):
         big = f[(f["area"] >= FACE_SITE_MIN_AREA) | (f["parking_area"] > 0)]
         # the block's site is its point nearest to the network: where the driveway would be
         gate = shapely.get_coordinates(shapely.get_point(shapely.shortest_line(
@@ -83,7 +94,7 @@ def _sites(city, n_sites: int, demand: pd.DataFrame, rng: np.random.Generator) -
         rows.append(pd.DataFrame({"kind": "face", "x": gate[:, 0], "y": gate[:, 1],
                                   "name": [f"block {i}" for i in big.index]}))
     nodes = city.nodes
-    if nodes is not None and len(nodes):
+    if mode != "plan" and nodes is not None and len(nodes):
         junc = nodes[nodes["degree"] >= 3]
         rows.append(pd.DataFrame({"kind": "curb", "x": junc["x"].to_numpy(dtype=float),
                                   "y": junc["y"].to_numpy(dtype=float),
@@ -115,6 +126,68 @@ def _sites(city, n_sites: int, demand: pd.DataFrame, rng: np.random.Generator) -
     s = places.iloc[chosen].reset_index(drop=True)
     s["site"] = [f"s{i:02d}" for i in range(len(s))]
     return s
+
+
+def junction_points(city) -> np.ndarray:
+    """(n, 2) coordinates of the nodes where three or more street segments meet."""
+    nodes = city.nodes
+    if nodes is None or not len(nodes):
+        return np.empty((0, 2))
+    return nodes.loc[nodes["degree"] >= 3, ["x", "y"]].to_numpy(dtype=float)
+
+
+def curb_places(city, roads: np.ndarray, pois: pd.DataFrame | None) -> pd.DataFrame:
+    """Plan-mode places (kind, x, y, name): charging / fuel / parking POIs where they are unless
+    on a junction node; every other place (a business POI, a large block's gate) moved to the
+    nearest point of a street line; kerbside places along every street (its middle, and every
+    CURB_STEP_M on long ones). A moved or kerbside place is kept only at least JUNCTION_CLEAR_M
+    from every junction of three or more street segments."""
+    cols = ["kind", "x", "y", "name"]
+    junc = junction_points(city)
+    out = []
+    if pois is not None and len(pois):
+        own = pois[pois["kind"].isin(PLACE_KINDS)]
+        out.append((own[cols], CURB_MAX_M))
+        rest = pois[~pois["kind"].isin(PLACE_KINDS)]
+        if len(rest) and len(roads):
+            out.append((_to_curb(rest, roads), JUNCTION_CLEAR_M))
+    f = city.faces
+    if f is not None and len(f) and len(roads):
+        big = f[(f["area"] >= FACE_SITE_MIN_AREA) | (f["parking_area"] > 0)]
+        gate = shapely.get_coordinates(shapely.get_point(shapely.shortest_line(
+            big.geometry.to_numpy(), shapely.union_all(roads)), 1))   # the street end of the driveway
+        out.append((pd.DataFrame({"kind": "face", "x": gate[:, 0], "y": gate[:, 1],
+                                  "name": [f"block {i}" for i in big.index]}), JUNCTION_CLEAR_M))
+    if len(roads):
+        pts, names = [], []
+        for k, line in enumerate(roads):
+            length = float(shapely.length(line))
+            at = np.arange(CURB_STEP_M, length - JUNCTION_CLEAR_M, CURB_STEP_M) \
+                if length > 2 * CURB_STEP_M else np.array([length / 2])
+            xy = shapely.get_coordinates(shapely.line_interpolate_point(line, at))
+            pts += list(xy)
+            names += [f"kerb {k}@{int(d)}m" for d in at]
+        if pts:
+            xy = np.array(pts)
+            out.append((pd.DataFrame({"kind": "curb", "x": xy[:, 0], "y": xy[:, 1], "name": names}),
+                        JUNCTION_CLEAR_M))
+    frames = []
+    for frame, clear in out:
+        if not len(frame):
+            continue
+        if len(junc):
+            d, _ = cKDTree(junc).query(frame[["x", "y"]].to_numpy(dtype=float))
+            frame = frame[d >= clear]
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=cols)
+
+
+def _to_curb(places: pd.DataFrame, roads: np.ndarray) -> pd.DataFrame:
+    """``places`` moved to the nearest point of the nearest street line."""
+    pts = shapely.points(places[["x", "y"]].to_numpy(dtype=float))
+    _, ri = shapely.STRtree(roads).query_nearest(pts, all_matches=False)
+    near = shapely.get_coordinates(shapely.line_interpolate_point(roads[ri], shapely.line_locate_point(roads[ri], pts)))
+    return places.assign(x=near[:, 0], y=near[:, 1])[["kind", "x", "y", "name"]]
 
 
 def _main_roads(city) -> np.ndarray:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import InputError
-from ..base import BUILD_SIZES, Instance
+from ..base import BUILD_SIZES, Instance, check_mode
 from .area import whole_area
 from .constants import DEFAULT_PARAMS, SIZE_PARAMS, W_A, W_D, W_RHO, W_T
 from .layers import from_sites
@@ -155,14 +155,15 @@ class StationPlacement(Instance):
     # ------------------------------------------------------------------ building
     @classmethod
     def build(cls, city, size: str = "small", seed: int = 0, budget: float | None = None,
-              **params: Any) -> "StationPlacement":
+              mode: str = "benchmark", **params: Any) -> "StationPlacement":
         """From a City: sampled sites and configurations (``sampler.sample_city``), or with
         ``size="all"`` every place of the area (``area.whole_area``); demand regions from the
-        City's residents."""
+        City's residents. Plan mode puts kerbside sites on the curb, off junctions."""
+        check_mode(mode)
         if size == "all":
-            return whole_area(cls, city, seed, budget, **params)
+            return whole_area(cls, city, seed, budget, mode=mode, **params)
         if size not in SIZE_PARAMS:
             raise InputError(f"unknown size '{size}' (choose {', '.join(BUILD_SIZES)})")
-        return sample_city(cls, city, size, seed, budget, **params)
+        return sample_city(cls, city, size, seed, budget, mode=mode, **params)
 
     from_sites = classmethod(from_sites)
