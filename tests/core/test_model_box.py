@@ -3,6 +3,7 @@ that accepts the request and never answers: the reply comes within the box plus 
 is the "I could not read '…' — say it as …" line. Without a named model no model is called."""
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -61,7 +62,8 @@ def test_ask_waits_no_longer_than_the_box_on_a_silent_endpoint(silent_endpoint, 
     assert took < MODEL_BOX_S + GRACE_S, took
     assert held, "the named endpoint was tried"
     calls = [s for s in out["trace"] if s.get("step") == "model"]
-    assert len(calls) == 1 and "time box" in calls[0]["error"]
+    # the HTTP call is cut at the box's deadline, or the worker is abandoned at it: either way the box
+    assert len(calls) == 1 and re.search(r"time box|within 10 s", calls[0]["error"]), calls
     assert out["clarification"].startswith(f"I could not read '{UNREADABLE}' — say it as, e.g., 'nearest pharmacy to")
 
 
