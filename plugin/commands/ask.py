@@ -53,9 +53,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         backend = None
         if lora:   # ask() makes a plain model itself; with an adapter the command makes it (started lazily)
             from ..agent.backend import make_backend
-            from ..constraints.llm import LazyBackend
+            from ..agent.timebox import BoxedBackend
 
-            backend = stack.enter_context(contextlib.closing(LazyBackend(
+            backend = stack.enter_context(contextlib.closing(BoxedBackend(
                 lambda: make_backend(args.model, None, lora=lora, threads=args.threads))))
         out = ask(args.request, region, backend, root=root, read_roots=tuple(args.allow_read), model=args.model,
                   endpoint=args.endpoint, threads=args.threads, max_tokens=args.max_tokens, regions=regions,

@@ -56,10 +56,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if not args.rules_only:
         from ..agent.backend import make_backend
         from ..agent.model_files import resolve_lora
-        from ..constraints.llm import LazyBackend
+        from ..agent.timebox import BoxedBackend, explicit_model
 
         lora = None if args.endpoint else resolve_lora(args.lora)
-        backend = LazyBackend(lambda: make_backend(args.model, args.endpoint, lora=lora))
+        if explicit_model(args.model, args.endpoint, lora):   # the default fallback is skipped (agent/timebox.py)
+            backend = BoxedBackend(lambda: make_backend(args.model, args.endpoint, lora=lora))
         source = "endpoint" if args.endpoint else "model"
     try:
         return instruct(args.workspace, args.text, inst, backend, source, apply=args.apply, time_limit=args.time_limit,

@@ -23,10 +23,16 @@ SELECTION = re.compile(r"^(?:the\s+)?(?:current\s+|given\s+)?(?:selection|select
                        r"area|polygons?|layer)$", re.I)
 NEAR_KINDS = ("exclude_near", "require_near", "count_min", "count_max")
 NEEDS_PLACE = ("lock_in", "lock_out", "exclude_near", "require_near", "inside_area", "outside_area")
-HELP = ("I could not read that as a constraint. Forms I know: 'no station within 300 m of <place>', "
+HELP = ("Forms I know: 'no station within 300 m of <place>', "
         "'at least 2 within 500 m of <place>', 'site 3 in', 'parcel 2 out', 'keep 400 m between stations', "
         "'spend at most 80 % of the budget', 'every residential block within 500 m of a school', "
         "'prioritise coverage', 'nothing inside <park>'")
+
+
+def could_not_read(text: str, why: str = "") -> str:
+    """The reply to an instruction nothing could read: the text, a concrete phrasing, the forms known."""
+    return (f"I could not read '{text}'{why} — say it as, e.g., 'no station within 300 m of Kiasma' "
+            f"or 'spend at most 80 % of the budget'. {HELP}")
 
 
 #: the longest instruction read (the MCP tool's schema has the same cap): longer text is a
@@ -79,11 +85,15 @@ def read(text: str, inst: Instance, backend=None, model_source: str = "model",
             return [], "rules", str(e)
         except (NoRule, ValueError, ArithmeticError):   # a form the rules misjudge goes on to the reader below
             pass
-    if backend is None:
-        return [], "rules", HELP
+    if backend is None:   # the default fallback model is skipped (plugin/agent/timebox.py)
+        return [], "rules", could_not_read(text)
+    from ..agent.backend import BackendError
     from .llm import model_read
 
-    items, clar = model_read(backend, text, inst.task)
+    try:
+        items, clar = model_read(backend, text, inst.task)
+    except BackendError as e:   # the time box spent, or the model failed: the rules' reply, at once
+        return [], "rules", could_not_read(text, f" (the model gave no reading: {e})")
     return items, model_source, (clar if not items else None)
 
 
@@ -99,7 +109,7 @@ def interpret(text: str, inst: Instance, backend=None, model_source: str = "mode
         return Interpretation(clarification="the instruction is empty")
     items, source, clar = read(text, inst, backend, model_source, rules)
     if clar or not items:
-        return Interpretation(clarification=clar or HELP)
+        return Interpretation(clarification=clar or could_not_read(text))
     try:
         out = [finish(c, inst, text, source, selection) for c in items]
     except Clarify as e:

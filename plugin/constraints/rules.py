@@ -227,103 +227,196 @@ def _plain(text: str) -> str:
                   r"\1 of", t, flags=re.I)
 
 
-def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
-    t = _fix_spelling(_plain(text))
-    low = t.lower()
-    dist = distance_of(t)
-    typ = type_of(t, task)
-    # -- budget share
-    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap)\b", low) or money_amounts(t):
-        share = share_of(t, budget_keur)
+HOMES = r"(?:block|home|resident|household|dwelling|house)"
+
+
+class _Said:
+    """One instruction as the ordered rules of ``parse_one`` see it: the text with spelling fixed,
+    its lower case, the distance, the site type and the budget."""
+
+    def __init__(self, text: str, task: str, budget_keur: float | None):
+        self.text, self.task, self.budget_keur = text, task, budget_keur
+        self.t = _fix_spelling(_plain(text))
+        self.low = self.t.lower()
+        self.dist = distance_of(self.t)
+        self.typ = type_of(self.t, task)
+
+
+def _budget_share(x: _Said) -> list[dict[str, Any]] | None:
+    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap)\b", x.low) or money_amounts(x.t):
+        share = share_of(x.t, x.budget_keur)
         if share is not None and 0 < share <= 1:
             return [_base("budget_share_max", share=share)]
-        if "budget" in low and re.search(r"\b(at most|no more than|cap|limit|max)\b", low):
+        if "budget" in x.low and re.search(r"\b(at most|no more than|cap|limit|max)\b", x.low):
             raise Ambiguous("what share of the budget may be spent? (e.g. 80 %)")
-    # -- score emphasis
-    if EMPH.search(t) and not dist and not ID_REF.search(t):
-        term = term_of(t, task)
+    return None
+
+
+def _emphasis(x: _Said) -> list[dict[str, Any]] | None:
+    if EMPH.search(x.t) and not x.dist and not ID_REF.search(x.t):
+        term = term_of(x.t, x.task)
         if term:
             return [_base("emphasis", term=term)]
-    # -- minimum spacing
-    if dist and re.search(r"\b(apart|spacing|spaced|between (?:the |any |two )?(?:selected )?" + UNIT_NOUNS +
-                          r"|(?:from|of|to) each other|(?:from|of|to) one another|distance between)\b", low):
-        return [_base("spacing_min", distance_m=dist)]
-    # -- coverage of residential blocks
-    if dist and re.search(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|dwelling)", low):
-        m = re.search(r"\bof (?:an? |the nearest |some )?([a-z ]+?)\s*(?:[.,;]|$)", low) or \
-            re.search(r"\b(?:have|has|get|gets|with|needs?|reach(?:es)?)\s+(?:an?\s+|some\s+|the\s+)?([a-z ]+?)\s+within\b",
-                      low)
+    return None
+
+
+def _spacing(x: _Said) -> list[dict[str, Any]] | None:
+    if x.dist and re.search(r"\b(apart|spacing|spaced|between (?:the |any |two )?(?:selected )?" + UNIT_NOUNS +
+                            r"|(?:from|of|to) each other|(?:from|of|to) one another|distance between)\b", x.low):
+        return [_base("spacing_min", distance_m=x.dist)]
+    return None
+
+
+#: "no residential block more than 500 m from a station": every block within 500 m of one
+FAR_FROM = re.compile(r"\b(?:no|not one|not a single|none of the)\s+(?:residential\s+)?" + HOMES +
+                      r"s?\b.*\b(?:more than|farther than|further than|over|beyond)\b.*?\bfrom\s+"
+                      r"(?:an?\s+|the nearest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;]|$)")
+#: "all stations at least 200 m from homes": every/each/all names the sites, not the homes
+SITES_FIRST = re.compile(r"\b(?:every|each|all)\s+(?:the\s+|of the\s+)?(?:new\s+)?(?:ev\s+)?"
+                         r"(?:charg\w+|stations?|sites?|candidates?|links?|roads?|facilit\w+)\b")
+
+
+def _coverage(x: _Said) -> list[dict[str, Any]] | None:
+    """Every residential block within D of a kind of place, said either way round: "every block
+    within 500 m of a school", "no home more than 600 m from a charger"."""
+    low = x.low
+    far = FAR_FROM.search(low) if x.dist else None
+    if far is not None:
         from .resolve import category_of
 
-        cat = category_of(m.group(1)) if m else None
-        if cat is None:
-            raise Ambiguous("within that distance of what? (a category such as school, clinic or charger)")
-        return [_base("coverage", target={"name": None, "category": cat, "id": None}, distance_m=dist,
-                      scope="residential blocks")]
-    # -- ids: "site 3 in", "no site 15", "block 5 should stay green", "link 2 in, link 6 out"
+        cat = category_of(far.group(1))
+        if cat is not None:
+            return [_base("coverage", target={"name": None, "category": cat, "id": None}, distance_m=x.dist,
+                          scope="residential blocks")]
+    if not (x.dist and re.search(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|dwelling)",
+                                 low)):
+        return None
+    if SITES_FIRST.search(low):   # "keep all stations at least 200 m from homes": not a coverage, and no place named
+        raise Ambiguous("a distance from every home is read as coverage only ('every residential block within 500 m "
+                        "of a school'); to keep sites away from somewhere, name the place: 'no station within 200 m "
+                        "of <place>'")
+    m = re.search(r"\bof (?:an? |the nearest |some )?([a-z ]+?)\s*(?:[.,;]|$)", low) or \
+        re.search(r"\b(?:have|has|get|gets|with|needs?|reach(?:es)?)\s+(?:an?\s+|some\s+|the\s+)?([a-z ]+?)\s+within\b",
+                  low)
+    from .resolve import category_of
+
+    cat = category_of(m.group(1)) if m else None
+    if cat is None:
+        raise Ambiguous("within that distance of what? (a category such as school, clinic or charger)")
+    return [_base("coverage", target={"name": None, "category": cat, "id": None}, distance_m=x.dist,
+                  scope="residential blocks")]
+
+
+def _ids(x: _Said) -> list[dict[str, Any]] | None:
+    """"site 3 in", "no site 15", "block 5 should stay green", "link 2 in, link 6 out"."""
+    t, typ = x.t, x.typ
     idm = ID_LIST.search(t) or RAW_ID.search(t)
-    if idm and not dist:
-        idents = re.findall(r"\d+", idm.group(1)) if idm.re is ID_LIST else [idm.group(1)]
-        refs = list(ID_REF.finditer(t))
-        if idm.re is ID_LIST and len(refs) > len(idents):   # "site 3 in and site 6 out": each id its own words
-            shared = OUT_WORDS.search(t[: refs[0].start()])
-            return [_base("lock_out" if (OUT_WORDS.search(seg) if re.search(r"\b(in|out|off)\b", seg) else shared)
-                          else "lock_in", target={"name": None, "category": None, "id": r.group(2)}, type=typ)
-                    for k, r in enumerate(refs)
-                    for seg in [t[r.end(): refs[k + 1].start() if k + 1 < len(refs) else len(t)]]]
-        out = OUT_WORDS.search(t[: idm.start()] + " " + t[idm.end():])
-        return [_base("lock_out" if out else "lock_in", target={"name": None, "category": None, "id": i}, type=typ)
-                for i in idents]
-    phrase = target_phrase(t)
+    if not idm or x.dist:
+        return None
+    idents = re.findall(r"\d+", idm.group(1)) if idm.re is ID_LIST else [idm.group(1)]
+    refs = list(ID_REF.finditer(t))
+    if idm.re is ID_LIST and len(refs) > len(idents):   # "site 3 in and site 6 out": each id its own words
+        shared = OUT_WORDS.search(t[: refs[0].start()])
+        return [_base("lock_out" if (OUT_WORDS.search(seg) if re.search(r"\b(in|out|off)\b", seg) else shared)
+                      else "lock_in", target={"name": None, "category": None, "id": r.group(2)}, type=typ)
+                for k, r in enumerate(refs)
+                for seg in [t[r.end(): refs[k + 1].start() if k + 1 < len(refs) else len(t)]]]
+    out = OUT_WORDS.search(t[: idm.start()] + " " + t[idm.end():])
+    return [_base("lock_out" if out else "lock_in", target={"name": None, "category": None, "id": i}, type=typ)
+            for i in idents]
+
+
+def _near_place(x: _Said, phrase: str | None) -> list[dict[str, Any]] | None:
+    """Near a place, with or without a distance."""
+    t, low, dist, typ = x.t, x.low, x.dist, x.typ
     near_word = re.search(r"\b(near|nearby|next to|close to|by|beside|around)\b", low)
-    inside_word = re.search(r"\b(inside|within the area of|in the area of|in|on)\b", low) or \
-        (None if dist else re.search(r"\b(within)\b", low))
-    # -- near a place, with or without a distance
-    if phrase and (dist or near_word) and not (inside_word and not dist and not near_word):
-        target = _target(phrase)
-        note = None
-        if dist is None:   # "near" with no distance: the documented default, stated in the reply
-            dist = DEFAULT_NEAR_M
-            note = f"'{near_word.group(1)}' read as within {DEFAULT_NEAR_M:g} m (give a distance to change it)"
-        neg = NEG.search(re.sub(re.escape(phrase), " ", t, flags=re.I))
-        cnt = count_of(t)
-        at_most = re.search(r"\b(at most|no more than|not more than|max(?:imum)?|up to|only)\b", low)
-        if at_most and cnt is not None:
-            out = _base("count_max", target=target, distance_m=dist, count=cnt, type=typ)
-        elif neg and not re.search(r"\bat least (?:\d+|one|two|three)\b" + NOT_A_MEASURE, low):
-            out = _base("exclude_near", target=target, distance_m=dist, type=typ)
-        else:
-            out = _base("count_min", target=target, distance_m=dist, count=cnt or 1, type=typ)
-        return [{**out, "note": note} if note else out]
-    # -- inside / outside a named area
-    if phrase and inside_word:
-        target = _target(phrase)
-        cnt = count_of(t)
-        at_most = re.search(r"\b(at most|no more than|not more than|max\w*|up to)\b", low)
-        neg = NEG.search(low)
-        if cnt is not None and (at_most or not neg):   # "no more than 2 in Kluuvi" is a count, not "none"
-            return [_base("count_max" if at_most else "count_min", target=target, count=cnt, type=typ, area=True)]
-        if re.search(r"\bonly\b", low) and not neg:
-            return [_base("inside_area", target=target, type=typ)]
-        if neg:
-            return [_base("outside_area", target=target, type=typ)]
-    # -- "avoid the riverside": stay out of a named area
-    if phrase and re.search(r"\b(avoid\w*|stay out of|keep out of)\b", low):
-        return [_base("outside_area", target=_target(phrase), type=typ)]
-    # -- "no offices at all": none of a type anywhere
-    if typ and not phrase and re.search(r"\b(?:no|zero|not any|not a single)\s+(?:new\s+|more\s+)?(?!more\b)"
-                                        r"(?:[a-z_]+\s+)?(?:" + dict(_types(task))[typ] + r")\b", low):
-        return [_base("count_max", count=0, type=typ)]
-    # -- counts: "at least one parcel must be allocated to school", "max 1 hospital_l"
+    if not (phrase and (dist or near_word) and not (_inside_word(x) and not dist and not near_word)):
+        return None
+    target = _target(phrase)
+    note = None
+    if dist is None:   # "near" with no distance: the documented default, stated in the reply
+        dist = DEFAULT_NEAR_M
+        note = f"'{near_word.group(1)}' read as within {DEFAULT_NEAR_M:g} m (give a distance to change it)"
+    neg = NEG.search(re.sub(re.escape(phrase), " ", t, flags=re.I))
     cnt = count_of(t)
-    if cnt is not None and re.search(r"\b(at least|at most|no more than|not more than|max\w*|min\w*|up to|"
-                                      r"exactly|need|in total|total)\b", low):
-        if re.search(r"\b(at most|no more than|not more than|max\w*|up to)\b", low):
-            return [_base("count_max", count=cnt, type=typ)]
-        if re.search(r"\bexactly\b", low):
-            return [_base("count_min", count=cnt, type=typ), _base("count_max", count=cnt, type=typ)]
-        return [_base("count_min", count=cnt, type=typ)]
+    at_most = re.search(r"\b(at most|no more than|not more than|max(?:imum)?|up to|only)\b", low)
+    if at_most and cnt is not None:
+        out = _base("count_max", target=target, distance_m=dist, count=cnt, type=typ)
+    elif neg and not re.search(r"\bat least (?:\d+|one|two|three)\b" + NOT_A_MEASURE, low):
+        out = _base("exclude_near", target=target, distance_m=dist, type=typ)
+    else:
+        out = _base("count_min", target=target, distance_m=dist, count=cnt or 1, type=typ)
+    return [{**out, "note": note} if note else out]
+
+
+def _inside_word(x: _Said) -> Any:
+    return re.search(r"\b(inside|within the area of|in the area of|in|on)\b", x.low) or \
+        (None if x.dist else re.search(r"\b(within)\b", x.low))
+
+
+def _inside_area(x: _Said, phrase: str | None) -> list[dict[str, Any]] | None:
+    """Inside / outside a named area."""
+    if not (phrase and _inside_word(x)):
+        return None
+    low, typ = x.low, x.typ
+    target = _target(phrase)
+    cnt = count_of(x.t)
+    at_most = re.search(r"\b(at most|no more than|not more than|max\w*|up to)\b", low)
+    neg = NEG.search(low)
+    if cnt is not None and (at_most or not neg):   # "no more than 2 in Kluuvi" is a count, not "none"
+        return [_base("count_max" if at_most else "count_min", target=target, count=cnt, type=typ, area=True)]
+    if re.search(r"\bonly\b", low) and not neg:
+        return [_base("inside_area", target=target, type=typ)]
+    if neg:
+        return [_base("outside_area", target=target, type=typ)]
+    return None
+
+
+def _avoid_area(x: _Said, phrase: str | None) -> list[dict[str, Any]] | None:
+    """"avoid the riverside": stay out of a named area."""
+    if phrase and re.search(r"\b(avoid\w*|stay out of|keep out of)\b", x.low):
+        return [_base("outside_area", target=_target(phrase), type=x.typ)]
+    return None
+
+
+def _none_of_type(x: _Said, phrase: str | None) -> list[dict[str, Any]] | None:
+    """"no offices at all": none of a type anywhere."""
+    if x.typ and not phrase and re.search(r"\b(?:no|zero|not any|not a single)\s+(?:new\s+|more\s+)?(?!more\b)"
+                                          r"(?:[a-z_]+\s+)?(?:" + dict(_types(x.task))[x.typ] + r")\b", x.low):
+        return [_base("count_max", count=0, type=x.typ)]
+    return None
+
+
+def _counts(x: _Said) -> list[dict[str, Any]] | None:
+    """"at least one parcel must be allocated to school", "max 1 hospital_l"."""
+    cnt, low, typ = count_of(x.t), x.low, x.typ
+    if cnt is None or not re.search(r"\b(at least|at most|no more than|not more than|max\w*|min\w*|up to|"
+                                    r"exactly|need|in total|total)\b", low):
+        return None
+    if re.search(r"\b(at most|no more than|not more than|max\w*|up to)\b", low):
+        return [_base("count_max", count=cnt, type=typ)]
+    if re.search(r"\bexactly\b", low):
+        return [_base("count_min", count=cnt, type=typ), _base("count_max", count=cnt, type=typ)]
+    return [_base("count_min", count=cnt, type=typ)]
+
+
+def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
+    """One instruction's constraints: the first of the ordered rules below that reads it; raises
+    ``Ambiguous`` (a question to ask) or ``NoRule``."""
+    x = _Said(text, task, budget_keur)
+    for rule in (_budget_share, _emphasis, _spacing, _coverage, _ids):
+        got = rule(x)
+        if got is not None:
+            return got
+    phrase = target_phrase(x.t)
+    for placed in (_near_place, _inside_area, _avoid_area, _none_of_type):
+        got = placed(x, phrase)
+        if got is not None:
+            return got
+    got = _counts(x)
+    if got is not None:
+        return got
     if re.search(r"\b(greener|better|nicer|safer|cheaper|more (?:green|sustainable|liveable|livable)|improve it|"
-                 r"somewhere (?:nice|good|sensible|suitable)|where it makes sense)\b", low):
+                 r"somewhere (?:nice|good|sensible|suitable)|where it makes sense)\b", x.low):
         raise Ambiguous("no measurable target: which type, how many, where, or which score term to emphasise?")
     raise NoRule(text)

@@ -61,12 +61,13 @@ class InstructTask(QgsTask):
 
     def run(self) -> bool:
         from ..agent.backend import make_backend
-        from ..constraints.llm import LazyBackend
+        from ..agent.timebox import BoxedBackend, explicit_model
         from ..constraints.roundtrip import instruct
         from ..qgis_io.plans import plan_frame
         from ..sandbox.workspace import load_instance
 
-        backend = LazyBackend(lambda: make_backend(self.model or None))
+        # the default fallback is skipped; a model the planner chose is tried under the time box
+        backend = BoxedBackend(lambda: make_backend(self.model or None)) if explicit_model(self.model, None) else None
         try:
             inst = load_instance(self.workspace)
             reply = instruct(self.workspace, self.text, inst, backend, apply=self.apply, selection=self.selection)

@@ -1,6 +1,6 @@
 """The readings file (tests/core/data/readings.json): each request read by the rules gives the
-region and goals written there, places compared by the data's own names. One parametrised
-runner; adding a reading means adding a line of data."""
+ids of the rules that fire (in order), the region and the goals written there, places compared by
+the data's own names. One parametrised runner; adding a reading means adding a line of data."""
 from __future__ import annotations
 
 import json
@@ -25,7 +25,9 @@ def _named(region: str | None, slot: str, value):
 def test_reading(item):
     task = extract(item["request"], name_index, ("helsinki", "kotka"), item["region"])
     exp = item["expect"]
+    assert task.trace == item["rules"]
     assert task.region == exp["region"]
-    got = [{"intent": g.intent, **{k: _named(task.region, k, g.slots.get(k)) for k in e if k != "intent"}}
+    got = [{"intent": g.intent, **{k: g.branch if k == "branch" else _named(task.region, k, g.slots.get(k))
+                                   for k in e if k != "intent"}}
            for g, e in zip(task.goals, exp["goals"])]
     assert len(task.goals) == len(exp["goals"]) and got == exp["goals"]

@@ -7,6 +7,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..backend import make_backend
+from ..timebox import BoxedBackend, explicit_model
 from .agent import MAX_CALLS, MAX_SECONDS, answer_request
 
 
@@ -17,7 +19,8 @@ def ask(request: str, region: str | None = None, backend: Any = None, *, root: s
     """Answer ``request`` (QGIS-free; the Planner dock's Ask box calls this in a worker).
 
     ``backend``: an object with ``chat`` (plugin.agent.backend); when None one is made from
-    ``model``/``endpoint`` only if the request needs the model, and closed afterwards.
+    ``model``/``endpoint`` only when the planner named one (the default fallback is skipped) and
+    only if the request needs it, under the time box (``agent.timebox``), and closed afterwards.
     Workspaces built by tools go under ``root`` (default: a new temporary folder); files under
     ``read_roots`` (e.g. a parcels layer) may be read. Returns the JSON record with
     ``clarification`` or ``answer``, ``tool_calls``, ``tokens``, ``seconds``, ``layers``, ``trace``.
@@ -32,7 +35,9 @@ def ask(request: str, region: str | None = None, backend: Any = None, *, root: s
         raise InputError("empty request")
     root = Path(root) if root else Path(tempfile.mkdtemp(prefix="cityplanner-ask-"))
     registry = default_registry(root, read_roots, regions)
-    lazy = _LazyBackend(model, endpoint, threads, seed) if backend is None else None
+    lazy = None
+    if backend is None and explicit_model(model, endpoint):   # the default fallback is skipped (agent/timebox.py)
+        lazy = BoxedBackend(lambda: make_backend(model, endpoint, threads=threads, seed=seed))
     try:
         out = answer_request(request.strip(), registry, backend or lazy, region, max_tokens=max_tokens, seed=seed,
                              model_sentence=model_sentence)
@@ -41,26 +46,6 @@ def ask(request: str, region: str | None = None, backend: Any = None, *, root: s
             lazy.close()
     out["workspace_root"] = str(root)
     return out
-
-
-class _LazyBackend:
-    """Starts the model on the first chat, so a clarification never loads it."""
-
-    def __init__(self, model: str | None, endpoint: str | None, threads: int | None, seed: int):
-        self.args = (model, endpoint, threads, seed)
-        self.backend = None
-
-    def chat(self, messages: list[dict], **kw: Any) -> Any:
-        if self.backend is None:
-            from ..backend import make_backend
-
-            model, endpoint, threads, seed = self.args
-            self.backend = make_backend(model, endpoint, threads=threads, seed=seed)
-        return self.backend.chat(messages, **kw)
-
-    def close(self) -> None:
-        if self.backend is not None:
-            self.backend.close()
 
 
 __all__ = ["MAX_CALLS", "MAX_SECONDS", "ask"]

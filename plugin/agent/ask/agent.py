@@ -190,50 +190,79 @@ def _plan_calls(run: Run, region: str | None, task_name: str, budget: float, siz
             ("evaluate_plan", {"workspace": ws})]
 
 
+Calls = tuple[list[tuple[str, dict]], "str | None"]
+
+
 def _calls(goal: Goal, region: str | None, run: Run, task: Task, i: int) -> tuple[list[tuple[str, dict]], str | None]:
     """The calls a goal needs given what ran so far, and a limitation when it cannot proceed."""
-    s = goal.slots
     if goal.absent:
         return [], None   # answered with "X is not in the data"
     if goal.branch in ("then", "else"):
         outcome = condition_outcome(run, task)
         if outcome is None or (outcome != (goal.branch == "then")):
             return [], None
-    if goal.intent == "summary":
-        return [("region_summary", {"region": region})], None
-    if goal.intent in ("find", "count", "exists"):
-        return [("find_features", {"region": region, **_slot_args(s, "category", "tag", "name", "area")})], None
-    if goal.intent == "nearest":
-        place, why = _ref(run, task, s["place"])
-        if why:
-            return [], f"the nearest {s.get('word') or s.get('category')}: {why}"
-        narrow = ("nearest_facility", {"region": region, "place": place, **_slot_args(s, "category", "tag")})
-        done = _done(run, *narrow)
-        if s.get("tag") and done is not None and done.ok and done.result.get("nearest") is None:
-            # none of the narrow kind ("park"): the broad category (green) answers what is near
-            return [narrow, ("nearest_facility", {"region": region, "place": place, "category": s["category"]})], None
-        return [narrow], None
-    if goal.intent == "within":
-        place, why = _ref(run, task, s["place"])
-        if why:
-            return [], f"the count within {s['radius_m']:g} m: {why}"
-        return [("within_distance", {"region": region, "place": place, "radius_m": s["radius_m"],
-                                     **_slot_args(s, "category", "tag")})], None
-    if goal.intent == "route":
-        (o, why1), (d, why2) = _ref(run, task, s["origin"]), _ref(run, task, s["destination"])
-        if why1 or why2:
-            return [], f"the route: {why1 or why2}"
-        return [("route", {"region": region, "origin": o, "destination": d})], None
-    if goal.intent == "compare":
-        return [("route", {"region": region, "origin": c, "destination": s["target"]}) for c in s["candidates"]], None
-    if goal.intent == "participation":
-        return [("participation_metrics", {"parcels": s["parcels"]})], None
-    if goal.intent == "compare_plans":
-        calls: list[tuple[str, dict]] = []
-        for p in s["plans"]:
-            calls += _plan_calls(run, region, p["task"], p["budget"], "small")
-        return calls, None
+    return INTENT_CALLS.get(goal.intent, _plan_goal_calls)(goal.slots, region, run, task)
+
+
+def _summary_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
+    return [("region_summary", {"region": region})], None
+
+
+def _find_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
+    return [("find_features", {"region": region, **_slot_args(s, "category", "tag", "name", "area")})], None
+
+
+def _nearest_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
+    place, why = _ref(run, task, s["place"])
+    if why:
+        return [], f"the nearest {s.get('word') or s.get('category')}: {why}"
+    narrow = ("nearest_facility", {"region": region, "place": place, **_slot_args(s, "category", "tag")})
+    done = _done(run, *narrow)
+    if s.get("tag") and done is not None and done.ok and done.result.get("nearest") is None:
+        # none of the narrow kind ("park"): the broad category (green) answers what is near
+        return [narrow, ("nearest_facility", {"region": region, "place": place, "category": s["category"]})], None
+    return [narrow], None
+
+
+def _within_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
+    place, why = _ref(run, task, s["place"])
+    if why:
+        return [], f"the count within {s['radius_m']:g} m: {why}"
+    return [("within_distance", {"region": region, "place": place, "radius_m": s["radius_m"],
+                                 **_slot_args(s, "category", "tag")})], None
+
+
+def _route_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
+    (o, why1), (d, why2) = _ref(run, task, s["origin"]), _ref(run, task, s["destination"])
+    if why1 or why2:
+        return [], f"the route: {why1 or why2}"
+    return [("route", {"region": region, "origin": o, "destination": d})], None
+
+
+def _compare_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
+    return [("route", {"region": region, "origin": c, "destination": s["target"]}) for c in s["candidates"]], None
+
+
+def _participation_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
+    return [("participation_metrics", {"parcels": s["parcels"]})], None
+
+
+def _compare_plans_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
+    calls: list[tuple[str, dict]] = []
+    for p in s["plans"]:
+        calls += _plan_calls(run, region, p["task"], p["budget"], "small")
+    return calls, None
+
+
+def _plan_goal_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
     return _plan_calls(run, region, s["task"], s["budget"], s.get("size"), s.get("near")), None
+
+
+#: which tools each intent calls (a plan, and anything else, calls the plan tools)
+INTENT_CALLS: dict[str, Callable[[dict, "str | None", Run, Task], Calls]] = {
+    "summary": _summary_calls, "find": _find_calls, "count": _find_calls, "exists": _find_calls,
+    "nearest": _nearest_calls, "within": _within_calls, "route": _route_calls, "compare": _compare_calls,
+    "participation": _participation_calls, "compare_plans": _compare_plans_calls, "plan": _plan_goal_calls}
 
 
 def condition_value(run: Run, task: Task) -> tuple[float | None, str]:
@@ -347,8 +376,17 @@ def _schema_ok(run: Run, tool: str, args: dict) -> bool:
 
 
 # ------------------------------------------------------------------------ the whole request
+#: what a request the rules cannot read is told to say instead (one phrasing per kind of question)
+SAY_IT_AS = ("'nearest pharmacy to Kiasma', 'cafés within 300 m of Oodi', 'route from Kiasma to Oodi' or "
+             "'plan chargers in Kotka with 300 k€'")
+
+
 def clarification(task: Task) -> str:
+    """The reply when the request cannot be acted on: what could not be read (with phrasings that
+    can), names not in the data, the inputs missing, and the read-backs."""
     parts = list(task.absent)
+    if not task.goals and not task.absent:
+        parts.append(f"I could not read '{task.request}' — say it as, e.g., {SAY_IT_AS}.")
     if task.missing:
         parts.append("Before I act I need " + "; ".join(task.missing) + ".")
     return " ".join(parts + task.notes)
@@ -360,6 +398,7 @@ def answer_request(request: str, registry: Registry, backend: Any, region: str |
     run = Run(registry, backend, **run_options)
     task = extract(request, index_of(registry), tuple(registry.ctx.regions), region)
     run.trace.append({"step": "cognition", "source": "rules", "task": task.to_json()})
+    run.trace.append({"step": "rules", "fired": list(task.trace)})   # the reading rules' ids (rules.RULES)
     if not task.goals and not task.absent:
         # the model's reading is adopted only where the rules found no goal (check_reading), so
         # only then is it asked: a complete rules reading costs no model call (seconds on a CPU)

@@ -130,3 +130,80 @@ def condition_test(cond: str, counting: bool) -> dict[str, Any]:
 
 JOINED = re.compile(r"\s*(?:,|&|\band\b|\bor\b|\bplus\b|\bas well as\b|,\s*and\b)\s*(?:(?:the|any|all|also)\s+)?"
                     r"(?:(?:nearest|closest|number of)\s+)?", re.I)
+
+
+#: "plan chargers near Kiasma", "… within 400 m of Oodi", "… around Kaisaniemen puisto"
+NEAR_SLOT = re.compile(r"\b(?:near|nearby|around|close to|next to|beside|within\s+\S+(?:\s*(?:m|km|metres|meters))?\s+of)"
+                       r"\s+(?:the\s+)?$", re.I)
+#: a plan asked for without a task word or money ("where should …", "draft a plan", "best place for")
+PLAN_ASK = (r"where should|sort out|what'?s best|\b(?:a|the|some|new) (?:\w+ )?plan\b|"
+            r"\bdraft|\bsketch|\bdesign|"
+            r"\bwhat (?:should|can|could|do) (?:we|i) "
+            r"(?:do|build|fund|spend it on|invest in)\b|"
+            r"\bneeds? (?:\w+ )*?most\b|(?:^|\b(?:please|you|we|us|to)\s+)"
+            r"(?:plan|draft|sketch|design)\b|\bplans\b|"
+            r"\bbest (?:place|location|site|spot)s? for\b")
+#: the reading rules' patterns (``rules``), by name. Those ending in ``_before`` are tested on the
+#: text just before a place (case ignored); the others on the clause with its places masked and
+#: its case folded, so they are written in lower case.
+_ON_LOW = {
+    "by_road": r"\bby road\b|\broad (?:distance|route)\b",
+    "road_task": r"\broads?\b(?! distance| route)",
+    "same_money": r"same (?:money|budget|amount)",
+    "geojson": r"\b[\w./-]+\.geojson\b",
+    "compare_words": r"compare|against|versus|\bvs\b|better|\bor\b",
+    "which_of_closest": r"\bwhich of\b.*\b(?:shortest|quickest|closest|nearest|shorter|quicker)\b",
+    "or": r"\bor\b",
+    "closer_to": r"\b(?:closer|nearer)\b(?:\s+\w+){0,3}?\s+(?:to\s+)?",
+    "plan_ask": PLAN_ASK,
+    "another": r"\b(?:another|second|other)\b",
+    "some_them": r"\b(?:some|them|those|ones?)\b",
+    "do_it": r"\bdo it\b",
+    "region_facts": r"residents|inhabitants|population|buildings|road km|kilomet\w* of road|junctions|dead ends",
+    "what_around": r"\bwhat(?:'?s| is| are| lies)\b.*\b(?:around|in|near)\b",
+    "those": r"\b(?:those|these|them|they)\b",
+    "those_it": r"\b(?:those|these|them|they|it)\b",
+    "report": r"\b(?:report|name|give)\b",
+    "one": r"\bones?\b",
+    "how_far": r"how (?:many|far)|distance|route|by road|metres|meters",
+    "near": r"\bnear(?:by)?\b|\baround\b|\bclose to\b|\bnext to\b",
+    "what_lies": r"what lies|what is|anything|what'?s",
+    "near_no_kind": r"\bnear\b|\baround\b|\bclose to\b",
+    "from": r"\bfrom\b",
+    "to": r"\bto\b",
+    "how_many": r"\bhow many\b|\bnumber of\b",
+}
+_ANY_CASE = {
+    "it": r"\bit\b",
+    "from_there_to": r"\bfrom there\s+to\b",
+    "origin_before": r"\b(?:to|from|near|of|around|for)\s+(?:the\s+)?$",
+    "route_role": r"(?:\b(from|to)|(→|->))\s+(?:the\s+)?$",
+    "to_the_before": r"\b(?:to|from|of|near|around)\s+the\s+$",
+    "to_before": r"\bto\s+(?:the\s+)?$",
+    "center_before": r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
+    "area_before": r"\b(?:in|on|along|inside|around|at)\s+(?:the\s+)?$",
+}
+W: dict[str, re.Pattern[str]] = {**{k: re.compile(v) for k, v in _ON_LOW.items()},
+                                 **{k: re.compile(v, re.I) for k, v in _ANY_CASE.items()}, "near_slot": NEAR_SLOT}
+
+
+# ------------------------------------------------------------------ names and spans (``cognition``)
+COUNTRY = re.compile(COUNTRIES, re.I)
+#: ", Sweden" / "in Estonia": a country said next to a region name
+COUNTRY_SAID = re.compile(r"(?:,\s*|\bin\s+)(" + COUNTRIES + r")\b", re.I)
+#: the words of a name-like span, and of what a found name leaves over
+NAME_TOKEN = re.compile(r"[\w'’€-]+")
+NAME_WORD = re.compile(r"[\w'’-]+")
+NEXT_LOWER_WORD = re.compile(r"\s+([a-zåäö][\w-]+)")
+_CAP_WORD = r"[A-ZÅÄÖ](?:[\w’'-]|\.(?!\s))*"
+#: a run of capitalised words (and "de", "la", "von", "van"), with a trailing facility noun (group 2)
+NAME_RUN = re.compile(r"(?:(?<=^)|(?<=[\s(\"'“]))(" + _CAP_WORD + r"(?:\s+(?:" + _CAP_WORD + r"|(?:de|la|von|van)\b))*)"
+                      r"(" + NOUN_TAIL + r")?")
+SENTENCE_END = re.compile(r"[.?!;:]\s*$")
+#: "(not counting Svenska Teatern itself)": a place named only to be left out
+LEFT_OUT = re.compile(r"\((?:not counting|excluding|except|apart from|other than)\b[^)]*\)", re.I)
+#: "Oodi (the library)": a facility word in brackets after a name
+BRACKET_OPEN = re.compile(r"\s*\((?:the |a |an )?")
+BRACKET_CLOSE = re.compile(r"\s*\)")
+#: "Kiasma-Ateneum": two names joined by a hyphen
+HYPHEN_PAIR = re.compile(r"(?<![\w-])([A-ZÅÄÖ][\w']+)-([A-ZÅÄÖ][\w']+)(?![\w-])")

@@ -1,0 +1,501 @@
+"""The clause reader as an ordered rule table: each rule has an id, a test (a function of the
+clause that returns the goals it reads, or None when it does not fire) and an example request
+(data, run by tests/core/test_rule_examples.py: each example fires its own rule). Rules are
+tried in table order and the first that fires reads the clause, as ``_clause_reading`` did when
+it was one function of 39 ifs; the id of the rule that fired goes to the task's ``trace`` (and
+so into every ``ask`` answer), so a reading says which rule made it.
+
+A rule returns a list of goals (possibly empty: "this clause only adds to a goal already read",
+e.g. a budget for the plan before) or None ("not mine, try the next rule"). The clause's facts
+(its places, facility words, money, distances, back-references, task words, budget) are read
+once into a ``Clause`` before any rule runs; the patterns are in ``wording``."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable
+
+from ...city.vocabulary import CategoryTerm, Money, category_terms
+from .reading import AREA_KINDS, NEAR_M, Goal, Place, inside
+from .wording import BACKREF, CUES, TASK_WORDS, W
+
+
+# ------------------------------------------------------------------------ clause-level helpers
+def fold_into(plan: Goal, evaluate: bool, sites: bool) -> list[Goal]:
+    """A clause that only asks more of a plan already read adds that to it (no goal of its own)."""
+    plan.slots["evaluate"] = plan.slots.get("evaluate") or evaluate
+    plan.slots["sites"] = plan.slots.get("sites") or sites
+    return []
+
+
+def plan_near(request: str, cp: list[Place], cd: list[float]) -> dict[str, Any] | None:
+    """The place a plan request wants its sites near, as a constraint to hold the plan to:
+    {place, name, radius_m, default_radius}; the distance said, else ``NEAR_M`` (said in the reply)."""
+    for p in cp:
+        if p.found and p.kind != "region" and W["near_slot"].search(request[max(0, p.start - 30):p.start]):
+            return {"place": p.id, "name": p.name, "radius_m": cd[0] if cd else NEAR_M, "default_radius": not cd}
+    return None
+
+
+def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
+    """'from it' / 'to that car park' → the previous goal's result; 'there' → the facility a
+    nearest-search found ("route there", "how far is it from there", "the drive from there to X"), but
+    'X from there' ("how far is Tokoinranta from there") and other goals' 'there' → its place."""
+    out: dict[str, str] = {}
+    if not before:
+        return out
+    last = len(before) - 1
+    prev = before[-1]
+    for m in BACKREF.finditer(text):
+        role = (m.group(1) or "any").lower()
+        word = m.group(2).lower()
+        if (word == "there" and (prev.intent != "nearest" or (role == "from" and not W["it"].search(text)
+                                                             and not W["from_there_to"].search(text)))) \
+                or (prev.intent in ("within", "find", "count", "exists") and prev.slots.get("place")
+                    and re.search(CUES["count"], prev.clause, re.I)):
+            # a number of places counted around X is no place to go from: 'it' is X ("a gym near X … to it": the gym)
+            value = prev.slots.get("place") or prev.slots.get("origin") or f"$goal:{last}"
+        else:
+            value = f"$goal:{last}"
+        noun = word.split(" ", 1)[1] if word.startswith(("that ", "this ")) else ""
+        kinds = {t.category for t in category_terms(noun)} if noun else set()
+        if kinds and prev.intent == "nearest" and prev.slots.get("category") not in kinds and prev.slots.get("place"):
+            value = prev.slots["place"]   # "nearest petrol station to X, … within 1 km of that garage": X, not the station
+        out.setdefault(role, value)
+        out.setdefault("any", value)
+    return out
+
+
+def origin_of(request: str, s: int, cp: list[Place], refs: dict[str, str]) -> str | None:
+    """Where a nearest-search starts: the place after to / from / near / of, else the first."""
+    for p in cp:
+        if W["origin_before"].search(request[max(s, p.start - 8):p.start]):
+            return p.id or p.written
+    if cp:
+        return cp[0].id or cp[0].written
+    return refs.get("from") or refs.get("to") or refs.get("of") or refs.get("any")
+
+
+def route_ends(request: str, s: int, cp: list[Place], refs: dict[str, str],
+               before: list[Goal]) -> tuple[str | None, str | None]:
+    """A route's origin and destination: the places after 'from' / 'to' / '→', else in the order
+    written, else the back-references and the previous goal's result."""
+    def role(p: Place) -> str:
+        m = W["route_role"].search(request[max(s, p.start - 10):p.start])
+        return "" if not m else "to" if m.group(2) else m.group(1).lower()   # "then → Malmingin päiväkoti"
+
+    ids = [(p.id or p.written, role(p)) for p in cp]
+    origin = next((i for i, r in ids if r == "from"), None) or refs.get("from")
+    dest = next((i for i, r in ids if r == "to"), None) or refs.get("to")
+    rest = [i for i, r in ids if r == "" and i not in (origin, dest)]
+    if origin is None and rest:
+        origin = rest.pop(0)
+    if dest is None and rest:
+        dest = rest.pop(0)
+    return _route_refs(origin, dest, refs, before)
+
+
+def _route_refs(origin: str | None, dest: str | None, refs: dict[str, str],
+                before: list[Goal]) -> tuple[str | None, str | None]:
+    if origin is None and dest is None and refs and before:   # "how far is it to drive there"
+        origin, dest = before[-1].slots.get("place"), f"$goal:{len(before) - 1}"
+    if origin is None and dest is not None and refs.get("any"):
+        origin = refs["any"]
+    if origin is None and dest is not None and before and before[-1].intent == "nearest":
+        origin = f"$goal:{len(before) - 1}"   # "nearest library to Stockmann, then route to Kiasma"
+    if dest is None and origin is not None and refs.get("any") and refs["any"] != origin:
+        dest = refs["any"]
+    return origin, dest
+
+
+def term_slots(t: CategoryTerm | None) -> dict[str, Any]:
+    """A facility word's slots: category, OSM tag filter, the word as written."""
+    if t is None:
+        return {"category": None}
+    tag = "; ".join(f"{k}={'|'.join(v) if v else '*'}" for k, v in t.tags)
+    return {"category": t.category, "tag": tag or None, "word": t.word}
+
+
+# ------------------------------------------------------------------------ the clause
+@dataclass
+class Clause:
+    """One clause [s, e) of the request with what the rules read from it."""
+    request: str
+    s: int
+    e: int
+    places: list[Place]
+    terms: list[CategoryTerm]
+    money: list[Money]
+    dists: list[tuple[int, int, float]]
+    before: list[Goal]
+    conditional: bool = False
+    cp: list[Place] = field(init=False)
+    ct: list[CategoryTerm] = field(init=False)
+
+    def __post_init__(self) -> None:
+        s, e, request = self.s, self.e, self.request
+        self.text = request[s:e]
+        self.cp = [p for p in self.places if inside(p.start, s, e) and p.kind != "region"]
+        self.ct = [t for t in self.terms if inside(t.start, s, e)]
+        for t in list(self.ct):   # "… the nearest petrol station to the school": the school named before
+            ref = next((p for p in reversed(self.places) if p.end <= s and p.found and p.match is not None
+                        and (p.match.feature.category == t.category
+                             or any(n.category == t.category for n in category_terms(p.name)))), None)   # "Otsolan Koulu"
+            if ref is not None and W["to_the_before"].search(request[max(s, t.start - 12):t.start]) and len(self.ct) >= 2:
+                self.ct.remove(t)
+                self.cp = sorted(self.cp + [Place(t.start, t.end, request[t.start:t.end], ref.name, ref.id, ref.kind,
+                                                  match=ref.match)], key=lambda p: p.start)
+        masked = list(self.text)
+        for p in self.cp:
+            for i in range(p.start - s, min(p.end - s, len(masked))):
+                masked[i] = " "
+        self.low = "".join(masked).casefold()
+        self.cm = [mo for mo in self.money if inside(mo.start, s, e)]
+        self.cd = [d for a, _, d in self.dists if inside(a, s, e)]
+        self.area_places = [p for p in self.places if inside(p.start, s, e) and p.kind == "region"]
+        self.refs = backrefs(self.text, s, self.before)
+        self.absent = [p.message for p in self.cp if not p.found]
+        self.term = self.ct[0] if self.ct else None
+
+    def cue(self, name: str) -> bool:
+        return re.search(CUES[name], self.low) is not None
+
+    def has(self, key: str) -> bool:
+        """One of ``wording.W``'s patterns occurs in the clause (places masked, case folded)."""
+        return W[key].search(self.low) is not None
+
+    def goal(self, intent: str, **slots: Any) -> Goal:
+        return Goal(intent, slots, self.text.strip(), absent=list(self.absent))
+
+    @cached_property
+    def tasks(self) -> list[tuple[int, str]]:
+        """(offset, task) of each task word ("chargers", "land use", "roads"); "by road" is no road plan."""
+        low = self.low
+        tasks = [(mm.start() + self.s, t) for t, pat in TASK_WORDS for mm in re.finditer(pat, low)]
+        if self.has("by_road"):
+            tasks = [(a, t) for a, t in tasks if t != "road" or W["road_task"].search(low.replace("by road", ""))]
+        return tasks
+
+    @cached_property
+    def task_kinds(self) -> list[str]:
+        return list(dict.fromkeys(t for _, t in sorted(self.tasks)))
+
+    @cached_property
+    def budget(self) -> float | None:
+        """The clause's amount; "the same budget" → the plan before's; the one amount said anywhere
+        ("Budget is 2 M€. If …, plan land; otherwise plan roads") → each branch's."""
+        if self.cm:
+            return self.cm[0].keur
+        if self.has("same_money"):
+            got = next((g.slots.get("budget") for g in reversed(self.before) if g.intent == "plan"), None)
+            if got is not None:
+                return got
+        if len(self.money) == 1 and not any(g.intent == "plan" and g.branch in ("", "if") for g in self.before):
+            mo = self.money[0]
+            return mo.keur if mo.start >= self.e or mo.start < self.s else None
+        return None
+
+    @cached_property
+    def earlier_plan(self) -> Goal | None:
+        return next((g for g in reversed(self.before) if g.intent == "plan"), None)
+
+    @cached_property
+    def origin(self) -> str | None:
+        return origin_of(self.request, self.s, self.cp, self.refs)
+
+    def bare(self) -> bool:
+        """No place, facility word nor money in the clause."""
+        return not self.cp and not self.ct and not self.cm
+
+
+# ------------------------------------------------------------------------ the rules, in order
+def participation(c: Clause) -> list[Goal] | None:
+    if not c.cue("participation"):
+        return None
+    pm = W["geojson"].search(c.text)
+    return [c.goal("participation", parcels=pm.group(0) if pm else None)]
+
+
+def compare_plans(c: Clause) -> list[Goal] | None:
+    if not (len(c.task_kinds) >= 2 and c.cm and c.has("compare_words")):
+        return None
+    plans = []
+    starts = sorted(a for a, _ in c.tasks)
+    for a, t in sorted(c.tasks):
+        # "roads at 200k vs chargers at 300k": the amount after the task word, before the next one
+        nxt = next((b for b in starts if b > a), len(c.request))
+        mo = next((mo for mo in c.cm if a < mo.start < nxt), None) or min(c.cm, key=lambda mo: abs(mo.start - a))
+        plans.append({"task": t, "budget": mo.keur})
+    return [c.goal("compare_plans", plans=list({p["task"]: p for p in plans}.values()))]
+
+
+def compare_places(c: Clause) -> list[Goal] | None:
+    cp = c.cp
+    if not ((c.cue("compare") or c.has("which_of_closest") or (c.cue("nearest") and len(cp) >= 3 and c.has("or")))
+            and (len(cp) >= 3 or (len(cp) == 2 and c.refs))):   # "which school is closest to X: A, B or C?"
+        return None
+    k = W["closer_to"].search(c.low)
+    after = [p for p in cp if k and p.start - c.s >= k.start()]
+    target = after[0] if after and len(cp) >= 3 and cp.index(after[0]) != 1 else None
+    if target is None:   # "is A or B the nearer park to C": the place after the last 'to'
+        tos = [p for p in cp if W["to_before"].search(c.request[max(c.s, p.start - 12):p.start])]
+        target = tos[-1] if tos else cp[-1]
+    options = [p for p in cp if p is not target]
+    return [c.goal("compare", candidates=[p.id or p.written for p in options], names=[p.name or p.written for p in options],
+                   target=target.id or target.written, target_name=target.name or target.written)]
+
+
+def plan_money_follows(c: Clause) -> list[Goal] | None:
+    last_plan = c.before[-1] if c.before and c.before[-1].intent == "plan" else None
+    if last_plan is None or not c.cm or c.task_kinds or c.cp or c.ct:
+        return None
+    # "Plan road upgrades for Kotka; we can spend 250 000 euros": the money is that plan's
+    last_plan.slots["budget"] = c.cm[0].keur
+    return []
+
+
+def plan_evaluate_follows(c: Clause) -> list[Goal] | None:
+    plan = c.earlier_plan
+    if not ((c.cue("evaluate") or c.cue("sites")) and c.bare() and plan is not None
+            and set(c.task_kinds) <= {plan.slots.get("task")}):
+        return None
+    # "…, then evaluate the resulting plan" / "…, then evaluate the allocation": the plan just made
+    return fold_into(plan, c.cue("evaluate"), c.cue("sites"))
+
+
+def within_radius_follows(c: Clause) -> list[Goal] | None:
+    if not (c.before and c.before[-1].intent == "within" and c.cd and c.bare()):
+        return None
+    # "Is there a cinema near Lasipalatsi? say within 400 metres": the radius of that search
+    c.before[-1].slots.update(radius_m=c.cd[0], default_radius=False)
+    return []
+
+
+def compare_plans_follows(c: Clause) -> list[Goal] | None:
+    if any(g.intent == "compare_plans" for g in c.before) and c.bare() and not c.task_kinds \
+            and (c.cue("plan") or c.cue("evaluate") or c.cue("compare")):
+        return []   # "… or EV charging? Compare both plans' scores and recommend one": that comparison
+    return None
+
+
+def _plan_wanted(c: Clause) -> bool:
+    plan_cue = c.cue("plan") or (c.cm and c.task_kinds)
+    return bool(plan_cue and (c.task_kinds or c.cm or W["plan_ask"].search(c.low.strip()))
+                and not (c.cue("nearest") and not c.cm) and not (c.cue("route") and c.cp and not c.cm))
+
+
+def plan_continues(c: Clause) -> list[Goal] | None:
+    task = c.task_kinds[0] if c.task_kinds else None
+    plan = c.earlier_plan
+    if not (_plan_wanted(c) and c.budget is None and not c.cm and plan is not None
+            and task in (None, plan.slots.get("task")) and not c.has("another")):
+        return None
+    # "… is 275 000 euros for roads — draft the new links and score them": the same plan
+    return fold_into(plan, c.cue("evaluate"), c.cue("sites"))
+
+
+def plan_request(c: Clause) -> list[Goal] | None:
+    if not _plan_wanted(c):
+        return None
+    task, budget = c.task_kinds[0] if c.task_kinds else None, c.budget
+    if task is None and any(g.slots.get("category") == "charging" for g in c.before) and c.has("some_them"):
+        task = "station"   # "Unless there are chargers in Kotka, plan some with 200k"
+    if task is None and c.has("do_it"):
+        task = c.earlier_plan.slots.get("task") if c.earlier_plan else None
+        if budget is None and c.earlier_plan is not None:
+            budget = c.earlier_plan.slots.get("budget")
+    near = plan_near(c.request, c.cp, c.cd)
+    return [c.goal("plan", task=task, budget=budget, size="small", evaluate=c.cue("evaluate"), sites=c.cue("sites"),
+                   **({"near": near} if near else {}))]
+
+
+def summary(c: Clause) -> list[Goal] | None:
+    if c.ct or not (c.cue("summary") or (not c.cp and c.has("region_facts"))
+                    or (c.area_places and not c.cp and c.has("what_around"))):
+        return None   # "what's around Karhula?": the region itself
+    return [c.goal("summary")]
+
+
+def _found_set(c: Clause) -> Goal | None:
+    return next((g for g in reversed(c.before) if g.intent in ("within", "find", "count", "exists")), None)
+
+
+def find_those(c: Clause) -> list[Goal] | None:
+    found_set, term = _found_set(c), c.term
+    if found_set is None or c.cp or not c.has("those" if term else "those_it") \
+            or (term is not None and term.category != found_set.slots.get("category")) \
+            or not (c.cue("list") or c.cue("count") or c.has("report")):
+        return None
+    # "…; otherwise report those car parks": the set the condition counted
+    return [Goal("find" if found_set.intent in ("count", "exists") else found_set.intent,
+                 dict(found_set.slots), c.text.strip())]
+
+
+def nearest_same_kind(c: Clause) -> list[Goal] | None:
+    term = c.term
+    same = next((g for g in reversed(c.before) if g.intent == "nearest" and term is not None
+                 and g.slots.get("category") == term.category and g.slots.get("tag") == term_slots(term)["tag"]), None)
+    if same is None or c.cp or c.cd or c.cue("count") \
+            or not re.search(r"\b(?:the|that)\s+" + re.escape(term.word.casefold()) + r"\b", c.low):
+        return None
+    return [Goal("nearest", dict(same.slots), c.text.strip())]   # "…; otherwise just tell me the pharmacy"
+
+
+def nearest_search(c: Clause) -> list[Goal] | None:
+    term = c.term
+    if not (c.cue("nearest") and (term or not c.cd)):
+        return None
+    slots, origin = term_slots(term), c.origin
+    prev = c.before[-1].slots if c.before else {}
+    if term is None and c.has("one") and prev.get("category"):
+        # "if there's a cinema within 300 m of Forum, tell me the nearest one": that kind, from there
+        slots = {k: prev.get(k) for k in ("category", "tag", "word")}
+        origin = origin or prev.get("place")
+    out = [c.goal("nearest", place=origin, **slots)]
+    if c.cue("route") and c.has("how_far"):
+        out.append(c.goal("route", origin=origin, destination=f"$goal:{len(c.before)}"))
+    return out
+
+
+def within_radius(c: Clause) -> list[Goal] | None:
+    default_radius = bool(c.has("near") and c.term is not None and c.cp and not c.cd and not c.cue("route"))
+    cd = [NEAR_M] if default_radius else c.cd   # "cafés near Stockmann": within a default radius, stated in the answer
+    if not (cd and (c.term or c.has("what_lies")) and not (c.cue("route") and len(c.cp) >= 2)):
+        return None
+    center = next((p for p in c.cp if W["center_before"].search(c.request[max(c.s, p.start - 10):p.start])), None) \
+        or (c.cp[-1] if c.cp else None)
+    place = (center.id or center.written) if center else (c.refs.get("any") or None)
+    return [c.goal("within", place=place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))]
+
+
+def route_reported(c: Clause) -> list[Goal] | None:
+    if c.cue("route") and c.term is None and not c.cp and not c.refs and c.before and c.before[-1].intent == "nearest":
+        return []   # "nearest pharmacy to X and give the driving distance": the search reports it
+    return None
+
+
+def nearest_from_where(c: Clause) -> list[Goal] | None:
+    if c.cue("route") and c.term is not None and not c.cp and not c.refs:   # "the distance to the pharmacy": from where?
+        return [c.goal("nearest", place=None, **term_slots(c.term))]
+    return None
+
+
+def route_conditional(c: Clause) -> list[Goal] | None:
+    cond_route = next((g for g in c.before if g.branch == "if" and g.intent == "route"), None)
+    if c.cue("route") and not c.cp and not c.refs and cond_route is not None:
+        return [Goal("route", dict(cond_route.slots), c.text.strip())]   # "If A is within 800 m of B, tell me the route length"
+    return None
+
+
+def route_places(c: Clause) -> list[Goal] | None:
+    if c.cue("route") and (len(c.cp) + len(c.refs) >= 1):
+        o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
+        return [c.goal("route", origin=o, destination=d)]
+    return None
+
+
+def find_kind(c: Clause) -> list[Goal] | None:
+    if c.term is None or not (c.cue("count") or c.cue("exists") or c.cue("list") or c.conditional or not c.cp):
+        return None
+    area = next((p for p in c.cp if W["area_before"].search(c.request[max(c.s, p.start - 10):p.start])), None)
+    intent = "count" if c.cue("count") else "exists" if c.cue("exists") or c.conditional else "find"
+    slots = term_slots(c.term)
+    if area is not None:   # by name: the tool resolves it among areas (a district, not a shop so named)
+        slots["area"] = slots["area_name"] = area.area_name or area.name or area.written
+    elif c.area_places:
+        slots["area"] = None
+    return [c.goal(intent, **slots)]
+
+
+def nearest_no_kind(c: Clause) -> list[Goal] | None:
+    if c.has("near_no_kind"):
+        return [c.goal("nearest", place=c.origin, category=None)]
+    return None
+
+
+def terse(c: Clause) -> list[Goal] | None:
+    if c.term is None or len(c.cp) != 1 or (c.before and c.refs):   # terse: "pharmacies Bulevardi", "pharmacy Stockmann"
+        return None
+    p = c.cp[0]
+    if p.kind in AREA_KINDS or (p.area_name and re.search(r"s\b", c.term.word)):   # "dentists Kluuvi": a district's
+        name = p.area_name or p.name or p.written
+        return [c.goal("find", area=name, area_name=name, **term_slots(c.term))]
+    return [c.goal("nearest", place=p.id or p.written, **term_slots(c.term))]
+
+
+def route_from_to(c: Clause) -> list[Goal] | None:
+    if len(c.cp) >= 2 and c.has("from") and c.has("to"):   # "then from Kiasma to Forum"
+        o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
+        return [c.goal("route", origin=o, destination=d)]
+    return None
+
+
+def route_bare(c: Clause) -> list[Goal] | None:
+    if c.cue("route"):
+        o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
+        return [c.goal("route", origin=o, destination=d)]
+    return None
+
+
+def count_of_what(c: Clause) -> list[Goal] | None:
+    if c.term is None and not c.cm and c.has("how_many"):
+        return [c.goal("count", category=None)]   # "How many are there in Kotka?", "how many are within 500 m of X?": of what?
+    return None
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One reading rule: ``id`` (in traces and the readings file), ``test`` (the clause → its goals,
+    or None when the rule does not fire) and ``example`` (a request that fires it, and its region)."""
+    id: str
+    test: Callable[[Clause], list[Goal] | None]
+    example: str
+    region: str | None = "helsinki"
+
+
+#: the reader's rules, in the order they are tried (first match wins; the order is the reading's
+#: meaning: e.g. a budget after a plan belongs to that plan before it can start a plan of its own)
+RULES: tuple[Rule, ...] = (
+    Rule("participation", participation, "Run a participation round on parcels.geojson"),
+    Rule("compare_plans.kinds", compare_plans, "Compare roads at 200k vs chargers at 300k in Kotka", "kotka"),
+    Rule("compare.places", compare_places, "Which is closer to Kiasma: Oodi, Ateneum or Stockmann?"),
+    Rule("plan.money-follows", plan_money_follows, "Plan road upgrades for Kotka; we can spend 250 000 euros", "kotka"),
+    Rule("plan.evaluate-follows", plan_evaluate_follows, "Plan chargers in Kotka with 300k, then evaluate the plan",
+         "kotka"),
+    Rule("within.radius-follows", within_radius_follows, "Is there a cinema near Lasipalatsi? say within 400 metres"),
+    Rule("compare_plans.follows", compare_plans_follows,
+         "Roads at 200k or chargers at 300k in Kotka? Compare both plans' scores", "kotka"),
+    Rule("plan.continues", plan_continues,
+         "The budget is 275 000 euros for roads in Kotka — draft the new links", "kotka"),
+    Rule("plan.request", plan_request, "Plan new roads with 400k", "kotka"),
+    Rule("summary", summary, "Give me an overview of Kotka", "kotka"),
+    Rule("find.those", find_those, "If there are car parks in Kotka, list those car parks", "kotka"),
+    Rule("nearest.same-kind", nearest_same_kind,
+         "If the nearest pharmacy to Kiasma is within 300 m, name it; otherwise just tell me the pharmacy"),
+    Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
+    Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
+    Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),
+    Rule("nearest.from-where", nearest_from_where, "what is the distance to the pharmacy?"),
+    Rule("route.conditional", route_conditional,
+         "If Erkinkulma is within walking distance (say 800 m) of Otsonkallio, tell me the route length"),
+    Rule("route.places", route_places, "how far is Kiasma from Oodi?"),
+    Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
+    Rule("nearest.no-kind", nearest_no_kind, "what is near Kiasma?"),
+    Rule("terse", terse, "pharmacy Stockmann"),
+    Rule("route.from-to", route_from_to, "then from Kiasma to Oodi"),
+    Rule("route.bare", route_bare, "how far is it?"),
+    Rule("count.of-what", count_of_what, "How many are there in Kotka?", "kotka"),
+)
+
+
+def read_clause(c: Clause, trace: list[str] | None = None) -> list[Goal]:
+    """The goals of one clause: the first rule in ``RULES`` that fires; its id is appended to
+    ``trace``. No rule firing reads no goal (the reader then asks what is wanted)."""
+    for rule in RULES:
+        got = rule.test(c)
+        if got is not None:
+            if trace is not None:
+                trace.append(rule.id)
+            return got
+    return []
