@@ -115,19 +115,3 @@ def model_read(backend, text: str, task: str, seed: int = 0) -> tuple[list[dict[
     items = [to_neutral(x) for x in raw if isinstance(x, dict)]
     clar = doc.get("clarify")
     return items, (str(clar)[:500] if clar else None)
-
-
-class LazyBackend:
-    """Starts the model only when the rules could not read the text (most instructions need none)."""
-
-    def __init__(self, make):
-        self._make, self._backend = make, None
-
-    def chat(self, *a, **kw):
-        if self._backend is None:
-            self._backend = self._make()
-        return self._backend.chat(*a, **kw)
-
-    def close(self) -> None:
-        if self._backend is not None:
-            self._backend.close()
