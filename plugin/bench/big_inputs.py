@@ -11,6 +11,8 @@ that is large):
   field ``highway`` = ``residential``; built with ``instance --task road --roads`` (plan mode).
 * ``links``: the bundled ``helsinki`` region and ``n`` proposed straight links between two of its
   network nodes 40–250 m apart (seeded); built with ``instance --task road --region helsinki --links``.
+* ``residents``: the ``parcels`` layer of ``n`` parcels discussed by ``n`` simulated residents
+  (``participate``, 1 round of 50 speakers);
 * ``long_road``: one road of ``n`` vertices (a zig-zag) beside a 3 × 3 street grid.
 
 ``measure`` runs the real CLI (``python -m plugin instance …``) in a child and reads that
@@ -33,7 +35,7 @@ CRS = "EPSG:32635"
 X0, Y0 = 385_000.0, 6_672_000.0
 PARCEL_M = 40.0
 STREET_M = 100.0
-KINDS = ("parcels", "roads", "links", "long_road")
+KINDS = ("parcels", "roads", "links", "residents", "long_road")
 
 
 def _write(path: Path, frames: dict[str, Any]) -> Path:
@@ -59,18 +61,22 @@ def parcels_frame(n: int):
 
 
 def street_grid(n: int):
-    """A street grid cut into about ``n`` one-block segments (at least ``n``), ``highway`` residential."""
+    """A street grid cut into ``n`` one-block segments, ``highway`` residential (every 9th
+    vertical one missing)."""
     import geopandas as gpd
     import shapely
 
-    k = max(1, int(np.ceil((-1 + np.sqrt(1 + 2 * n)) / 2)))   # 2k(k+1) segments ≥ n
+    k = max(1, int(np.ceil((-1 + np.sqrt(1 + 2 * n)) / 2)))
+    while 2 * k * (k + 1) - (k + 1) * k // 9 < n:   # enough segments with every 9th vertical left out
+        k += 1
     i, j = np.meshgrid(np.arange(k + 1), np.arange(k), indexing="ij")
     i, j = i.ravel(), j.ravel()
     xa, ya = X0 + STREET_M * i, Y0 + STREET_M * j
     vertical = shapely.linestrings(np.stack([np.c_[xa, ya], np.c_[xa, ya + STREET_M]], axis=1))
     horizontal = shapely.linestrings(np.stack([np.c_[ya - Y0 + X0, xa - X0 + Y0],
                                                np.c_[ya - Y0 + X0 + STREET_M, xa - X0 + Y0]], axis=1))
-    lines = np.r_[vertical, horizontal][:n]
+    # every 9th vertical segment left out: detours a new link can cut (a whole grid needs none)
+    lines = np.r_[vertical[np.arange(len(vertical)) % 9 != 4], horizontal][:n]
     return gpd.GeoDataFrame({"highway": ["residential"] * len(lines)}, geometry=lines, crs=CRS)
 
 
@@ -106,7 +112,7 @@ def long_road_frames(n: int):
 def write_input(kind: str, n: int, folder: Path) -> Path:
     """The GeoPackage of ``kind`` with ``n`` features (module docstring), written under ``folder``."""
     path = Path(folder) / f"{kind}-{n}.gpkg"
-    if kind == "parcels":
+    if kind in ("parcels", "residents"):
         return _write(path, {"parcels": parcels_frame(n)})
     if kind == "roads":
         return _write(path, {"roads": street_grid(n)})
@@ -117,12 +123,22 @@ def write_input(kind: str, n: int, folder: Path) -> Path:
     raise ValueError(f"unknown input kind {kind!r} (choose {', '.join(KINDS)})")
 
 
+def n_of(path: Path) -> int:
+    """The feature count in a ``write_input`` file name (``KIND-N.gpkg``)."""
+    return int(Path(path).stem.rsplit("-", 1)[1])
+
+
 def instance_args(kind: str, path: Path, out: Path) -> list[str]:
-    """The ``instance`` command line that builds ``kind`` from ``path`` into ``out``."""
+    """The command line that builds ``kind`` from ``path`` into ``out`` (``instance``; residents:
+    ``participate``)."""
     common = ["--out", str(out), "--seed", "0", "--replace"]
     if kind == "parcels":
         return ["instance", "--task", "land", "--parcels", f"{path}:parcels", "--landuse-field", "landuse",
                 "--landuse-map", "park=green_s", "--need", "school=5,green_s=5,business=5,office=5", *common]
+    if kind == "residents":
+        return ["participate", "--parcels", f"{path}:parcels", "--landuse-field", "landuse", "--landuse-map",
+                "park=green_s", "--need", "school=5,green_s=5,business=5", "--residents", str(n_of(path)),
+                "--rounds", "1", "--speakers", "50", "--persona", "rules", "--seed", "0", "--out", str(out)]
     if kind in ("roads", "long_road"):
         return ["instance", "--task", "road", "--roads", f"{path}:roads", *common]
     if kind == "links":
@@ -162,4 +178,5 @@ def measure(args: list[str], timeout: float = 600.0, max_bytes: int | None = Non
         err.seek(0)
         lines = err.read().decode("utf-8", "replace").strip().splitlines()
     return {"rc": proc.returncode, "seconds": round(time.perf_counter() - t0, 1), "timed_out": timed_out,
-            "peak_mb": round(usage.ru_maxrss / 1024.0, 1), "stderr": lines[-1] if lines else ""}
+            "peak_mb": round(usage.ru_maxrss / 1024.0, 1), "stderr": lines[-1] if lines else "",
+            "stderr_lines": len(lines)}

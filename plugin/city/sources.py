@@ -38,8 +38,11 @@ GEOMETRY_KINDS = {"line": ("LineString", "MultiLineString"), "polygon": ("Polygo
                   "point": ("Point", "MultiPoint"),
                   "point or polygon": ("Point", "MultiPoint", "Polygon", "MultiPolygon")}
 #: features per layer read (docs/limits.md): above it a layer is refused in one line, from the
-#: file's header count, before anything is read (200,000 tiny roads ran past 120 s and 2 GB)
-MAX_LAYER_FEATURES = 200_000
+#: file's header count, before anything is read (200,000 tiny roads ran past 120 s and 2 GB;
+#: 20,000-feature layers build within 2 GB, measured by ``bench --suite scale``)
+MAX_LAYER_FEATURES = 100_000
+#: vertices (coordinates) in one layer: one road of 5 million vertices took 4.9 GB to node
+MAX_LAYER_VERTICES = 2_000_000
 MAX_DEMAND_WEIGHT = 1e9
 
 OSM_TAGS = ("amenity", "shop", "office", "leisure", "landuse", "natural")
@@ -131,6 +134,10 @@ def check_frame(gdf: gpd.GeoDataFrame, label: str, geometry: str,
     if not len(gdf):
         raise InputError(f"{label}: layer is empty")
     _check_count(len(gdf), label)
+    vertices = int(shapely.get_num_coordinates(gdf.geometry.values).sum())
+    if vertices > MAX_LAYER_VERTICES:
+        raise InputError(f"{label}: {vertices:,} vertices, more than the {MAX_LAYER_VERTICES:,} a layer may hold "
+                         "(docs/limits.md); simplify the layer or clip it to the planning area first")
     has = gdf.geometry.notna() & ~gdf.geometry.is_empty
     if not has.any():
         raise InputError(f"{label}: no feature has a geometry")
