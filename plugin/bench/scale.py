@@ -149,14 +149,20 @@ def memory_markdown(rows: list[dict]) -> str:
 
 
 def run_scale(out: str | Path, tasks: tuple[str, ...] = tuple(SCALE_N), sizes: dict[str, tuple[int, ...]] | None = None,
-              progress=print, memory: bool = True) -> dict[str, Any]:
-    """Every cell of the scale suite, one run at a time, and (``memory``) the memory columns;
-    writes scale.json, scale.md, scale.png."""
+              progress=print, memory: bool = True, memory_sizes: tuple[int, ...] = MEMORY_N) -> dict[str, Any]:
+    """Every cell of the scale suite, one run at a time, and (``memory``) the memory rows of
+    ``memory_sizes`` (rows of other sizes already in OUT are kept); writes scale.json, scale.md,
+    scale.png."""
     out = Path(out)
     todo = {(t, n) for t in tasks for n in (sizes or SCALE_N)[t]}
     runs, cells = _kept(out / "scale.json", todo)
     old = json.loads((out / "scale.json").read_text()) if (out / "scale.json").is_file() else {}
-    mem = run_memory(progress=progress) if memory else old.get("memory", [])
+    mem = old.get("memory", [])
+    if memory:
+        new = run_memory(sizes=memory_sizes, progress=progress)
+        again = {(r["kind"], r["features"]) for r in new}
+        mem = sorted([r for r in mem if (r["kind"], r["features"]) not in again] + new,
+                     key=lambda r: (MEMORY_KINDS.index(r["kind"]) if r["kind"] in MEMORY_KINDS else 99, r["features"]))
     for task in tasks:
         for n in (sizes or SCALE_N)[task]:
             cache = out / "instances" / f"{task}-{n}.pickle"

@@ -103,6 +103,19 @@ def choose_layer(spec: LayerSpec, default: str | None = None) -> str:
                      f"e.g. {spec.flag} {spec.path.name}:{names[0]}")
 
 
+def check_layer_count(spec: LayerSpec, default: str | None = None) -> None:
+    """The feature limit of ``read_layer`` from the file header alone: a command can refuse an
+    oversized layer before slower work (building the city the layer belongs to)."""
+    layer = choose_layer(spec, default)
+    try:
+        with pywarnings.catch_warnings():
+            pywarnings.simplefilter("ignore", RuntimeWarning)
+            count = pyogrio.read_info(spec.path, layer=layer, force_feature_count=True)["features"]
+    except Exception as e:  # noqa: BLE001 - any GDAL failure is a bad file for the user
+        raise InputError(f"{spec.flag} {spec.path.name}:{layer}: cannot read: {_first_line(e)}") from None
+    _check_count(count, f"{spec.flag} {spec.path.name}:{layer}")
+
+
 def read_layer(spec: LayerSpec, geometry: str, default: str | None = None,
                warnings: list[str] | None = None) -> gpd.GeoDataFrame:
     """Read a layer and check it: not empty, ``geometry`` kind, valid geometries. Features

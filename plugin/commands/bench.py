@@ -61,7 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="scale suite: comma-separated tasks to run, and/or 'memory' (peak memory of building "
                              "20,000- and 200,000-feature inputs); the other rows already in OUT are kept")
     parser.add_argument("--sizes", default=None,
-                        help="scale suite: comma-separated candidate counts to run (default 100 … 4000)")
+                        help="scale suite: comma-separated candidate counts to run (default 100 … 4000); with "
+                             "--tasks memory, feature counts (default 20000,200000)")
     parser.add_argument("--split", default="test", choices=("dev", "test", "v1", "dev2", "dev3", "dev4"),
                         help="instructions and ask suites: held-out half (default test); "
                              "ask only: v1, the retired first test half; dev2 … dev4: more dev sets")
@@ -81,9 +82,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         return run_sweep_bench(args.out)
     if args.suite == "scale":
-        from ..bench.scale import run_scale
-
-        from ..bench.scale import SCALE_N
+        from ..bench.scale import MEMORY_N, SCALE_N, run_scale
 
         tasks = tuple(t.strip() for t in args.tasks.split(",")) if args.tasks else (*SCALE_N, "memory")
         if not set(tasks) <= {*SCALE_N, "memory"}:
@@ -97,7 +96,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             except ValueError:
                 raise InputError(f"--sizes: comma-separated whole numbers, got '{args.sizes}'") from None
             sizes = {t: ns for t in tasks}
-        return run_scale(args.out, tasks, sizes, memory=memory)
+        return run_scale(args.out, tasks, sizes, memory=memory, memory_sizes=ns if args.sizes else MEMORY_N)
     if args.suite == "fuzz":
         return _fuzz(Path(args.out), args.turns, args.seed)
     if args.suite == "participation":
