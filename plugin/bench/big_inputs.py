@@ -61,23 +61,31 @@ def parcels_frame(n: int):
 
 
 def street_grid(n: int):
-    """A street grid cut into ``n`` one-block segments, ``highway`` residential (every 9th
-    vertical one missing)."""
+    """A street grid cut into ``n`` one-block segments, ``highway`` residential; every 9th
+    vertical block side has a 16 m gap (two dead ends a new link may join: a whole grid offers
+    no link worth building)."""
     import geopandas as gpd
-    import shapely
 
     k = max(1, int(np.ceil((-1 + np.sqrt(1 + 2 * n)) / 2)))
-    while 2 * k * (k + 1) - (k + 1) * k // 9 < n:   # enough segments with every 9th vertical left out
+    while len(lines := _grid_lines(k)) < n:
         k += 1
+    return gpd.GeoDataFrame({"highway": ["residential"] * n}, geometry=lines[:n], crs=CRS)
+
+
+def _grid_lines(k: int) -> np.ndarray:
+    import shapely
+
     i, j = np.meshgrid(np.arange(k + 1), np.arange(k), indexing="ij")
     i, j = i.ravel(), j.ravel()
     xa, ya = X0 + STREET_M * i, Y0 + STREET_M * j
-    vertical = shapely.linestrings(np.stack([np.c_[xa, ya], np.c_[xa, ya + STREET_M]], axis=1))
+    gap = np.arange(len(xa)) % 9 == 4
+    half = (STREET_M - 16.0) / 2
+    vertical = shapely.linestrings(np.stack([np.c_[xa, ya], np.c_[xa, ya + STREET_M]], axis=1))[~gap]
+    stubs = np.r_[shapely.linestrings(np.stack([np.c_[xa, ya], np.c_[xa, ya + half]], axis=1)[gap]),
+                  shapely.linestrings(np.stack([np.c_[xa, ya + STREET_M - half], np.c_[xa, ya + STREET_M]], axis=1)[gap])]
     horizontal = shapely.linestrings(np.stack([np.c_[ya - Y0 + X0, xa - X0 + Y0],
                                                np.c_[ya - Y0 + X0 + STREET_M, xa - X0 + Y0]], axis=1))
-    # every 9th vertical segment left out: detours a new link can cut (a whole grid needs none)
-    lines = np.r_[vertical[np.arange(len(vertical)) % 9 != 4], horizontal][:n]
-    return gpd.GeoDataFrame({"highway": ["residential"] * len(lines)}, geometry=lines, crs=CRS)
+    return np.r_[vertical, stubs, horizontal]
 
 
 def links_frame(n: int, seed: int = 0):

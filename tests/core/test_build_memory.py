@@ -50,3 +50,24 @@ def test_layers_over_the_limits_are_refused_in_one_line_within_10_s(kind, n, wor
     assert r["rc"] == 2 and r["stderr_lines"] == 1 and words in r["stderr"], r
     assert r["seconds"] < 10, r
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_scale_bench_memory_rows(tmp_path, capsys):
+    """``bench --suite scale --tasks memory --sizes 200000``: one row per input kind with the
+    child's peak MB and seconds (here: the one-line refusal, timed); scale.md carries the table;
+    rows of other sizes already in OUT are kept."""
+    from cityplanner.plugin.cli import main
+    from cityplanner.plugin.bench.scale import MEMORY_KINDS
+
+    old = {"kind": "parcels", "features": 20_000, "rc": 0, "seconds": 1.0, "timed_out": False, "peak_mb": 300.0,
+           "stderr": "", "stderr_lines": 0, "result": "built"}
+    (tmp_path / "scale.json").write_text(json.dumps({"cells": [], "runs": [], "memory": [old]}))
+    assert main(["bench", "--suite", "scale", "--tasks", "memory", "--sizes", "200000", "--out", str(tmp_path)]) == 0
+    rows = json.loads((tmp_path / "scale.json").read_text())["memory"]
+    assert rows[0] == old
+    new = rows[1:]
+    assert [r["kind"] for r in new] == list(MEMORY_KINDS) and {r["features"] for r in new} == {200_000}
+    assert all(r["result"] == "refused" and r["seconds"] < 10 and 0 < r["peak_mb"] < 1000 for r in new), new
+    md = (tmp_path / "scale.md").read_text()
+    assert "| input | features | peak MB | seconds | result | message |" in md and "| links | 200,000 |" in md
