@@ -8,7 +8,8 @@ that is large):
   every 5th ``feasible``, every 37th ``school``, every 41st ``park``, the rest ``residential``;
   built with ``instance --task land --parcels``.
 * ``roads``: a street grid (``STREET_M`` blocks) cut into ``n`` street segments, one feature each,
-  field ``highway`` = ``residential``; built with ``instance --task road --roads`` (plan mode).
+  field ``highway`` = ``residential``, every 9th vertical block side with a 16 m gap (new links
+  worth building); built with ``instance --task road --roads`` (plan mode).
 * ``links``: the bundled ``helsinki`` region and ``n`` proposed straight links between two of its
   network nodes 40–250 m apart (seeded); built with ``instance --task road --region helsinki --links``.
 * ``residents``: the ``parcels`` layer of ``n`` parcels discussed by ``n`` simulated residents
@@ -108,13 +109,14 @@ def links_frame(n: int, seed: int = 0):
 def long_road_frames(n: int):
     """One road of ``n`` vertices (a zig-zag 1 m wide, along a street) beside a 3 × 3 grid."""
     import geopandas as gpd
+    import pandas as pd
     import shapely
 
     grid = street_grid(24)
     t = np.arange(n, dtype=float)
     xy = np.c_[X0 - 50.0 + 0.5 * np.sin(t), Y0 + 300.0 * t / max(n - 1, 1)]
     road = gpd.GeoDataFrame({"highway": ["residential"]}, geometry=[shapely.LineString(xy)], crs=CRS)
-    return gpd.GeoDataFrame(gpd.pd.concat([grid, road], ignore_index=True), crs=CRS)
+    return gpd.GeoDataFrame(pd.concat([grid, road], ignore_index=True), crs=CRS)
 
 
 def write_input(kind: str, n: int, folder: Path) -> Path:
