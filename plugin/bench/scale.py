@@ -11,6 +11,12 @@ neither got there), the gap at 60 s and at 120 s, the score and bound, and the p
 memory (the run's peak resident set plus its largest worker's). Then a table (scale.md), scale.json,
 a PNG of seconds to 1 % (or the time limit) against n on log-log axes, and per task the
 fitted exponent k of time ∝ n^k (least squares on the cells that reached 1 %).
+
+Memory columns (issue 30): per input kind of ``plugin.bench.big_inputs`` (land parcels, a city
+from a roads layer, own links, participation residents) at 20,000 and 200,000 features, the
+real CLI builds the instance in a child (nice'd) whose own peak resident set is read from
+``os.wait4``; 200,000 is above the per-layer limit (docs/limits.md), so that row times the
+one-line refusal. ``bench --suite scale --tasks memory`` runs only these rows.
 """
 from __future__ import annotations
 
@@ -103,12 +109,60 @@ def _spawned_run(task: str, n: int, time_limit: float, cache: Path) -> dict[str,
     return json.loads(lines[-1])
 
 
+#: features per input layer of the memory columns; kinds of ``big_inputs`` measured
+MEMORY_N = (20_000, 200_000)
+MEMORY_KINDS = ("parcels", "roads", "links", "residents")
+MEMORY_TIMEOUT_S = 900.0
+MEMORY_BOUND_MB = 2048.0   # issue 30: 20,000-feature inputs build within 2 GB
+
+
+def run_memory(kinds: tuple[str, ...] = MEMORY_KINDS, sizes: tuple[int, ...] = MEMORY_N,
+               progress=print) -> list[dict[str, Any]]:
+    """Peak memory (MB) and seconds of building each ``kinds`` input of each size, in a child."""
+    import tempfile
+
+    from .big_inputs import instance_args, measure, write_input
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="cityplanner-memory-") as tmp:
+        for kind in kinds:
+            for n in sizes:
+                path = write_input(kind, n, Path(tmp))
+                r = measure(instance_args(kind, path, Path(tmp) / f"ws-{kind}-{n}"), timeout=MEMORY_TIMEOUT_S)
+                path.unlink(missing_ok=True)
+                rows.append({"kind": kind, "features": n, **r,
+                             "result": "built" if r["rc"] == 0 else "timed out" if r["timed_out"] else
+                             "refused" if r["rc"] == 2 else "failed"})
+                progress(_memory_row(rows[-1]))
+    return rows
+
+
+def _memory_row(r: dict) -> str:
+    why = r["stderr"].replace("|", "/")[:160] if r["result"] != "built" else ""
+    return f"| {r['kind']} | {r['features']:,} | {r['peak_mb']:.0f} | {r['seconds']:.1f} | {r['result']} | {why} |"
+
+
+def memory_markdown(rows: list[dict]) -> str:
+    lines = ["| input | features | peak MB | seconds | result | message |", "|---|---:|---:|---:|---|---|",
+             *map(_memory_row, rows)]
+    return "\n".join(lines) + "\n"
+
+
 def run_scale(out: str | Path, tasks: tuple[str, ...] = tuple(SCALE_N), sizes: dict[str, tuple[int, ...]] | None = None,
-              progress=print) -> dict[str, Any]:
-    """Every cell of the scale suite, one run at a time; writes scale.json, scale.md, scale.png."""
+              progress=print, memory: bool = True, memory_sizes: tuple[int, ...] = MEMORY_N) -> dict[str, Any]:
+    """Every cell of the scale suite, one run at a time, and (``memory``) the memory rows of
+    ``memory_sizes`` (rows of other sizes already in OUT are kept); writes scale.json, scale.md,
+    scale.png."""
     out = Path(out)
     todo = {(t, n) for t in tasks for n in (sizes or SCALE_N)[t]}
     runs, cells = _kept(out / "scale.json", todo)
+    old = json.loads((out / "scale.json").read_text()) if (out / "scale.json").is_file() else {}
+    mem = old.get("memory", [])
+    if memory:
+        new = run_memory(sizes=memory_sizes, progress=progress)
+        again = {(r["kind"], r["features"]) for r in new}
+        mem = sorted([r for r in mem if (r["kind"], r["features"]) not in again] + new,
+                     key=lambda r: (MEMORY_KINDS.index(r["kind"]) if r["kind"] in MEMORY_KINDS else 99, r["features"]))
     for task in tasks:
         for n in (sizes or SCALE_N)[task]:
             cache = out / "instances" / f"{task}-{n}.pickle"
@@ -121,14 +175,15 @@ def run_scale(out: str | Path, tasks: tuple[str, ...] = tuple(SCALE_N), sizes: d
                 runs.append(second)
             cells.append(_cell(task, n, first, second))
             progress(_row_text(cells[-1]))
-            atomic_write_json(out / "scale.json", {"cells": cells, "runs": runs})
+            atomic_write_json(out / "scale.json", {"cells": cells, "runs": runs, "memory": mem})
     order = {t: k for k, t in enumerate(SCALE_N)}
     cells.sort(key=lambda c: (order.get(c["task"], len(order)), c["n_target"]))
     fits = {t: fit_exponent([c for c in cells if c["task"] == t]) for t in SCALE_N if any(c["task"] == t for c in cells)}
-    atomic_write_json(out / "scale.json", {"cells": cells, "runs": runs, "exponents": fits})
-    atomic_write_text(out / "scale.md", scale_markdown(cells, fits))
+    atomic_write_json(out / "scale.json", {"cells": cells, "runs": runs, "exponents": fits, "memory": mem})
+    atomic_write_text(out / "scale.md", scale_markdown(cells, fits) + "\n## Memory of building large inputs\n\n"
+                      + memory_markdown(mem))
     plot_scale(cells, fits, out / "scale.png")
-    return {"cells": cells, "exponents": fits,
+    return {"cells": cells, "exponents": fits, "memory": mem,
             "files": [str(out / "scale.json"), str(out / "scale.md"), str(out / "scale.png")]}
 
 
@@ -198,7 +253,8 @@ def plot_scale(cells: list[dict], fits: dict[str, float | None], path: Path) -> 
     ax.set_yscale("log")
     ax.set_xlabel("candidates n")
     ax.set_ylabel("seconds to a 1 % gap (× = not within 120 s)")
-    ax.legend()
+    if ax.get_legend_handles_labels()[0]:   # none when only the memory rows ran
+        ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

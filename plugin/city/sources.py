@@ -38,8 +38,11 @@ GEOMETRY_KINDS = {"line": ("LineString", "MultiLineString"), "polygon": ("Polygo
                   "point": ("Point", "MultiPoint"),
                   "point or polygon": ("Point", "MultiPoint", "Polygon", "MultiPolygon")}
 #: features per layer read (docs/limits.md): above it a layer is refused in one line, from the
-#: file's header count, before anything is read (200,000 tiny roads ran past 120 s and 2 GB)
-MAX_LAYER_FEATURES = 200_000
+#: file's header count, before anything is read (200,000 tiny roads ran past 120 s and 2 GB;
+#: 20,000-feature layers build within 2 GB, measured by ``bench --suite scale``)
+MAX_LAYER_FEATURES = 100_000
+#: vertices (coordinates) in one layer: one road of 5 million vertices took 4.9 GB to node
+MAX_LAYER_VERTICES = 2_000_000
 MAX_DEMAND_WEIGHT = 1e9
 
 OSM_TAGS = ("amenity", "shop", "office", "leisure", "landuse", "natural")
@@ -100,6 +103,19 @@ def choose_layer(spec: LayerSpec, default: str | None = None) -> str:
                      f"e.g. {spec.flag} {spec.path.name}:{names[0]}")
 
 
+def check_layer_count(spec: LayerSpec, default: str | None = None) -> None:
+    """The feature limit of ``read_layer`` from the file header alone: a command can refuse an
+    oversized layer before slower work (building the city the layer belongs to)."""
+    layer = choose_layer(spec, default)
+    try:
+        with pywarnings.catch_warnings():
+            pywarnings.simplefilter("ignore", RuntimeWarning)
+            count = pyogrio.read_info(spec.path, layer=layer, force_feature_count=True)["features"]
+    except Exception as e:  # noqa: BLE001 - any GDAL failure is a bad file for the user
+        raise InputError(f"{spec.flag} {spec.path.name}:{layer}: cannot read: {_first_line(e)}") from None
+    _check_count(count, f"{spec.flag} {spec.path.name}:{layer}")
+
+
 def read_layer(spec: LayerSpec, geometry: str, default: str | None = None,
                warnings: list[str] | None = None) -> gpd.GeoDataFrame:
     """Read a layer and check it: not empty, ``geometry`` kind, valid geometries. Features
@@ -131,6 +147,10 @@ def check_frame(gdf: gpd.GeoDataFrame, label: str, geometry: str,
     if not len(gdf):
         raise InputError(f"{label}: layer is empty")
     _check_count(len(gdf), label)
+    vertices = int(shapely.get_num_coordinates(gdf.geometry.values).sum())
+    if vertices > MAX_LAYER_VERTICES:
+        raise InputError(f"{label}: {vertices:,} vertices, more than the {MAX_LAYER_VERTICES:,} a layer may hold "
+                         "(docs/limits.md); simplify the layer or clip it to the planning area first")
     has = gdf.geometry.notna() & ~gdf.geometry.is_empty
     if not has.any():
         raise InputError(f"{label}: no feature has a geometry")

@@ -6,7 +6,8 @@ upper_bound, gap, seconds, …), DIR/table.md and PNG plots; prints the summary 
 (plugin.agent.ask.bench: TSR, MIR, TIC, IOA, tokens) with ``--model`` / ``--endpoint``.
 ``--suite scale`` grows n from 100 to 4,000 candidates per task on the synthetic city
 (plugin.bench.scale): time to a 1 % gap, gaps at 60 s and 120 s, peak memory, DIR/scale.md,
-scale.json, scale.png and the fitted exponent of time ∝ n^k; runs one at a time.
+scale.json, scale.png and the fitted exponent of time ∝ n^k; runs one at a time; then the peak
+memory of building 20,000- and 200,000-feature inputs (``--tasks memory`` alone: only that table).
 ``--suite speed`` measures the evaluators instead (plugin.bench.speed): DIR/speed.json and
 DIR/speed.md with full-evaluation ms and add / remove / swap µs per task on medium instances.
 ``--suite sweep`` times budget curves (plugin.bench.sweep): a 12-point Kotka station curve on 1
@@ -57,9 +58,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="instructions suite: comma-separated readers to run, e.g. \"raw model,trained adapter\" "
                              "(default: rules, rules + raw model, raw model, trained adapter, rules + trained)")
     parser.add_argument("--tasks", default=None,
-                        help="scale suite: comma-separated tasks to run; the other rows already in OUT are kept")
+                        help="scale suite: comma-separated tasks to run, and/or 'memory' (peak memory of building "
+                             "20,000- and 200,000-feature inputs); the other rows already in OUT are kept")
     parser.add_argument("--sizes", default=None,
-                        help="scale suite: comma-separated candidate counts to run (default 100 … 4000)")
+                        help="scale suite: comma-separated candidate counts to run (default 100 … 4000); with "
+                             "--tasks memory, feature counts (default 20000,200000)")
     parser.add_argument("--split", default="test", choices=("dev", "test", "v1", "dev2", "dev3", "dev4", "v3_test"),
                         help="instructions and ask suites: held-out half (default test); "
                              "ask only: v1, the retired first test half; dev2 … dev4: more dev sets")
@@ -79,13 +82,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         return run_sweep_bench(args.out)
     if args.suite == "scale":
-        from ..bench.scale import run_scale
+        from ..bench.scale import MEMORY_N, SCALE_N, run_scale
 
-        from ..bench.scale import SCALE_N
-
-        tasks = tuple(t.strip() for t in args.tasks.split(",")) if args.tasks else tuple(SCALE_N)
-        if not set(tasks) <= set(SCALE_N):
-            raise InputError(f"--tasks: choose from {', '.join(SCALE_N)}")
+        tasks = tuple(t.strip() for t in args.tasks.split(",")) if args.tasks else (*SCALE_N, "memory")
+        if not set(tasks) <= {*SCALE_N, "memory"}:
+            raise InputError(f"--tasks: choose from {', '.join(SCALE_N)}, memory")
+        memory = "memory" in tasks
+        tasks = tuple(t for t in tasks if t != "memory")
         sizes = None
         if args.sizes:
             try:
@@ -93,7 +96,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             except ValueError:
                 raise InputError(f"--sizes: comma-separated whole numbers, got '{args.sizes}'") from None
             sizes = {t: ns for t in tasks}
-        return run_scale(args.out, tasks, sizes)
+        return run_scale(args.out, tasks, sizes, memory=memory, memory_sizes=ns if args.sizes else MEMORY_N)
     if args.suite == "fuzz":
         return _fuzz(Path(args.out), args.turns, args.seed)
     if args.suite == "participation":

@@ -148,7 +148,7 @@ def read_inputs(args: argparse.Namespace, mode: str) -> Inputs:
     """Check the flags, then read every input layer once: the parcels (and buildings) or the
     city (``city_from_inputs``) and the own candidate layer."""
     from ..city.inputs import CityInputs, city_from_inputs
-    from ..city.sources import parse_layer_spec, read_layer
+    from ..city.sources import check_layer_count, parse_layer_spec, read_layer
     from ..parcels.landuse_map import parse_need
 
     check_flags(args, mode)
@@ -163,11 +163,14 @@ def read_inputs(args: argparse.Namespace, mode: str) -> Inputs:
             got.parcels = with_building_coverage(got.parcels, read_layer(where, "polygon", "buildings", got.warnings),
                                                  f"--parcels {got.parcels_name}", got.warnings)
         return got
+    layer = spec(args.task).own_layer
+    own = layer and getattr(args, layer.flag.lstrip("-"), None)
+    if own:   # an oversized own layer is refused before the city is built
+        check_layer_count(parse_layer_spec(own, layer.flag))
     got.city = city_from_inputs(CityInputs.from_args(args))
     got.warnings = list(got.city.warnings)
-    layer = spec(args.task).own_layer
-    if layer and getattr(args, layer.flag.lstrip("-"), None):
-        where = parse_layer_spec(getattr(args, layer.flag.lstrip("-")), layer.flag)
+    if own:
+        where = parse_layer_spec(own, layer.flag)
         got.own, got.own_label = read_layer(where, layer.geometry, warnings=got.warnings), f"{layer.flag} {where}"
     return got
 

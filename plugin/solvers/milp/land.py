@@ -39,7 +39,7 @@ def land_model(inst: LandAllocation):
     # (k, u) pairs a candidate can newly serve
     rows_k, rows_u = [], []
     for k in range(ECOLOGY + 1):
-        reach = inst.cover[inst.ckind == k].any(axis=0) & free[k]
+        reach = inst.reach(inst.ckind == k) & free[k]
         u = np.flatnonzero(reach)
         rows_k += [k] * len(u)
         rows_u += u.tolist()

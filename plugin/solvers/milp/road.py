@@ -49,6 +49,7 @@ from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm
 from .relaxation import LP_SHARE, lp_bound
 from .road_scale import solve_at_scale
 from ...tasks.road import W_CROSS, W_RHO, RoadConstruction, _csr
+from ...tasks.road.task import upper_crossings
 
 
 #: the flow models are large even for the paper's sizes (20,000 variables at 132 candidates),
@@ -140,7 +141,7 @@ def _model(inst: RoadConstruction):
 
     m = _Model()
     x, z, c, p = m.var(n), m.var(1)[0], m.var(1)[0], m.var(1)[0]
-    ci, cj = np.nonzero(np.triu(inst.cross, 1))
+    ci, cj = upper_crossings(inst.cross)
     v = m.var(len(ci))
     obj: dict[int, float] = {int(x[i]): W_RHO * inst.cost[i] / inst.budget for i in range(n)}
     obj[int(p)] = -1.0
@@ -229,7 +230,7 @@ def _pair_model(inst: RoadConstruction, s_inc: float):
 
     m = _Model()
     x = m.var(n)
-    ci, cj = np.nonzero(np.triu(inst.cross, 1))
+    ci, cj = upper_crossings(inst.cross)
     v = m.var(len(ci))
     cvec: dict[int, float] = {int(x[i]): W_RHO * inst.cost[i] / inst.budget for i in range(n)}
     for k in range(len(ci)):

@@ -10,7 +10,7 @@ import pandas as pd
 
 from .constants import (BUILD_RATE, ECOLOGY, ECOLOGY_RADIUS, GREEN_MIN_AREA, GREEN_TYPES, KINDS, LAND_RATE,
                         NEED_BASE, NEED_SHARE, REDEVELOPMENT, SERVICE_KIND, SERVICE_RADIUS, TYPES)
-from .coverage import service_coverage, within
+from .coverage import service_coverage, within_any
 
 if TYPE_CHECKING:
     from .task import LandAllocation
@@ -56,8 +56,7 @@ def _derive_need(cands: pd.DataFrame, units: dict, existing: dict) -> dict[str, 
     uxy = np.asarray(units["xy"], dtype=float).reshape(-1, 2)
     w = np.asarray(units["w_service"], dtype=float)
     served = np.c_[service_coverage(uxy, {k: np.asarray(v) for k, v in existing.items() if k in KINDS}),
-                   within(uxy, np.asarray(existing.get("green", []), dtype=float).reshape(-1, 2),
-                          ECOLOGY_RADIUS).any(axis=1)]
+                   within_any(uxy, np.asarray(existing.get("green", []), dtype=float).reshape(-1, 2), ECOLOGY_RADIUS)]
     share = (w @ served) / w.sum() if w.sum() > 0 else np.ones(len(KINDS) + 1)
     row = {t: (KINDS.index(SERVICE_KIND[t]) if t in SERVICE_KIND else ECOLOGY) for t in TYPES}
     weight = np.array([NEED_BASE[t] * (1.5 - share[row[t]]) for t in TYPES])

@@ -64,15 +64,55 @@ def within_count(a_xy: np.ndarray, b_xy: np.ndarray, radius: float) -> np.ndarra
     return out
 
 
+#: coordinates at most this large go into the k-d tree (their squares stay finite); points
+#: farther out (1e300 in hostile input) are compared one block at a time like ``within``
+TREE_MAX = 1e150
+
+
 def within_sparse(a_xy: np.ndarray, b_xy: np.ndarray, radius: float):
-    """``within`` as a scipy CSR matrix: memory grows with the pairs in range, not len a × len b
-    (residents × parcels: 200,000 × 20,000 would be 4 GB dense)."""
-    from scipy.sparse import csr_matrix, vstack
+    """``within`` as a scipy CSR bool matrix (sorted column indices, only True stored): memory
+    grows with the pairs in range, not len a × len b (residents × parcels: 200,000 × 20,000
+    would be 4 GB dense). A k-d tree over b proposes the pairs within a hair more than
+    ``radius`` (one block of a at a time); each is then kept by the same d² ≤ r² arithmetic as
+    ``within``, so the relation is identical."""
+    from scipy.sparse import csr_matrix
+    from scipy.spatial import cKDTree
 
     a, b = _points(a_xy), _points(b_xy)
     if not len(a) or not len(b):
         return csr_matrix((len(a), len(b)), dtype=bool)
-    return vstack([csr_matrix(hit) for _, _, hit in _blocks(a, b, radius)], format="csr")
+    with np.errstate(invalid="ignore"):
+        in_a, in_b = (np.abs(a) <= TREE_MAX).all(axis=1), (np.abs(b) <= TREE_MAX).all(axis=1)
+    ai_all, bi = np.flatnonzero(in_a), np.flatnonzero(in_b)
+    rows, cols = [], []
+    r2 = float(radius) * float(radius)
+    if len(ai_all) and len(bi):
+        tree = cKDTree(b[bi])
+        reach = float(radius) * (1 + 1e-9) + 1e-9
+        step = max(1, BLOCK_CELLS // 64)
+        for start in range(0, len(ai_all), step):
+            ai = ai_all[start:start + step]
+            near = tree.query_ball_point(a[ai], reach)
+            n = np.fromiter(map(len, near), dtype=np.int64, count=len(near))
+            r = np.repeat(ai, n)
+            c = bi[np.fromiter((j for js in near for j in js), dtype=np.int64, count=int(n.sum()))]
+            d2 = (a[r, 0] - b[c, 0]) ** 2
+            d2 += (a[r, 1] - b[c, 1]) ** 2
+            hit = d2 <= r2
+            rows.append(r[hit])
+            cols.append(c[hit])
+    # the rare points outside the tree: against everything, as ``within`` does
+    for ar, bc in ((np.flatnonzero(~in_a), np.arange(len(b))), (ai_all, np.flatnonzero(~in_b))):
+        if len(ar) and len(bc):
+            for start, stop, hit in _blocks(a[ar], b[bc], radius):
+                r, c = np.nonzero(hit)
+                rows.append(ar[start + r])
+                cols.append(bc[c])
+    r = np.concatenate(rows).astype(np.int32) if rows else np.empty(0, dtype=np.int32)
+    c = np.concatenate(cols).astype(np.int32) if cols else np.empty(0, dtype=np.int32)
+    out = csr_matrix((np.ones(len(r), dtype=bool), (r, c)), shape=(len(a), len(b)))
+    out.sum_duplicates()
+    return out
 
 
 def facilities_by_kind(types: Iterable[str], xy: np.ndarray) -> dict[str, np.ndarray]:

@@ -76,7 +76,7 @@ class LandState(SearchState):
             return g + self._d_cover(out, -1) + self._d_cover(inn, 1)
         # same kind row: a unit covered by both keeps its count
         io, ii = inst.cover_idx[out], inst.cover_idx[inn]
-        lost = io[(self.cnt[k, io] == 1) & ~inst.cover[inn, io]]
+        lost = io[(self.cnt[k, io] == 1) & ~np.isin(io, ii, assume_unique=True)]
         won = ii[self.cnt[k, ii] == 0]
         return g + W_A * float(inst.W[k, won].sum() - inst.W[k, lost].sum())
 

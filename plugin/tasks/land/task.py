@@ -12,7 +12,7 @@ import numpy as np
 from ...errors import InputError
 from ..base import BUILD_SIZES, Instance, check_mode
 from .constants import ECOLOGY, GREEN_TYPES, KINDS, SERVICE_KIND, W_A, W_R, W_RHO, W_V
-from .coverage import within
+from .coverage import BLOCK_CELLS, within_count, within_sparse
 from .layers import from_parcels
 from .sampler import sample_city
 from .search import LandState
@@ -77,21 +77,18 @@ class LandAllocation(Instance):
         self.ckind = np.array([kind_of.get(self.types[t], -1) for t in self.ctype], dtype=np.int64)
         green = np.isin(self.ctype, [self.types.index(t) for t in GREEN_TYPES if t in self.types])
         self.ckind[green & (area >= d["green_min_area"])] = ECOLOGY
-        radius = np.where(self.ckind == ECOLOGY, d["ecology_radius"], d["service_radius"])
-        self.cover = np.zeros((len(cxy), len(uxy)), dtype=bool)
-        for r in np.unique(radius):
-            rows = radius == r
-            self.cover[rows] = within(cxy[rows], uxy, float(r))
-        self.cover[self.ckind < 0] = False
-        self.cover_idx = [np.flatnonzero(row) for row in self.cover]
+        self.cover = _cover(cxy, uxy, self.ckind, d["ecology_radius"], d["service_radius"])
+        # per candidate, the units it serves: views into the CSR arrays, no copy
+        ind, ptr = self.cover.indices, self.cover.indptr
+        self.cover_idx = [ind[ptr[i]:ptr[i + 1]] for i in range(len(cxy))]
         # existing service per (kind row, unit): counts of existing facilities in range
         ex = d["existing"]
         self.existing = np.zeros((len(KINDS) + 1, len(uxy)), dtype=np.int64)
         for k, name in enumerate(KINDS):
-            self.existing[k] = within(uxy, np.asarray(ex.get(name, []), dtype=float).reshape(-1, 2),
-                                      d["service_radius"]).sum(axis=1)
-        self.existing[ECOLOGY] = within(uxy, np.asarray(ex.get("green", []), dtype=float).reshape(-1, 2),
-                                        d["ecology_radius"]).sum(axis=1)
+            self.existing[k] = within_count(uxy, np.asarray(ex.get(name, []), dtype=float).reshape(-1, 2),
+                                            d["service_radius"])
+        self.existing[ECOLOGY] = within_count(uxy, np.asarray(ex.get("green", []), dtype=float).reshape(-1, 2),
+                                              d["ecology_radius"])
         ws = np.asarray(units["w_service"], dtype=float)
         we = np.asarray(units["w_ecology"], dtype=float)
         # A = Σ_k Σ_u W[k,u]·[served]: service rows share ws/(6Σws), ecology row we/(6Σwe)
@@ -100,6 +97,12 @@ class LandAllocation(Instance):
             self.W[:ECOLOGY] = ws / (6.0 * ws.sum())
         if we.sum() > 0:
             self.W[ECOLOGY] = we / (6.0 * we.sum())
+
+    def reach(self, rows: np.ndarray) -> np.ndarray:
+        """(units,) bool: units that some candidate of ``rows`` (a bool mask) covers."""
+        out = np.zeros(self.cover.shape[1], dtype=bool)
+        out[self.cover[np.flatnonzero(rows)].indices] = True
+        return out
 
     def why_chosen(self, mask: np.ndarray, rows: np.ndarray) -> str:
         """Why the candidates ``rows`` (one type, selected in ``mask``) are in the plan, in their
@@ -113,7 +116,9 @@ class LandAllocation(Instance):
             return "it serves no demand (too small to count as green), so only its cost and the over-need penalty count"
         others = mask & (self.ckind == k)
         others[rows] = False
-        alone = self.cover[rows].any(axis=0) & (self.existing[k] == 0) & ~self.cover[others].any(axis=0)
+        chosen = np.zeros(len(mask), dtype=bool)
+        chosen[rows] = True
+        alone = self.reach(chosen) & (self.existing[k] == 0) & ~self.reach(others)
         units = self.data["units"]
         weight = np.asarray(units["w_ecology" if k == ECOLOGY else "w_service"], dtype=float)
         radius = self.data["ecology_radius" if k == ECOLOGY else "service_radius"]
@@ -155,7 +160,7 @@ class LandAllocation(Instance):
         for k in range(len(KINDS) + 1):
             sel = mask & (self.ckind == k)
             if sel.any():
-                served[k] |= self.cover[sel].any(axis=0)
+                served[k] |= self.reach(sel)
         used = np.bincount(self.group[mask & (self.group >= 0)], minlength=self.n_groups)
         dups = int(np.maximum(used - 1, 0).sum())
         terms = self._terms(counts, served, float(self.cost[mask].sum()), dups)
@@ -181,9 +186,38 @@ class LandAllocation(Instance):
     def _add_effects(self) -> None:
         """Estimated effects columns: demand units (and weight share) a candidate alone would
         newly serve for its kind, given the existing facilities."""
-        new = self.cover & (self.existing[np.maximum(self.ckind, 0)] == 0)
-        self.candidates["new_units"] = new.sum(axis=1)
-        w = self.W[np.maximum(self.ckind, 0)] * 6.0
-        self.candidates["new_share"] = (new * w).sum(axis=1).round(4)
+        n_units = self.cover.shape[1]
+        new_units = np.zeros(self.n, dtype=np.int64)
+        new_share = np.zeros(self.n)
+        # dense rows a block at a time: the same sums (over whole rows, zeros included) as one
+        # (candidates × units) matrix, which took GBs on 20,000 parcels
+        step = max(1, BLOCK_CELLS // max(n_units, 1))
+        for a in range(0, self.n, step):
+            k = np.maximum(self.ckind[a:a + step], 0)
+            new = self.cover[a:a + step].toarray() & (self.existing[k] == 0)
+            new_units[a:a + step] = new.sum(axis=1)
+            new_share[a:a + step] = (new * (self.W[k] * 6.0)).sum(axis=1)
+        self.candidates["new_units"] = new_units
+        self.candidates["new_share"] = new_share.round(4)
         # keep wkt last: it is the geometry column of the layer
         self.candidates = self.candidates[[c for c in self.candidates if c != "wkt"] + ["wkt"]]
+
+
+def _cover(cxy: np.ndarray, uxy: np.ndarray, ckind: np.ndarray, eco_radius: float, service_radius: float):
+    """(candidates, units) CSR bool: the candidate (of a kind row ≥ 0) has its centroid within its
+    kind's radius of the unit's centroid (``within_sparse``). The relation is computed once per
+    distinct (point, radius) — the types of one face share it — then given to each candidate."""
+    from scipy.sparse import csr_matrix, vstack
+
+    radius = np.where(ckind == ECOLOGY, eco_radius, service_radius)
+    key = np.full(len(cxy), -1, dtype=np.int64)
+    parts, offset = [], 0
+    for r in np.unique(radius[ckind >= 0]):
+        rows = np.flatnonzero((radius == r) & (ckind >= 0))
+        pts, inv = np.unique(cxy[rows], axis=0, return_inverse=True)
+        parts.append(within_sparse(pts, uxy, float(r)))
+        key[rows] = offset + inv.ravel()
+        offset += len(pts)
+    parts.append(csr_matrix((1, len(uxy)), dtype=bool))   # the empty row of candidates without a kind
+    key[key < 0] = offset
+    return vstack(parts, format="csr")[key]

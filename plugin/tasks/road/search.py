@@ -28,7 +28,7 @@ class RoadState(SearchState):
     def _rebuild(self) -> None:
         inst: "RoadConstruction" = self.inst
         self.G, self.Dg, self.D = inst.distances(np.flatnonzero(self.mask), 2)
-        self.xcnt = inst.cross[self.mask].sum(axis=0).astype(np.int64)
+        self.xcnt = np.bincount(inst.cross[np.flatnonzero(self.mask)].indices, minlength=inst.n).astype(np.int64)
         self.n_cross = int(self.xcnt[self.mask].sum()) // 2
         self._cache: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
 
@@ -91,7 +91,7 @@ class RoadState(SearchState):
         inst = self.inst
         _insert(self.G, self.Dg, self.D, inst.cu[i], inst.cv[i], inst.w[i])
         self.n_cross += int(self.xcnt[i])
-        self.xcnt += inst.cross[i]
+        self.xcnt[inst.cross_idx[i]] += 1
         self._cache = {}
 
     def remove(self, i: int) -> None:
@@ -106,6 +106,6 @@ class RoadState(SearchState):
             self.G, self.Dg, d_rows = inst.distances(np.flatnonzero(self.mask), 2, rows)
             self.D[rows] = d_rows
             self.D[:, rows] = d_rows.T
-        self.xcnt -= inst.cross[i]
+        self.xcnt[inst.cross_idx[i]] -= 1
         self.n_cross -= int(self.xcnt[i])
         self._cache = {}

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 from ...errors import InputError
@@ -100,10 +101,9 @@ class RoadConstruction(Instance):
         self.D0 = distance_rows(self.csr, self.key_nodes, self.key_nodes) if m else \
             np.zeros((0, 0))
         self.D0 = np.minimum(self.D0, self.D0.T)
-        self.cross = np.zeros((self.n, self.n), dtype=bool)
-        for a, b in d.get("crossings", []):
-            i, j = self.index[a], self.index[b]
-            self.cross[i, j] = self.cross[j, i] = True
+        self.cross = crossing_matrix([(self.index[a], self.index[b]) for a, b in d.get("crossings", [])], self.n)
+        ind, ptr = self.cross.indices, self.cross.indptr
+        self.cross_idx = [ind[ptr[i]:ptr[i + 1]] for i in range(self.n)]   # views, no copy
         (G_ideal,) = self.distances(np.arange(self.n))
         iu = np.triu_indices(g, 1)
         keep = np.isfinite(G_ideal[iu])
@@ -130,23 +130,19 @@ class RoadConstruction(Instance):
             np.minimum(DX, a, out=DX)
             np.minimum(DX, a.T, out=DX)
         Dg0X = self.Dg0[:, X]
-        wk = w[None, :, None]
         # group -> X: the first selected segment on the path
-        DgX = np.minimum(Dg0X, np.minimum((Dg0X[:, lu, None] + wk + DX[lv][None]).min(axis=1),
-                                          (Dg0X[:, lv, None] + wk + DX[lu][None]).min(axis=1)))
+        DgX = np.minimum(Dg0X, np.minimum(_via(Dg0X, lu, w, DX, lv), _via(Dg0X, lv, w, DX, lu)))
         # group -> group: the last selected segment on the path
         G = np.minimum(self.G0, np.minimum((DgX[:, None, lu] + w + Dg0X[None, :, lv]).min(axis=2),
                                            (DgX[:, None, lv] + w + Dg0X[None, :, lu]).min(axis=2)))
         if level == 0:
             return (G,)
         D0u, D0v = self.D0[cu], self.D0[cv]   # X -> M without selected segments
-        Dg = np.minimum(self.Dg0, np.minimum((DgX[:, lu, None] + wk + D0v[None]).min(axis=1),
-                                             (DgX[:, lv, None] + wk + D0u[None]).min(axis=1)))
+        Dg = np.minimum(self.Dg0, np.minimum(_via(DgX, lu, w, D0v), _via(DgX, lv, w, D0u)))
         if level == 1:
             return G, Dg
         D0R = self.D0[R]
-        DMX = np.minimum(D0R[:, X], np.minimum((D0R[:, cu, None] + wk + DX[lv][None]).min(axis=1),
-                                               (D0R[:, cv, None] + wk + DX[lu][None]).min(axis=1)))
+        DMX = np.minimum(D0R[:, X], np.minimum(_via(D0R, cu, w, DX, lv), _via(D0R, cv, w, DX, lu)))
         # one m × m update per segment end: the same sums as a (rows × k × m) reduction
         # without its large temporaries, which made this the slowest step of a removal
         D = D0R.copy()
@@ -177,7 +173,7 @@ class RoadConstruction(Instance):
         gamma, delta, q, ratio, conn = self.quality(self.distances(np.flatnonzero(mask))[0])
         rho = float(self.cost[mask].sum()) / self.budget
         sel = np.flatnonzero(mask)
-        crossings = int(self.cross[np.ix_(sel, sel)].sum()) // 2
+        crossings = int(self.cross[sel][:, sel].nnz) // 2
         v = W_CROSS * crossings
         s = q - W_RHO * rho - v
         warnings = []
@@ -218,10 +214,52 @@ class RoadConstruction(Instance):
 
     def _connects(self, mask: np.ndarray, n_nodes: int) -> bool:
         su, sv = self.seg_nodes
-        extra = np.c_[su[mask], sv[mask], np.ones(int(mask.sum()))]
-        _, lab = connected_components(_csr(np.r_[self.edge_arr, extra], n_nodes), directed=False)
+        # connectivity only: a plain sparse pattern (no shortest-parallel-edge pass of ``_csr``),
+        # since this runs once per candidate (20,000 own links: minutes through ``_csr``)
+        r = np.r_[self.edge_arr[:, 0].astype(np.int64), su[mask]]
+        c = np.r_[self.edge_arr[:, 1].astype(np.int64), sv[mask]]
+        graph = coo_matrix((np.ones(len(r), dtype=bool), (r, c)), shape=(n_nodes, n_nodes)).tocsr()
+        _, lab = connected_components(graph, directed=False)
         comp = [set(lab[e].tolist()) for e in self.entries]
         g = len(comp)
         iu = np.triu_indices(g, 1)
         ok = np.array([bool(comp[a] & comp[b]) for a, b in zip(*iu)], dtype=bool)
         return bool(ok[np.isin(iu[0] * g + iu[1], self.pair_flat)].all())
+
+
+def crossing_matrix(pairs: list[tuple[int, int]], n: int):
+    """(n, n) symmetric CSR int8 (1 where two candidates cross, sorted indices): memory grows
+    with the crossings, not n² (20,000 own links: 400 MB dense)."""
+    from scipy.sparse import coo_matrix
+
+    p = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    r, c = np.r_[p[:, 0], p[:, 1]], np.r_[p[:, 1], p[:, 0]]
+    m = coo_matrix((np.ones(len(r), dtype=np.int8), (r, c)), shape=(n, n)).tocsr()
+    m.sum_duplicates()
+    m.data[:] = 1      # a pair listed twice is still one crossing
+    return m
+
+
+def upper_crossings(cross) -> tuple[np.ndarray, np.ndarray]:
+    """(i, j) with i < j of every crossing, row-major: the order of ``np.nonzero(np.triu(dense, 1))``."""
+    from scipy.sparse import triu
+
+    t = triu(cross, 1, format="csr")
+    t.sort_indices()
+    return t.nonzero()
+
+
+#: cells of one (rows × segments × columns) block in ``_via``: 4 M float64 = 32 MB
+VIA_CELLS = 4_000_000
+
+
+def _via(left: np.ndarray, a: np.ndarray, w: np.ndarray, right: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+    """min over segments j of left[:, a[j]] + w[j] + right[b[j]] (``b`` None: right[j]), a block of
+    segments at a time: the same sums and minimum as one (rows × segments × columns) array,
+    which took GBs when every one of 20,000 own links was built (the ideal network)."""
+    out = np.full((left.shape[0], right.shape[1]), np.inf)
+    step = max(1, VIA_CELLS // max(1, left.shape[0] * right.shape[1]))
+    for s in range(0, len(a), step):
+        r = right[s:s + step] if b is None else right[b[s:s + step]]
+        np.minimum(out, (left[:, a[s:s + step], None] + w[None, s:s + step, None] + r[None]).min(axis=1), out=out)
+    return out
