@@ -246,9 +246,9 @@ def plot_scale(cells: list[dict], fits: dict[str, float | None], path: Path) -> 
         n = [c["n"] for c in cs]
         t = [c["time_to_1pct"] if c["time_to_1pct"] is not None else TIMES[-1] for c in cs]
         line, = ax.plot(n, t, marker="o", label=f"{task} (k = {fits[task]})")
-        miss = [(a, b) for a, b, c in zip(n, t, cs) if c["time_to_1pct"] is None]
+        miss = [(a, b) for a, b, c in zip(n, t, cs, strict=False) if c["time_to_1pct"] is None]
         if miss:
-            ax.scatter(*zip(*miss), marker="x", s=60, color=line.get_color())
+            ax.scatter(*zip(*miss, strict=False), marker="x", s=60, color=line.get_color())
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("candidates n")

@@ -25,11 +25,10 @@ import shapely
 from pyproj import CRS
 
 from ..errors import InputError
-
 from .crs import gather
+from .model import CATEGORIES, M2_PER_RESIDENT, City
 from .nonbuildable import masks as nonbuildable_masks
 from .units import build_units
-from .model import CATEGORIES, M2_PER_RESIDENT, City
 
 DRIVABLE = {"motorway", "trunk", "primary", "secondary", "tertiary", "unclassified", "residential",
             "living_street", "service", "road", "motorway_link", "trunk_link", "primary_link",

@@ -26,7 +26,6 @@ from .sources import (
     roads_frame,
 )
 
-
 SOURCE_LAYERS = ("roads", "buildings", "features", "demand")
 
 

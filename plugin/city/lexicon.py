@@ -19,7 +19,7 @@ import json
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from .. import RESOURCES
@@ -28,7 +28,7 @@ LEXICON_DIR = RESOURCES / "lexicon"
 TASK_KEYS = ("station", "land", "road")   # the reader's order of trying
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> dict[str, Any]:
     """One lexicon file (``facilities``, ``tasks``, ``numbers``, ``measures``) as parsed JSON."""
     path = LEXICON_DIR / f"{name}.json"
@@ -68,7 +68,7 @@ def uncategorised_pattern() -> str:
     return _either(u.get("en"), u.get("fi"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _finnish_facility_re() -> re.Pattern:
     return re.compile(_either(*(t.get("fi") for t in load("facilities")["terms"])), re.I)
 
@@ -126,7 +126,7 @@ class RoadKind:
     data_kind: str   # the candidates' ``kind`` column: new / rebuild
 
 
-@lru_cache(maxsize=None)
+@cache
 def _road_kind_res() -> tuple[tuple[str, str, re.Pattern], ...]:
     kinds = load("tasks")["road_kinds"]
     return tuple((k, v["data_kind"], re.compile(r"(?<!\w)(?:" + _either(v.get("en"), v.get("fi")) + r")(?!\w)", re.I))
@@ -145,7 +145,7 @@ def road_kinds(text: str) -> list[RoadKind]:
 
 
 # ------------------------------------------------------------------ numbers
-@lru_cache(maxsize=None)
+@cache
 def _numbers() -> dict[str, Any]:
     n = load("numbers")
     units = {**n["units"]["en"], **n["units"]["fi"]}
@@ -256,7 +256,7 @@ def percentages(text: str) -> list[tuple[int, int, float]]:
 
 
 # ------------------------------------------------------------------ distances
-@lru_cache(maxsize=None)
+@cache
 def _units() -> tuple[tuple[str, float, str], ...]:
     units = load("measures")["distance_units"]
     return tuple((k, float(v["metres"]), _either(v.get("en"), v.get("fi"))) for k, v in units.items())
@@ -273,13 +273,13 @@ def unit_metres(unit: str) -> float:
 
 
 #: a distance in digits: "500 m", "1,5 km", "2 kilometres"; group 1 the number, group 2 the unit
-@lru_cache(maxsize=None)
+@cache
 def distance_re() -> re.Pattern:
     """The one distance-in-digits pattern (groups: number, unit)."""
     return re.compile(r"(\d+(?:[.,]\d+)?)\s*(" + unit_pattern() + r")(?![\w€])", re.I)   # "2 M€" is money
 
 
-@lru_cache(maxsize=None)
+@cache
 def _word_distance_re() -> re.Pattern:
     n = _numbers()
     amount = (r"(?P<frac>(?:a\s+)?quarter(?:\s+of)?\s+an?|half\s+an?|three\s+quarters\s+of\s+an?)"

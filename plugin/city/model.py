@@ -107,7 +107,7 @@ class City:
             "warnings": list(self.warnings),
         }
 
-    def window(self, bounds: tuple[float, float, float, float], name: str | None = None) -> "City":
+    def window(self, bounds: tuple[float, float, float, float], name: str | None = None) -> City:
         """The city rebuilt inside ``bounds`` (same CRS) from the same source layers.
 
         The window's study area is ``bounds`` ∩ this city's ``extent``: blocks cut by the

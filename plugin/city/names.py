@@ -29,10 +29,11 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -333,7 +334,7 @@ def _score(q: str, qw: list[str], core: list[str], n: str, written: str, f: Name
 
 def _words_alike(a: list[str], b: list[str]) -> bool:
     """Word by word, each a misspelling of the other: "helsinki zoo" is not "helsinki oy"."""
-    return all(difflib.SequenceMatcher(None, x, y, autojunk=False).ratio() >= WORD_MIN for x, y in zip(a, b))
+    return all(difflib.SequenceMatcher(None, x, y, autojunk=False).ratio() >= WORD_MIN for x, y in zip(a, b, strict=False))
 
 
 def _contains_words(hay: list[str], needle: list[str]) -> bool:
@@ -389,12 +390,12 @@ def build_name_index(city: City, source: str | Path | None = None) -> NameIndex:
                     continue
             if name:
                 extra.append((kind, name, tags, geom, oid))
-    for pid, (i, r) in zip(poi_ids, pois.iterrows()):
+    for pid, (_i, r) in zip(poi_ids, pois.iterrows(), strict=False):
         if r["name"]:
             feats.append(NamedFeature(pid, str(r["name"]), "poi", str(r["category"]), float(r.geometry.x),
                                       float(r.geometry.y), poi_alias.get(pid, ()), tuple(sorted(poi_tags.get(pid, {}).items()))))
     # streets: the City's drivable names plus any other named highway (footways, squares)
-    for name, geom in zip(city.edges["name"], city.edges.geometry):
+    for name, geom in zip(city.edges["name"], city.edges.geometry, strict=False):
         if name:
             street_geom.setdefault(str(name), []).append(geom)
     for name, geoms in street_geom.items():
@@ -405,7 +406,7 @@ def build_name_index(city: City, source: str | Path | None = None) -> NameIndex:
                                   tuple(sorted(street_alias.get(name, ()))), (), line.buffer(STREET_BUFFER_M)))
     places = [(n, t, g, o) for k, n, t, g, o in extra if k == "place"]
     cells = _voronoi_cells([g for _, _, g, _ in places], city.bounds)
-    for (name, tags, geom, oid), cell in zip(places, cells):
+    for (name, tags, geom, oid), cell in zip(places, cells, strict=False):
         feats.append(NamedFeature(f"osm:place:{oid}", name, "place", tags.get("place", ""), float(geom.x),
                                   float(geom.y), _aliases(name, tags), tuple(sorted((k, v) for k, v in tags.items()
                                                                                      if k in TAG_KEYS)), cell, True))

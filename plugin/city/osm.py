@@ -18,7 +18,6 @@ import pyogrio
 import shapely
 
 from ..errors import InputError
-
 from .nonbuildable import COASTLINE, mask_kind
 
 _HSTORE = re.compile(r'"((?:[^"\\]|\\.)*)"=>"((?:[^"\\]|\\.)*)"')

@@ -14,7 +14,6 @@ import numpy as np
 
 from .. import RESOURCES
 from ..errors import InputError
-
 from .build import build_city
 from .model import City
 from .osm import read_osm

@@ -13,8 +13,9 @@ Stable public API (other modules call it; keep the signatures):
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -43,7 +44,7 @@ class StreetNamer:
             return [""] * len(pts)
         (i_pt, i_edge), dist = self.edges.sindex.nearest(pts, return_distance=True, return_all=False)
         out = [""] * len(pts)
-        for p, e, d in zip(i_pt, i_edge, dist):
+        for p, e, d in zip(i_pt, i_edge, dist, strict=False):
             if d <= self.max_m:
                 out[int(p)] = str(self.names[int(e)])
         return out
@@ -66,10 +67,10 @@ class StreetNamer:
             return {}
         ids = [str(i) for i in candidates["id"]]
         if "wkt" not in candidates.columns:
-            return dict(zip(ids, self.near_many(candidates[["x", "y"]].to_numpy(dtype=float))))
+            return dict(zip(ids, self.near_many(candidates[["x", "y"]].to_numpy(dtype=float)), strict=False))
         import shapely
 
-        return {i: self.of_geometry(g) for i, g in zip(ids, shapely.from_wkt(candidates["wkt"].to_numpy()))}
+        return {i: self.of_geometry(g) for i, g in zip(ids, shapely.from_wkt(candidates["wkt"].to_numpy()), strict=False)}
 
 
 def namer_for_city(city: Any, max_m: float = MAX_M) -> StreetNamer:

@@ -25,7 +25,6 @@ from scipy.spatial import cKDTree
 from .. import PLUGIN_ROOT
 from ..errors import InputError
 from ..util.io import atomic_write_bytes
-
 from .build import build_city
 from .model import City
 from .regions import load_city
@@ -74,7 +73,7 @@ def synthetic_layers(rows: int, cols: int) -> dict[str, gpd.GeoDataFrame]:
             dx, dy = c * cell - src.bounds[0], r * cell - src.bounds[1]
             for k in keys:
                 g = src.raw[k]
-                parts[k].append(g.set_geometry(shapely.transform(g.geometry.values, lambda xy: xy + (dx, dy))))
+                parts[k].append(g.set_geometry(shapely.transform(g.geometry.values, lambda xy, d=(dx, dy): xy + d)))
             e = src.edges.geometry.values
             pts = np.r_[shapely.get_coordinates(shapely.get_point(e, 0)), shapely.get_coordinates(shapely.get_point(e, -1))]
             ends[(r, c)] = np.unique(pts + (dx, dy), axis=0)
@@ -107,7 +106,7 @@ def _join(a: np.ndarray, b: np.ndarray, horizontal: bool) -> list[shapely.LineSt
     along = a[:, 1 - ax]
     # one road per stretch of the side: the shortest in each of LINKS_PER_SIDE equal stretches
     edges = np.linspace(along.min(), along.max() + 1e-6, LINKS_PER_SIDE + 1)
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in zip(edges[:-1], edges[1:], strict=False):
         inside = np.flatnonzero((along >= lo) & (along < hi) & ~used)
         if len(inside):
             i = inside[np.argmin(d[inside])]

@@ -138,7 +138,7 @@ def _entries(blocks: np.ndarray, nodes: gpd.GeoDataFrame | None, parts: np.ndarr
     bi, ni = shapely.STRtree(nodes.geometry.to_numpy()).query(ring, predicate="contains")
     pts, ids = nodes.geometry.to_numpy(), nodes.index.to_numpy()
     out = []
-    for part, b in zip(parts, block_id):
+    for part, b in zip(parts, block_id, strict=False):
         on = ni[bi == b]
         near = shapely.distance(pts[on], part) <= ENTRY_REACH_M
         out.append(sorted(int(x) for x in ids[on[near]]))

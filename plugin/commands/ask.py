@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from . import add_lora_argument
-
 from .layer_options import add_city_layer_arguments
 
 
@@ -31,11 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..agent.ask import ask
+    from ..agent.model_files import resolve_lora
     from ..city import REGIONS
     from ..city.inputs import CityInputs, city_from_inputs, source_gpkg
     from ..errors import InputError
-
-    from ..agent.model_files import resolve_lora
 
     inputs = CityInputs.from_args(args)
     lora = None if args.endpoint else resolve_lora(args.lora)

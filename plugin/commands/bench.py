@@ -69,6 +69,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, help="output folder")
 
 
+def _scale(args: argparse.Namespace) -> dict[str, Any]:
+    """The scale suite: the at-scale solves per task and size, and/or the memory rows."""
+    from ..bench.scale import MEMORY_N, SCALE_N, run_scale
+    from ..errors import InputError
+
+    tasks = tuple(t.strip() for t in args.tasks.split(",")) if args.tasks else (*SCALE_N, "memory")
+    if not set(tasks) <= {*SCALE_N, "memory"}:
+        raise InputError(f"--tasks: choose from {', '.join(SCALE_N)}, memory")
+    memory = "memory" in tasks
+    tasks = tuple(t for t in tasks if t != "memory")
+    sizes = None
+    if args.sizes:
+        try:
+            ns = tuple(int(x) for x in args.sizes.split(","))
+        except ValueError:
+            raise InputError(f"--sizes: comma-separated whole numbers, got '{args.sizes}'") from None
+        sizes = {t: ns for t in tasks}
+    return run_scale(args.out, tasks, sizes, memory=memory, memory_sizes=ns if args.sizes else MEMORY_N)
+
+
+def _instructions(args: argparse.Namespace) -> dict[str, Any]:
+    """The instructions suite with the readers and adapter asked for."""
+    from ..bench.instructions import READERS, run_instructions_bench
+
+    readers = tuple(r.strip() for r in args.readers.split(",") if r.strip()) if args.readers else READERS
+    lora = args.lora
+    if lora == "shipped":
+        from ..agent.model_files import resolve_lora
+
+        lora = resolve_lora("shipped")
+    return run_instructions_bench(args.out, split=args.split, model=args.model, endpoint=args.endpoint,
+                                  lora=lora, readers=readers, limit=args.limit)
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..bench.report import write_report
     from ..bench.runner import run_bench
@@ -82,21 +116,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         return run_sweep_bench(args.out)
     if args.suite == "scale":
-        from ..bench.scale import MEMORY_N, SCALE_N, run_scale
-
-        tasks = tuple(t.strip() for t in args.tasks.split(",")) if args.tasks else (*SCALE_N, "memory")
-        if not set(tasks) <= {*SCALE_N, "memory"}:
-            raise InputError(f"--tasks: choose from {', '.join(SCALE_N)}, memory")
-        memory = "memory" in tasks
-        tasks = tuple(t for t in tasks if t != "memory")
-        sizes = None
-        if args.sizes:
-            try:
-                ns = tuple(int(x) for x in args.sizes.split(","))
-            except ValueError:
-                raise InputError(f"--sizes: comma-separated whole numbers, got '{args.sizes}'") from None
-            sizes = {t: ns for t in tasks}
-        return run_scale(args.out, tasks, sizes, memory=memory, memory_sizes=ns if args.sizes else MEMORY_N)
+        return _scale(args)
     if args.suite == "fuzz":
         return _fuzz(Path(args.out), args.turns, args.seed)
     if args.suite == "participation":
@@ -104,18 +124,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         return run_participation_bench(args.out, seeds=args.seeds if args.seeds > 1 else 5)
     if args.suite == "instructions":
-        from ..bench.instructions import run_instructions_bench
-
-        from ..bench.instructions import READERS
-
-        readers = tuple(r.strip() for r in args.readers.split(",") if r.strip()) if args.readers else READERS
-        lora = args.lora
-        if lora == "shipped":
-            from ..agent.model_files import resolve_lora
-
-            lora = resolve_lora("shipped")
-        return run_instructions_bench(args.out, split=args.split, model=args.model, endpoint=args.endpoint,
-                                      lora=lora, readers=readers, limit=args.limit)
+        return _instructions(args)
     if args.suite == "ask":
         from ..agent.ask.bench import run_ask_bench
 

@@ -11,9 +11,8 @@ import numpy as np
 from ..errors import InputError
 from ..tasks import TASKS, Instance, spec, task_class
 from ..tasks.base import BUILD_SIZES, MODES, mode_of
-
-from .layer_options import add_city_layer_arguments, add_parcel_arguments
 from . import seed
+from .layer_options import add_city_layer_arguments, add_parcel_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,8 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..bench.suites import build_item, suite
     from ..sandbox import write_workspace
-    from ..sandbox.workspace import refuse_replacing_work
     from ..sandbox.notices import attach_warnings
+    from ..sandbox.workspace import refuse_replacing_work
 
     t0 = time.perf_counter()
     if args.suite and args.list:

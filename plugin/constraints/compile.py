@@ -23,7 +23,6 @@ from scipy.sparse import coo_matrix, csc_matrix
 
 from ..errors import InputError
 from ..tasks.base import Instance
-
 from .schema import DEFAULT_EMPHASIS, DEFAULT_LOCK_M, TYPE_COLUMNS, summary
 
 #: score components where less is better (an emphasis on them lowers them)
@@ -199,7 +198,7 @@ def _rows(inst: Instance, geoms: np.ndarray, c: dict[str, Any]) -> list[tuple[np
         dist = shapely.distance(geoms[:, None], geoms[None, :])
         i, j = np.nonzero(np.triu(dist < float(c["distance_m"]) - 1e-6, k=1))
         keep = (inst.group[i] < 0) | (inst.group[i] != inst.group[j])   # one site: already exclusive
-        return [(np.array([a, b]), np.ones(2), -np.inf, 1.0) for a, b in zip(i[keep], j[keep])]
+        return [(np.array([a, b]), np.ones(2), -np.inf, 1.0) for a, b in zip(i[keep], j[keep], strict=False)]
     if kind == "budget_share_max":
         return [(np.arange(inst.n), inst.cost.astype(float), -np.inf, float(c["share"]) * inst.budget)]
     if kind == "coverage":

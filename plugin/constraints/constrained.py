@@ -13,14 +13,14 @@ task class made once per task, so every solver, the MILP and the evaluator see o
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from scipy.optimize import LinearConstraint
 from scipy.sparse import csr_matrix, hstack
 
 from ..tasks.base import Evaluation, Instance, SearchState
-
 from .compile import Compiled
 
 _INSTANCE_CLASSES: dict[type, type] = {}

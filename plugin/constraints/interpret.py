@@ -13,7 +13,6 @@ from typing import Any
 
 from ..errors import InputError
 from ..tasks.base import Instance
-
 from .compile import compile_constraints
 from .resolve import Clarify, Resolved, resolve_target
 from .rules import Ambiguous, NoRule, parse

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-
 #: the kinds the model may answer, in words it can use (require_near is count_min with a target)
 MODEL_KINDS = {
     "lock_in": "keep the site/link/parcel target_id", "lock_out": "never use target_id",

@@ -29,7 +29,6 @@ from ..city import CATEGORIES, REGIONS, lexicon, load_city
 from ..city.names import Match, NamedFeature, name_index, normalise
 from ..city.osm import read_osm
 from ..tasks.base import Instance
-
 from .compile import by_id, candidate_geometries
 
 _FACILITIES = [(re.compile(p, re.I), c, t) for p, c, t in lexicon.facility_terms()]
@@ -156,7 +155,7 @@ def _poi_outlines(region: str) -> dict[str, list[Any]]:
     raw, _ = read_osm(REGIONS[region])
     f = raw["features"][["name", "geometry"]].to_crs(city.crs)
     out: dict[str, list[Any]] = {}
-    for n, g in zip(f["name"], f.geometry.values):
+    for n, g in zip(f["name"], f.geometry.values, strict=False):
         if n and g is not None and g.geom_type in ("Polygon", "MultiPolygon"):
             out.setdefault(normalise(str(n)), []).append(shapely.make_valid(g))
     return out

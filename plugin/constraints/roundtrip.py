@@ -18,7 +18,6 @@ from typing import Any
 
 from ..solvers import solve
 from ..tasks.base import Instance
-
 from . import store, verify
 from .compile import compile_constraints
 from .constrained import constrain
@@ -91,11 +90,11 @@ def instruct(ws: str | os.PathLike, text: str, inst: Instance, backend=None, mod
         reply["applied"] = True
     names = [c.get("key", str(k + 1)) for k, c in enumerate(new)]
     reply["constraints"] = [{**{k: v for k, v in c.items() if k != "geometry"}, "summary": summary(c)} for c in new]
-    reply["source"] = dict(zip(names, it.sources))
+    reply["source"] = dict(zip(names, it.sources, strict=False))
     # what each instruction refers to, for the map: the place (WKT, instance CRS) and its distance
     reply["places"] = [{"key": name, "target": (c.get("target") or {}).get("name") or (c.get("target") or {}).get("id"),
                         "wkt": c["geometry"], "distance_m": c.get("distance_m")}
-                       for name, c in zip(names, new) if c.get("geometry")]
+                       for name, c in zip(names, new, strict=False) if c.get("geometry")]
     reply["before"] = {"valid": before["valid"], "score": before["score"]}
     reply["after"] = {k: after.get(k) for k in ("valid", "score", "upper_bound", "gap", "status", "objective", "errors")
                       if k in after}

@@ -16,10 +16,11 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import InputError
 from ..tasks.base import Instance

@@ -15,7 +15,6 @@ import numpy as np
 import shapely
 
 from ..tasks.base import Instance
-
 from .schema import DEFAULT_LOCK_M, TYPE_COLUMNS, summary
 
 EPS = 1e-6

@@ -12,14 +12,14 @@ active layer as the area.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from qgis.core import QgsApplication, QgsCoordinateTransform, QgsGeometry, QgsProject, QgsTask, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtGui import QColor
-from qgis.PyQt.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton,
-                                 QVBoxLayout, QWidget)
+from qgis.PyQt.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
 from ..util.words import gap_text
 
@@ -220,7 +220,7 @@ class InstructionPanel(QWidget):
         names = [str(p.get("target") or p.get("key") or "place") for p in places]
         layers = [memory_layer(gpd.GeoDataFrame({"name": names}, geometry=geoms, crs=crs or None), "place", crs)]
         rings = [(n, g.buffer(float(p["distance_m"])), float(p["distance_m"]))
-                 for n, g, p in zip(names, geoms, places) if p.get("distance_m")]
+                 for n, g, p in zip(names, geoms, places, strict=False) if p.get("distance_m")]
         if rings:
             ring = gpd.GeoDataFrame({"name": [r[0] for r in rings], "distance_m": [r[2] for r in rings]},
                                     geometry=[r[1] for r in rings], crs=crs or None)

@@ -10,7 +10,6 @@ import importlib
 from typing import Any
 
 from .base import SIZES, Evaluation, Instance, SearchState
-
 from .registry import REGISTRY, spec, specs
 
 #: task name -> module of its spec (the registry itself: registering a task here registers it)

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -45,7 +46,7 @@ def check_mode(mode: str) -> str:
     return mode
 
 
-def mode_of(inst: "Instance") -> str:
+def mode_of(inst: Instance) -> str:
     """The mode an instance was built in (benchmark instances carry no ``mode`` in their meta,
     so that their export stays as it was before modes existed)."""
     return str(inst.meta.get("mode", "benchmark"))
@@ -78,7 +79,7 @@ class SearchState(ABC):
     they never return an infeasible plan labelled valid.
     """
 
-    def __init__(self, inst: "Instance", mask: np.ndarray | None = None):
+    def __init__(self, inst: Instance, mask: np.ndarray | None = None):
         self.inst = inst
         self.mask = np.zeros(inst.n, dtype=bool) if mask is None else np.asarray(mask, dtype=bool).copy()
         self.cost = float(inst.cost[self.mask].sum())
@@ -148,7 +149,7 @@ class SearchState(ABC):
     @abstractmethod
     def gain_remove(self, i: int) -> float: ...
 
-    def copy(self) -> "SearchState":
+    def copy(self) -> SearchState:
         return type(self)(self.inst, self.mask)
 
     def selected(self) -> np.ndarray:
@@ -193,13 +194,13 @@ class Instance(ABC):
         self._prepare()
 
     # ------------------------------------------------------------------ task hooks
-    def _prepare(self) -> None:
+    def _prepare(self) -> None:  # noqa: B027 - an optional hook: a task without arrays to precompute keeps it
         """Precompute arrays from ``data`` (called once by __init__)."""
 
     @classmethod
     @abstractmethod
     def build(cls, city, size: str = "small", seed: int = 0, budget: float | None = None,
-              mode: str = "benchmark", **params: Any) -> "Instance":
+              mode: str = "benchmark", **params: Any) -> Instance:
         """Build an instance from a ``plugin.city.City`` (or a window of one) in ``mode`` (MODES)."""
 
     @abstractmethod
@@ -329,6 +330,6 @@ class Instance(ABC):
         }
 
     @classmethod
-    def from_export(cls, d: dict[str, Any]) -> "Instance":
+    def from_export(cls, d: dict[str, Any]) -> Instance:
         return cls(d["instance_id"], pd.DataFrame(d["candidates"]), d["budget"], d["max_select"],
                    d["crs"], d["meta"], d["data"])

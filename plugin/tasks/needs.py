@@ -9,7 +9,7 @@ for every type, at most one candidate per exclusive group (a parcel holds one ty
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp

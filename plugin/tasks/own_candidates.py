@@ -7,7 +7,6 @@ from __future__ import annotations
 import geopandas as gpd
 
 from ..errors import InputError
-
 from . import task_class
 from .base import Instance
 from .registry import REGISTRY, spec

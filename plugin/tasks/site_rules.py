@@ -7,7 +7,8 @@ reasoning: docs/city_model.md#spatial-units-and-sites).
 """
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 import numpy as np
 

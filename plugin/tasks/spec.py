@@ -11,6 +11,7 @@ task's key there (the task name); the spec keeps only the technical labels below
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+
 #: the geometry kinds a candidate layer can have (as ``qgis_io.layers.source_to_gdf`` names them)
 GEOMETRIES = ("polygon", "line", "point")
 

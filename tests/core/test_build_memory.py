@@ -57,8 +57,8 @@ def test_scale_bench_memory_rows(tmp_path, capsys):
     """``bench --suite scale --tasks memory --sizes 200000``: one row per input kind with the
     child's peak MB and seconds (here: the one-line refusal, timed); scale.md carries the table;
     rows of other sizes already in OUT are kept."""
-    from cityplanner.plugin.cli import main
     from cityplanner.plugin.bench.scale import MEMORY_KINDS
+    from cityplanner.plugin.cli import main
 
     old = {"kind": "parcels", "features": 20_000, "rc": 0, "seconds": 1.0, "timed_out": False, "peak_mb": 300.0,
            "stderr": "", "stderr_lines": 0, "result": "built"}

@@ -29,5 +29,5 @@ def test_reading(item):
     assert task.region == exp["region"]
     got = [{"intent": g.intent, **{k: g.branch if k == "branch" else _named(task.region, k, g.slots.get(k))
                                    for k in e if k != "intent"}}
-           for g, e in zip(task.goals, exp["goals"])]
+           for g, e in zip(task.goals, exp["goals"], strict=False)]
     assert len(task.goals) == len(exp["goals"]) and got == exp["goals"]

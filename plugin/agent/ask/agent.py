@@ -20,11 +20,11 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ...city.names import NameIndex
 from ..tools import Observation, Registry, dumps
-
 from . import synthesis
 from .cognition import READING_SCHEMA, Goal, Task, extract, merge_model, model_prompt
 
@@ -259,7 +259,7 @@ def _plan_goal_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls
 
 
 #: which tools each intent calls (a plan, and anything else, calls the plan tools)
-INTENT_CALLS: dict[str, Callable[[dict, "str | None", Run, Task], Calls]] = {
+INTENT_CALLS: dict[str, Callable[[dict, str | None, Run, Task], Calls]] = {
     "summary": _summary_calls, "find": _find_calls, "count": _find_calls, "exists": _find_calls,
     "nearest": _nearest_calls, "within": _within_calls, "route": _route_calls, "compare": _compare_calls,
     "participation": _participation_calls, "compare_plans": _compare_plans_calls, "plan": _plan_goal_calls}

@@ -29,9 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from ... import RESOURCES
-from ..tools import Registry, default_registry, dumps
 from ...util.io import append_jsonl, atomic_write_json, atomic_write_text
-
+from ..tools import Registry, default_registry, dumps
 from . import synthesis
 from .agent import answer_request
 

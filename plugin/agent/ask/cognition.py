@@ -19,17 +19,40 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ...city import CATEGORIES, lexicon
 from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normalise
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
-from .wording import (BRACKET_CLOSE, BRACKET_OPEN, COUNTRY, COUNTRY_SAID, HYPHEN_PAIR, IF_AFTER, IF_RE, JOINED,
-                      LEAD_IN, LEFT_OUT, NAME_RUN, NAME_TOKEN, NAME_WORD, NEGATED, NEXT_LOWER_WORD, SENTENCE_END,
-                      SENTENCE_WORDS, SPLIT, TASK_WORDS, TERSE_IF, UNITS, YES_NO, condition_test)
+from .wording import (
+    BRACKET_CLOSE,
+    BRACKET_OPEN,
+    COUNTRY,
+    COUNTRY_SAID,
+    HYPHEN_PAIR,
+    IF_AFTER,
+    IF_RE,
+    JOINED,
+    LEAD_IN,
+    LEFT_OUT,
+    NAME_RUN,
+    NAME_TOKEN,
+    NAME_WORD,
+    NEGATED,
+    NEXT_LOWER_WORD,
+    SENTENCE_END,
+    SENTENCE_WORDS,
+    SPLIT,
+    TASK_WORDS,
+    TERSE_IF,
+    UNITS,
+    YES_NO,
+    condition_test,
+)
 
 INTENTS = ("summary", "find", "count", "exists", "nearest", "route", "within", "compare", "plan",
            "compare_plans", "participation")

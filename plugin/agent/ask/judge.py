@@ -94,7 +94,7 @@ def pois(region: str, category: str, osm_tag: str | None = None) -> list[tuple[s
     flt = _tag_filter(osm_tag)
     p = city.pois
     out = []
-    for i, name, cat, g in zip(p.index, p["name"], p["category"], p.geometry):
+    for i, name, cat, g in zip(p.index, p["name"], p["category"], p.geometry, strict=False):
         pid = f"poi:{i}"
         if cat == category and (not flt or matches_tags(tags.get(pid, {}), flt)):
             out.append((pid, str(name or ""), float(g.x), float(g.y)))

@@ -12,9 +12,10 @@ once into a ``Clause`` before any rule runs; the patterns are in ``wording``."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any
 
 from ...city.vocabulary import CategoryTerm, Money, category_terms
 from .reading import AREA_KINDS, NEAR_M, Goal, Place, inside

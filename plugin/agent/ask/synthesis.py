@@ -11,10 +11,10 @@ stated, never filled in.
 """
 from __future__ import annotations
 
-from collections import Counter
-
 import re
-from typing import Any, Iterable
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
 
 from ...city import lexicon
 from ...city.streets import site_label
@@ -133,7 +133,7 @@ def aligned(sentence: str, facts: list[str]) -> bool:
         for k, w in enumerate(_capitals(f)):
             where.setdefault(w, []).append(k)
         if any(a in where and b in where and not any(abs(i - j) <= 1 for i in where[a] for j in where[b])
-               for a, b in zip(caps, caps[1:])):
+               for a, b in zip(caps, caps[1:], strict=False)):
             continue   # names side by side that the fact keeps apart: "the closest to A is C" from
             #            "closer to A: B (…); C is …"
         # a word used more often than the fact uses it swaps a relation's ends ("the nearest

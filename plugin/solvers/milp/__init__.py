@@ -13,11 +13,11 @@ import importlib
 import importlib.util
 import math
 import time
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
 from types import ModuleType, SimpleNamespace
-from typing import Callable
 
 import numpy as np
 from scipy.optimize import milp

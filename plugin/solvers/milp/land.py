@@ -20,14 +20,13 @@ Early bound: on large models the LP relaxation is solved first (``relaxation.lp_
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix, csr_matrix, vstack
 
 from ...tasks.land import ECOLOGY, W_A, W_R, W_RHO, W_V, LandAllocation
-
 from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
 from .relaxation import LP_SHARE, lp_bound, round_lp
 
@@ -57,7 +56,7 @@ def land_model(inst: LandAllocation):
     blocks, lo, hi = [], [], []
     # coverage: y_j − Σ x_i ≤ 0
     if n_y:
-        pair_of = {(k, u): j for j, (k, u) in enumerate(zip(rows_k, rows_u))}
+        pair_of = {(k, u): j for j, (k, u) in enumerate(zip(rows_k, rows_u, strict=False))}
         r_, c_, v_ = list(range(n_y)), [oy + j for j in range(n_y)], [1.0] * n_y
         for i in np.flatnonzero(inst.ckind >= 0):
             for u in inst.cover_idx[i]:

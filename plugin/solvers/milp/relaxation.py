@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from functools import partial
-from typing import Callable
 
 import numpy as np
 from scipy.optimize import LinearConstraint, linprog

@@ -38,19 +38,18 @@ MIP's root node outlasts the time limit.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
+from ...tasks.road import W_CROSS, W_RHO, RoadConstruction, _csr
+from ...tasks.road.task import upper_crossings
 from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
 from .relaxation import LP_SHARE, lp_bound
 from .road_scale import solve_at_scale
-from ...tasks.road import W_CROSS, W_RHO, RoadConstruction, _csr
-from ...tasks.road.task import upper_crossings
-
 
 #: the flow models are large even for the paper's sizes (20,000 variables at 132 candidates),
 #: whose MIPs finish in time: only far larger ones spend time on the early LP
@@ -166,7 +165,7 @@ def _model(inst: RoadConstruction):
         y = m.var(len(sinks))
         snk = [m.var(len(ent[b])) for b in sinks]
         ys.append(y)
-        for k, b in enumerate(sinks):
+        for k, _b in enumerate(sinks):
             obj[int(y[k])] = obj.get(int(y[k]), 0.0) - 1.0 / n_pairs
             m.row([z, y[k]], [1.0, -1.0], -np.inf, 0.0)
             m.row(np.r_[snk[k], y[k]], np.r_[np.ones(len(snk[k])), -1.0], 0.0, 0.0)
@@ -267,7 +266,7 @@ def _pair_model(inst: RoadConstruction, s_inc: float):
         flow_cols.append(f)
         flow_len.append(ln * scale)
     if flow_cols:
-        for col, val in zip(np.concatenate(flow_cols), np.concatenate(flow_len)):
+        for col, val in zip(np.concatenate(flow_cols), np.concatenate(flow_len), strict=False):
             cvec[int(col)] = float(val)
     _plan_rows(m, inst, x)
     c = np.zeros(m.n_var)

@@ -21,15 +21,15 @@ reported bound is never below the plan returned).
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from . import MILP_EXTENSION, MilpResult, run_highs
 from ...tasks.road import W_RHO, RoadConstruction
+from . import MILP_EXTENSION, MilpResult, run_highs
 
 #: seconds for the covering MILP (a few hundred binaries and a handful of rows)
 COVER_SECONDS = 10.0

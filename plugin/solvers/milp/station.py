@@ -38,15 +38,15 @@ Cancel: checked before the solve; during it ``run_highs`` kills the HiGHS worker
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint
 from scipy.sparse import coo_matrix
 
+from ...tasks.station import W_A, W_D, W_RHO, W_T, WAIT_A, WAIT_B, StationPlacement
 from . import MilpResult, check_cancel, result_from_highs, run_highs, valid_warm_start
 from .relaxation import LP_SHARE, lp_bound, round_lp, with_planner_rows
-from ...tasks.station import W_A, W_D, W_RHO, W_T, WAIT_A, WAIT_B, StationPlacement
 
 #: a trivially valid bound: A, D, T ≤ 1 and every other term is ≤ 0
 TRIVIAL_BOUND = W_A + W_D + W_T
@@ -142,7 +142,7 @@ def station_model(inst: StationPlacement, lines: np.ndarray | None = None):
     rows.add(np.r_[ii, pi, pi[hp]], np.r_[LD + ii, Z + k, Z + prev[hp]], np.r_[np.ones(n), -wx, wx[hp]], n, 0.0, 0.0)
     rows.add(np.r_[ii, ii, ii], np.r_[O + ii, LD + ii, ii], np.r_[np.ones(n), -np.ones(n), inst.cap], n, 0.0, np.inf)
     keep = np.arange(len(WAIT_A)) if lines is None else np.asarray(lines)
-    for a, b in zip(WAIT_A[keep], WAIT_B[keep]):
+    for a, b in zip(WAIT_A[keep], WAIT_B[keep], strict=False):
         rows.add(np.r_[ii, ii, ii], np.r_[T + ii, LD + ii, ii], np.r_[np.ones(n), -b * np.ones(n), -a * inst.cap],
                  n, -np.inf, 0.0)
 

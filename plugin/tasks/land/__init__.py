@@ -8,8 +8,7 @@ coverage rules as plain functions (``service_coverage``, ``service_score``,
 """
 from .constants import *  # noqa: F401,F403  the public names of the former single module
 from .constants import __all__ as _constants
-from .coverage import (ecology_polygons, ecology_score, ecology_served, facilities_by_kind, service_coverage,
-                       service_score, within)
+from .coverage import ecology_polygons, ecology_score, ecology_served, facilities_by_kind, service_coverage, service_score, within
 from .search import LandState
 from .task import LandAllocation
 

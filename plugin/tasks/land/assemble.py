@@ -8,17 +8,30 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .constants import (BUILD_RATE, ECOLOGY, ECOLOGY_RADIUS, GREEN_MIN_AREA, GREEN_TYPES, KINDS, LAND_RATE,
-                        NEED_BASE, NEED_SHARE, REDEVELOPMENT, SERVICE_KIND, SERVICE_RADIUS, TYPES)
+from .constants import (
+    BUILD_RATE,
+    ECOLOGY,
+    ECOLOGY_RADIUS,
+    GREEN_MIN_AREA,
+    GREEN_TYPES,
+    KINDS,
+    LAND_RATE,
+    NEED_BASE,
+    NEED_SHARE,
+    REDEVELOPMENT,
+    SERVICE_KIND,
+    SERVICE_RADIUS,
+    TYPES,
+)
 from .coverage import service_coverage, within_any
 
 if TYPE_CHECKING:
     from .task import LandAllocation
 
 
-def assemble(cls: "type[LandAllocation]", instance_id: str, cands: pd.DataFrame, units: dict, existing: dict,
+def assemble(cls: type[LandAllocation], instance_id: str, cands: pd.DataFrame, units: dict, existing: dict,
              need: dict[str, int] | None, budget: float | None, budget_factor: float,
-             max_select: int | None, crs: str, meta: dict, id_prefix: str) -> "LandAllocation":
+             max_select: int | None, crs: str, meta: dict, id_prefix: str) -> LandAllocation:
     """Shared tail of ``sample_city`` and ``from_parcels``: ids, groups, costs, need, budget, data.
 
     ``cands`` has face_id, type, dev_area, coverage, x, y, wkt (+ informative columns)."""
@@ -28,7 +41,7 @@ def assemble(cls: "type[LandAllocation]", instance_id: str, cands: pd.DataFrame,
     cost = (cands["dev_area"].to_numpy() * rate * (1.0 + REDEVELOPMENT * cands["coverage"].to_numpy())).round(1)
     green = cands["type"].isin(GREEN_TYPES) & (cands["dev_area"] >= GREEN_MIN_AREA)
     kind = np.where(green, "ecology", cands["type"].map(SERVICE_KIND).fillna("").to_numpy())
-    ids = [f"{id_prefix}{f}-{t}" for f, t in zip(cands["face_id"], cands["type"])]
+    ids = [f"{id_prefix}{f}-{t}" for f, t in zip(cands["face_id"], cands["type"], strict=False)]
     out = pd.DataFrame({"id": ids, "cost": cost, "group": pd.factorize(cands["face_id"], sort=True)[0]})
     out = pd.concat([out, cands.drop(columns=["_t", "wkt"]).assign(kind=kind), cands[["wkt"]]], axis=1)
     if need is None:
@@ -39,7 +52,7 @@ def assemble(cls: "type[LandAllocation]", instance_id: str, cands: pd.DataFrame,
         budget = round(budget_factor * full, 1)
     if max_select is None:
         max_select = int(n_vec.sum() + max(2, math.ceil(0.2 * n_vec.sum())))
-    data = {"types": list(TYPES), "need": {t: int(n) for t, n in zip(TYPES, n_vec)},
+    data = {"types": list(TYPES), "need": {t: int(n) for t, n in zip(TYPES, n_vec, strict=False)},
             "cand_type": cands["_t"].astype(int).tolist(), "cand_xy": cands[["x", "y"]].to_numpy().tolist(),
             "cand_area": cands["dev_area"].astype(float).tolist(), "units": units, "existing": existing,
             "service_radius": SERVICE_RADIUS, "ecology_radius": ECOLOGY_RADIUS, "green_min_area": GREEN_MIN_AREA}
@@ -66,4 +79,4 @@ def _derive_need(cands: pd.DataFrame, units: dict, existing: dict) -> dict[str, 
     for _ in range(total):
         q = np.where(n < avail, weight / (n + 1), -1.0)
         n[int(np.argmax(q))] += 1
-    return {t: int(k) for t, k in zip(TYPES, n)}
+    return {t: int(k) for t, k in zip(TYPES, n, strict=False)}

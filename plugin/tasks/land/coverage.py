@@ -1,13 +1,13 @@
 """Service and ecology coverage as plain functions, reusable outside the task (participation)."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from shapely import unary_union
 
 from .constants import ECOLOGY_RADIUS, GREEN_MIN_AREA, KINDS, SERVICE_KIND, SERVICE_RADIUS
-
 
 #: float64 distances computed at once: rows of a per block × len(b) stay under this many cells
 #: (16 MB), so memory is the answer's own size, never a (len a, len b, 2) float array
@@ -104,7 +104,7 @@ def within_sparse(a_xy: np.ndarray, b_xy: np.ndarray, radius: float):
     # the rare points outside the tree: against everything, as ``within`` does
     for ar, bc in ((np.flatnonzero(~in_a), np.arange(len(b))), (ai_all, np.flatnonzero(~in_b))):
         if len(ar) and len(bc):
-            for start, stop, hit in _blocks(a[ar], b[bc], radius):
+            for start, _stop, hit in _blocks(a[ar], b[bc], radius):
                 r, c = np.nonzero(hit)
                 rows.append(ar[start + r])
                 cols.append(bc[c])

@@ -1,7 +1,8 @@
 """Land allocation from a planner's own parcel layer."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import geopandas as gpd
 import numpy as np
@@ -18,12 +19,12 @@ if TYPE_CHECKING:
     from .task import LandAllocation
 
 
-def from_parcels(cls: "type[LandAllocation]", parcels: gpd.GeoDataFrame, need_config: Mapping[str, int],
+def from_parcels(cls: type[LandAllocation], parcels: gpd.GeoDataFrame, need_config: Mapping[str, int],
                  budget: float | None = None,
                  *, type_col: str = "type", candidate_types: Iterable[str | int] = ("feasible",),
                  site_rules: bool = True, budget_factor: float = 1.0,
                  max_select: int | None = None, instance_id: str = "parcels", crs: str | None = None,
-                 meta: dict | None = None) -> "LandAllocation":
+                 meta: dict | None = None) -> LandAllocation:
     """From a generic parcels table (e.g. the participation hlg/dhm GeoJSON, existing rows).
 
     ``type_col`` holds type names or the participation codes (``TYPE_CODES``). Parcels of
@@ -53,7 +54,7 @@ def from_parcels(cls: "type[LandAllocation]", parcels: gpd.GeoDataFrame, need_co
     cand = np.flatnonzero(is_cand)
     fit = fits(TYPES, area[cand], site_width(parcels.geometry.iloc[cand])) if site_rules \
         else np.ones((len(cand), len(TYPES)), dtype=bool)
-    rows = [(i, t) for i, row in zip(cand, fit) for t, ok in zip(TYPES, row) if ok]
+    rows = [(i, t) for i, row in zip(cand, fit, strict=False) for t, ok in zip(TYPES, row, strict=False) if ok]
     if not rows:
         raise InputError("no candidate parcel fits any land-use type (site rules: each type's minimum "
                          "area and width)")

@@ -23,8 +23,16 @@ import shapely
 
 from ...errors import InputError
 from ..site_rules import fits, site_width
-from .constants import (EXISTING_COLUMNS, GREEN_MIN_AREA, HIGH_DEMAND, LOW_COVERAGE, REDEV_LANDUSE, TYPES,
-                        UNDERUSED_AREA, UNDERUSED_FAR)
+from .constants import (
+    EXISTING_COLUMNS,
+    GREEN_MIN_AREA,
+    HIGH_DEMAND,
+    LOW_COVERAGE,
+    REDEV_LANDUSE,
+    TYPES,
+    UNDERUSED_AREA,
+    UNDERUSED_FAR,
+)
 
 HALF_BUILT = 0.5   # a face or parcel more than this covered by buildings is never offered as vacant
 ASK = ("land use cannot be measured here: give a building layer (--buildings), a land-use field "

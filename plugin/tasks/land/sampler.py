@@ -9,17 +9,28 @@ import pandas as pd
 import shapely
 
 from ...errors import InputError
-from .assemble import assemble
 from ..site_rules import fits, site_width
-from .constants import (BUDGET_FACTOR, EXISTING_COLUMNS, GREEN_MIN_AREA, HIGH_DEMAND, LOW_COVERAGE, MAX_AREA,
-                        REDEV_LANDUSE, TARGET, TYPES, UNDERUSED_AREA, UNDERUSED_FAR)
+from .assemble import assemble
+from .constants import (
+    BUDGET_FACTOR,
+    EXISTING_COLUMNS,
+    GREEN_MIN_AREA,
+    HIGH_DEMAND,
+    LOW_COVERAGE,
+    MAX_AREA,
+    REDEV_LANDUSE,
+    TARGET,
+    TYPES,
+    UNDERUSED_AREA,
+    UNDERUSED_FAR,
+)
 
 if TYPE_CHECKING:
     from .task import LandAllocation
 
 
-def sample_city(cls: "type[LandAllocation]", city, size: str, seed: int, budget: float | None,
-                mode: str = "benchmark", assume_vacant: bool = False, **params: Any) -> "LandAllocation":
+def sample_city(cls: type[LandAllocation], city, size: str, seed: int, budget: float | None,
+                mode: str = "benchmark", assume_vacant: bool = False, **params: Any) -> LandAllocation:
     """Candidates on vacant/redevelopable faces, demand on residential faces.
 
     ``size="all"`` (the whole area): every eligible (face, type) pair, no sampling and no
@@ -65,7 +76,7 @@ def sample_city(cls: "type[LandAllocation]", city, size: str, seed: int, budget:
     })
     if mode == "plan":   # the map draws the plot a type uses, not the whole face
         cands["wkt"] = [shapely.to_wkt(plan.developed_polygon(g, d), rounding_precision=2)
-                        for g, d in zip(sub.geometry.to_numpy(), dev)]
+                        for g, d in zip(sub.geometry.to_numpy(), dev, strict=False)]
     demand = faces["demand"].to_numpy(dtype=float)
     is_unit = demand > 0
     w = demand[is_unit] * np.exp(rng.normal(0.0, 0.1, int(is_unit.sum())))  # seeded perturbation

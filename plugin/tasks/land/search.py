@@ -16,9 +16,9 @@ class LandState(SearchState):
     """Aggregates: cnt[k, u] = existing + selected facilities of kind row k serving unit u;
     c[t] = selected count of type t. Every gain is O(units touched by the candidate)."""
 
-    inst: "LandAllocation"
+    inst: LandAllocation
 
-    def __init__(self, inst: "LandAllocation", mask: np.ndarray | None = None):
+    def __init__(self, inst: LandAllocation, mask: np.ndarray | None = None):
         super().__init__(inst, mask)
         self.c = np.bincount(inst.ctype[self.mask], minlength=len(inst.types)).astype(np.int64)
         self.cnt = inst.existing.copy()

@@ -164,17 +164,18 @@ class LandAllocation(Instance):
         used = np.bincount(self.group[mask & (self.group >= 0)], minlength=self.n_groups)
         dups = int(np.maximum(used - 1, 0).sum())
         terms = self._terms(counts, served, float(self.cost[mask].sum()), dups)
-        warnings = [f"overbuilt {t}: {c} selected, need {n}" for t, c, n in zip(self.types, counts, self.need) if c > n]
+        warnings = [f"overbuilt {t}: {c} selected, need {n}"
+                    for t, c, n in zip(self.types, counts, self.need, strict=True) if c > n]
         s = terms.pop("S")
         return s, terms, warnings
 
-    def state(self, mask: np.ndarray | None = None) -> "LandState":
+    def state(self, mask: np.ndarray | None = None) -> LandState:
         return LandState(self, mask)
 
     # ------------------------------------------------------------------ construction
     @classmethod
     def build(cls, city, size: str = "small", seed: int = 0, budget: float | None = None,
-              mode: str = "benchmark", **params: Any) -> "LandAllocation":
+              mode: str = "benchmark", **params: Any) -> LandAllocation:
         """From a City: candidates on vacant/redevelopable faces, demand on residential faces
         (``sampler.sample_city``); plan mode measures vacancy (``sampler`` docstring)."""
         if size not in BUILD_SIZES:

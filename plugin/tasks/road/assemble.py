@@ -16,9 +16,9 @@ if TYPE_CHECKING:
     from .task import RoadConstruction
 
 
-def assemble(cls: "type[RoadConstruction]", inst_id: str, cands: pd.DataFrame, nodes: pd.DataFrame,
+def assemble(cls: type[RoadConstruction], inst_id: str, cands: pd.DataFrame, nodes: pd.DataFrame,
              edges: pd.DataFrame, groups: list[dict], crs: str, meta: dict, budget: float | None,
-             factor: float) -> "RoadConstruction":
+             factor: float) -> RoadConstruction:
     """``cands``: id, cost, group, kind, u, v, length_m, geometry (+ informative columns);
     ``nodes`` (x, y by node id) and ``edges`` (u, v, length) are the existing network; the
     default budget is ``factor`` × total candidate cost, at least CONNECT_SLACK × the cost of a
@@ -86,7 +86,7 @@ def _crossings(cands: pd.DataFrame) -> list[list[str]]:
             res[rest] = ~shapely.is_empty(shapely.difference(inter[rest], buf))
         cross[s:s + PAIR_BLOCK] = res
     ids = cands["id"].to_numpy()
-    return [[str(ids[i]), str(ids[j])] for i, j in zip(a[cross], b[cross])]
+    return [[str(ids[i]), str(ids[j])] for i, j in zip(a[cross], b[cross], strict=False)]
 
 
 def _crosses_column(ids: list[str], crossings: list[list[str]]) -> list[str]:

@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 SNAP_M = 30.0   # a proposed link's end this close to a network node joins it there
 
 
-def from_links(cls: "type[RoadConstruction]", city, links: gpd.GeoDataFrame, seed: int = 0,
+def from_links(cls: type[RoadConstruction], city, links: gpd.GeoDataFrame, seed: int = 0,
                budget: float | None = None, n_groups: int | None = None,
-               label: str = "links") -> "RoadConstruction":
+               label: str = "links") -> RoadConstruction:
     """An instance whose candidates are the proposed ``links`` (lines in the City's CRS)."""
     if not len(links):
         raise InputError(f"{label}: no proposed links")

@@ -42,8 +42,8 @@ EXTEND_BLOCK_M = 20.0      # without buildings, an extension runs at most this f
 MIN_PLAN_LINKS = 10        # fewer candidates than this is a warning saying why
 
 
-def plan_city(cls: "type[RoadConstruction]", city, size: str, seed: int, budget: float | None,
-              **params: Any) -> "RoadConstruction":
+def plan_city(cls: type[RoadConstruction], city, size: str, seed: int, budget: float | None,
+              **params: Any) -> RoadConstruction:
     """The plan-mode instance: demand faces sampled as in the benchmark, nothing removed, the
     new links of the module docstring (the most useful ``n_candidates`` of them at a paper size,
     all of them for ``size="all"``)."""
@@ -90,7 +90,7 @@ def describe(why: dict[str, int]) -> str:
     return ", ".join(f"{why[k]} {w}" for k, w in words.items() if why.get(k) or k == "pairs")
 
 
-def plan_links(net: "_Network", city, radius: float) -> tuple[pd.DataFrame, dict[str, int]]:
+def plan_links(net: _Network, city, radius: float) -> tuple[pd.DataFrame, dict[str, int]]:
     """The plan-mode links (u, v, length, detour, geometry, saved) in order of the detour saved,
     and how many node pairs each rule left out."""
     why: dict[str, int] = {}
@@ -135,7 +135,7 @@ def block_length(segs: np.ndarray, city) -> np.ndarray:
     return out
 
 
-def extends_dead_end(net: "_Network", links: pd.DataFrame) -> np.ndarray:
+def extends_dead_end(net: _Network, links: pd.DataFrame) -> np.ndarray:
     """True where a link leaves a dead end (degree 1) within EXTEND_ANGLE_DEG of its stub's direction."""
     e = net.edges
     ends = pd.concat([e["u"], e["v"]])
@@ -153,7 +153,7 @@ def extends_dead_end(net: "_Network", links: pd.DataFrame) -> np.ndarray:
     xy = net.nodes[["x", "y"]]
     cos_max = np.cos(np.radians(EXTEND_ANGLE_DEG))
     out = np.zeros(len(links), dtype=bool)
-    for k, (u, v) in enumerate(zip(links["u"].to_numpy(), links["v"].to_numpy())):
+    for k, (u, v) in enumerate(zip(links["u"].to_numpy(), links["v"].to_numpy(), strict=False)):
         for a, b in ((int(u), int(v)), (int(v), int(u))):
             h = heading.get(a)
             if h is None:

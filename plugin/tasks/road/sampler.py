@@ -12,16 +12,28 @@ from scipy.spatial import cKDTree
 
 from ...errors import InputError
 from .assemble import assemble
-from .constants import (BUDGET_FACTOR, CUT_MARGIN, LINK_RADIUS, MIN_DETOUR, MIN_LINK, N_CUT, N_DETOUR, N_GROUPS,
-                        NEW_CLASS, TARGET, UNIT_COST, class_factor)
+from .constants import (
+    BUDGET_FACTOR,
+    CUT_MARGIN,
+    LINK_RADIUS,
+    MIN_DETOUR,
+    MIN_LINK,
+    N_CUT,
+    N_DETOUR,
+    N_GROUPS,
+    NEW_CLASS,
+    TARGET,
+    UNIT_COST,
+    class_factor,
+)
 from .graph import _csr, pair_distances
 
 if TYPE_CHECKING:
     from .task import RoadConstruction
 
 
-def sample_city(cls: "type[RoadConstruction]", city, size: str, seed: int, budget: float | None,
-                mode: str = "benchmark", **params: Any) -> "RoadConstruction":
+def sample_city(cls: type[RoadConstruction], city, size: str, seed: int, budget: float | None,
+                mode: str = "benchmark", **params: Any) -> RoadConstruction:
     """params: n_candidates (override the size's target), n_groups, budget_factor, link_radius.
 
     ``size="all"`` (the whole area): the large size's demand faces and removed links, and
@@ -43,8 +55,8 @@ def sample_city(cls: "type[RoadConstruction]", city, size: str, seed: int, budge
         links = net.new_links(radius)
         target = len(removed) + len(links)
     else:
-        for radius in radius * np.array([1.0, 1.5, 2.0]):  # sparse networks need longer links
-            links = net.new_links(radius)
+        for reach in radius * np.array([1.0, 1.5, 2.0]):  # sparse networks need longer links
+            links = net.new_links(reach)
             if len(links) >= n_new:
                 break
         if len(links) > n_new:
@@ -134,7 +146,7 @@ class _Network:
         xy = self.nodes[["x", "y"]].to_numpy()
         pairs = np.array(sorted(cKDTree(xy).query_pairs(radius)), dtype=np.int64).reshape(-1, 2)
         eu = np.hypot(*(xy[pairs[:, 0]] - xy[pairs[:, 1]]).T)
-        adjacent = set(zip(self.pos[self.edges["a"]], self.pos[self.edges["b"]]))
+        adjacent = set(zip(self.pos[self.edges["a"]], self.pos[self.edges["b"]], strict=False))
         keep = (eu >= MIN_LINK) & np.array([(a, b) not in adjacent for a, b in pairs], dtype=bool)
         if why is not None:
             why.update(pairs=len(pairs), too_short_or_existing=int((~keep).sum()))

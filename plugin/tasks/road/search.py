@@ -21,12 +21,12 @@ class RoadState(SearchState):
     no shortest path: then nothing is recomputed). Gains of removals and swaps share a
     per-plan cache of the distances without each selected segment."""
 
-    def __init__(self, inst: "RoadConstruction", mask: np.ndarray | None = None):
+    def __init__(self, inst: RoadConstruction, mask: np.ndarray | None = None):
         super().__init__(inst, mask)
         self._rebuild()
 
     def _rebuild(self) -> None:
-        inst: "RoadConstruction" = self.inst
+        inst: RoadConstruction = self.inst
         self.G, self.Dg, self.D = inst.distances(np.flatnonzero(self.mask), 2)
         self.xcnt = np.bincount(inst.cross[np.flatnonzero(self.mask)].indices, minlength=inst.n).astype(np.int64)
         self.n_cross = int(self.xcnt[self.mask].sum()) // 2

@@ -185,13 +185,13 @@ class RoadConstruction(Instance):
                  "distance_ratio": ratio, "connected_pairs": float(conn), "pairs": float(self.n_pairs)}
         return s, comps, warnings
 
-    def state(self, mask: np.ndarray | None = None) -> "RoadState":
+    def state(self, mask: np.ndarray | None = None) -> RoadState:
         return RoadState(self, mask)
 
     # ------------------------------------------------------------------ generation
     @classmethod
     def build(cls, city, size: str = "small", seed: int = 0, budget: float | None = None,
-              mode: str = "benchmark", **params: Any) -> "RoadConstruction":
+              mode: str = "benchmark", **params: Any) -> RoadConstruction:
         """From a City (``sampler.sample_city``). Benchmark mode: cut some demand faces off,
         remove some through links, offer those links and new straight links as candidates.
         Plan mode: the network stays; candidates are new links only."""
@@ -223,7 +223,7 @@ class RoadConstruction(Instance):
         comp = [set(lab[e].tolist()) for e in self.entries]
         g = len(comp)
         iu = np.triu_indices(g, 1)
-        ok = np.array([bool(comp[a] & comp[b]) for a, b in zip(*iu)], dtype=bool)
+        ok = np.array([bool(comp[a] & comp[b]) for a, b in zip(*iu, strict=False)], dtype=bool)
         return bool(ok[np.isin(iu[0] * g + iu[1], self.pair_flat)].all())
 
 

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 ALL_PLACES = 10**9   # "as many sites as there are places": the spacing starts at MIN_SPACING_M
 
 
-def whole_area(cls: "type[StationPlacement]", city, seed: int, budget: float | None,
-               mode: str = "benchmark", **params: Any) -> "StationPlacement":
+def whole_area(cls: type[StationPlacement], city, seed: int, budget: float | None,
+               mode: str = "benchmark", **params: Any) -> StationPlacement:
     """params: n_configs (default AREA_CONFIGS), cell_m (default ``area_cell``), max_select
     (default ``area_max_select``), budget_factor; n_sites caps the sites (seeded priority order)."""
     unknown = sorted(set(params) - set(PARAMS))

@@ -7,17 +7,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .constants import (AREA_DEMAND_CELLS, AREA_SITES_PER_STATION, DEFAULT_PARAMS, DEMAND_RATIO, DETOUR, MU,
-                        RADIUS_SHAPE)
+from .constants import AREA_DEMAND_CELLS, AREA_SITES_PER_STATION, DEFAULT_PARAMS, DEMAND_RATIO, DETOUR, MU, RADIUS_SHAPE
 
 if TYPE_CHECKING:
     from .task import StationPlacement
 
 
-def assemble(cls: "type[StationPlacement]", inst_id: str, sites: pd.DataFrame, demand: pd.DataFrame,
+def assemble(cls: type[StationPlacement], inst_id: str, sites: pd.DataFrame, demand: pd.DataFrame,
              dist: np.ndarray, cands: pd.DataFrame, budget: float | None, max_select: int, budget_factor: float,
              rng: np.random.Generator, bounds: tuple[float, float, float, float], crs: str,
-             meta: dict) -> "StationPlacement":
+             meta: dict) -> StationPlacement:
     """``sites``: site, x, y (one row per group); ``demand``: x, y, residents; ``dist``: road
     distance site × demand region; ``cands``: id, cost, group, site, site_kind, n_slow,
     n_medium, n_fast, supply_q, wkt. Default budget: ``budget_factor`` (±10 %) × max_select ×

@@ -52,9 +52,9 @@ def _field(sites: pd.DataFrame, name: str, default: object) -> list:
     return [default if v is None or (isinstance(v, float) and np.isnan(v)) or v == "" else v for v in sites[name]]
 
 
-def from_sites(cls: "type[StationPlacement]", city, sites: gpd.GeoDataFrame, seed: int = 0,
+def from_sites(cls: type[StationPlacement], city, sites: gpd.GeoDataFrame, seed: int = 0,
                budget: float | None = None, max_select: int | None = None, cell_m: float | None = None,
-               label: str = "sites") -> "StationPlacement":
+               label: str = "sites") -> StationPlacement:
     """An instance whose candidates are (own site × its allowed configurations); ``sites`` are
     points in the City's CRS."""
     if not len(sites):
@@ -66,14 +66,14 @@ def from_sites(cls: "type[StationPlacement]", city, sites: gpd.GeoDataFrame, see
     if bad:
         raise InputError(f"{label}: unknown kind {', '.join(bad)} (known: {', '.join(SITE_KINDS)})")
     site_cost = [float(c) if c is not None else SITE_KINDS[k][1]
-                 for c, k in zip(_field(sites, "cost", None), kinds)]
+                 for c, k in zip(_field(sites, "cost", None), kinds, strict=False)]
     cap = [float(c) for c in _field(sites, "capacity", np.inf)]
     names = [str(n) for n in _field(sites, "name", "")]
     xy = np.c_[sites.geometry.x.to_numpy(), sites.geometry.y.to_numpy()]
     table = pd.DataFrame({"site": [f"s{i:02d}" for i in range(len(sites))], "kind": kinds, "x": xy[:, 0],
                           "y": xy[:, 1], "name": [n or f"site {i}" for i, n in enumerate(names)]})
     rows = []
-    for g, (cfg_text, cost, most) in enumerate(zip(_field(sites, "configs", None), site_cost, cap)):
+    for g, (cfg_text, cost, most) in enumerate(zip(_field(sites, "configs", None), site_cost, cap, strict=False)):
         for c, n in enumerate(cfg for cfg in parse_configs(cfg_text, f"{label} feature {g}") if sum(cfg) <= most):
             n = np.array(n)
             rows.append({"id": f"{table['site'][g]}c{c}", "cost": round(cost + float(n @ CHARGER_COST), 1),

@@ -13,16 +13,30 @@ from scipy.spatial import cKDTree
 from ...errors import InputError
 from ..base import SIZES
 from .assemble import assemble
-from .constants import (CHARGER_COST, CONFIGS, CURB_MAX_M, CURB_STEP_M, FACE_SITE_MIN_AREA, JUNCTION_CLEAR_M,
-                        MIN_SPACING_M, PARAMS, PLACE_KINDS, SITE_KINDS, SITE_REACH_M, SITE_ROAD_M, SIZE_PARAMS, SUPPLY)
+from .constants import (
+    CHARGER_COST,
+    CONFIGS,
+    CURB_MAX_M,
+    CURB_STEP_M,
+    FACE_SITE_MIN_AREA,
+    JUNCTION_CLEAR_M,
+    MIN_SPACING_M,
+    PARAMS,
+    PLACE_KINDS,
+    SITE_KINDS,
+    SITE_REACH_M,
+    SITE_ROAD_M,
+    SIZE_PARAMS,
+    SUPPLY,
+)
 from .demand import demand_regions, road_distances
 
 if TYPE_CHECKING:
     from .task import StationPlacement
 
 
-def sample_city(cls: "type[StationPlacement]", city, size: str, seed: int, budget: float | None,
-                mode: str = "benchmark", **params: Any) -> "StationPlacement":
+def sample_city(cls: type[StationPlacement], city, size: str, seed: int, budget: float | None,
+                mode: str = "benchmark", **params: Any) -> StationPlacement:
     """params: n_sites, n_configs, cell_m, max_select, budget_factor (override the size's).
     Plan mode: the places of ``_sites`` are on the curb (``curb_places``)."""
     unknown = sorted(set(params) - set(PARAMS))

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from .task import StationPlacement
 
 
-def _best_among(inst: "StationPlacement", rows: np.ndarray, cols: np.ndarray,
+def _best_among(inst: StationPlacement, rows: np.ndarray, cols: np.ndarray,
                 exclude: np.ndarray | None = None) -> np.ndarray:
     """For regions ``cols``, the candidate among ``rows`` they use (n where none covers them);
     with ``exclude`` (one candidate per region), the best other than that one."""
@@ -36,9 +36,9 @@ class StationState(SearchState):
     Applying a move also refreshes the second bests it invalidates (a search over the plan
     for those regions only)."""
 
-    inst: "StationPlacement"
+    inst: StationPlacement
 
-    def __init__(self, inst: "StationPlacement", mask: np.ndarray | None = None):
+    def __init__(self, inst: StationPlacement, mask: np.ndarray | None = None):
         super().__init__(inst, mask)
         self.best = inst.assign(self.mask)
         self.brank = inst.rank[self.best, inst.cols]

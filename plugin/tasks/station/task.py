@@ -146,7 +146,7 @@ class StationPlacement(Instance):
             warnings.append(f"overloaded stations: demand beyond capacity = {comp['overload']:.1%} of all demand")
         return float(S), comp, warnings
 
-    def state(self, mask: np.ndarray | None = None) -> "StationState":
+    def state(self, mask: np.ndarray | None = None) -> StationState:
         return StationState(self, mask)
 
     def group_label(self, g: int) -> str:
@@ -155,7 +155,7 @@ class StationPlacement(Instance):
     # ------------------------------------------------------------------ building
     @classmethod
     def build(cls, city, size: str = "small", seed: int = 0, budget: float | None = None,
-              mode: str = "benchmark", **params: Any) -> "StationPlacement":
+              mode: str = "benchmark", **params: Any) -> StationPlacement:
         """From a City: sampled sites and configurations (``sampler.sample_city``), or with
         ``size="all"`` every place of the area (``area.whole_area``); demand regions from the
         City's residents. Plan mode puts kerbside sites on the curb, off junctions."""
