@@ -6,7 +6,7 @@
 PY := .venv/bin/python
 export QT_QPA_PLATFORM := offscreen
 
-.PHONY: setup test test-fast test-ltr demo package wheelhouse qgis guide clean
+.PHONY: setup test test-fast test-scale test-ltr demo package wheelhouse qgis guide clean
 
 setup:
 	@bash scripts/setup.sh
@@ -14,7 +14,12 @@ setup:
 test: setup
 	$(PY) -m ruff check .
 	$(PY) scripts/enum_check.py
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider -m "not scale"
+
+# The builds at scale (20,000 roads, own links, residents under 2 GB: ~10-20 min on 2 cores);
+# `bench --suite scale --tasks memory` measures the same. docs/limits.md (Memory)
+test-scale: setup
+	$(PY) -m pytest -q -p no:cacheprovider -m scale
 
 # The inner loop (docs/dev.md#tests): the core without QGIS, the model, torch and the tests marked
 # slow (real-process races, memory, the Dask cluster, judged request sets). CI runs `make test`.

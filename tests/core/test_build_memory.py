@@ -17,7 +17,8 @@ CAP = 8 * 2**30   # address-space cap of the child: a regression fails here inst
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["parcels", "roads", "links", "residents"])
+@pytest.mark.parametrize("kind", ["parcels",   # the others take minutes each: make test-scale
+                                  *(pytest.param(k, marks=pytest.mark.scale) for k in ("roads", "links", "residents"))])
 def test_20000_feature_inputs_build_within_2_gb(kind, tmp_path):
     path = write_input(kind, 20_000, tmp_path)
     out = tmp_path / "out"
