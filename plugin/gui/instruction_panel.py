@@ -81,7 +81,8 @@ class InstructTask(QgsTask):
             self.error = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
             return False
         finally:
-            backend.close()
+            if backend is not None:
+                backend.close()
 
     def finished(self, ok: bool) -> None:  # noqa: D401 - QGIS calls this on the main thread
         self.ended.emit(self.reply if ok and self.reply is not None else {"error": self.error or "cancelled"})

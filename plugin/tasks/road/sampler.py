@@ -59,6 +59,7 @@ def sample_city(cls: type[RoadConstruction], city, size: str, seed: int, budget:
             links = net.new_links(reach)
             if len(links) >= n_new:
                 break
+        radius = float(reach)   # the radius the links were drawn with is what meta records
         if len(links) > n_new:
             links = links.iloc[np.sort(rng.choice(len(links), n_new, replace=False))]
     cands = _candidate_table(net, removed, links, city)
