@@ -24,7 +24,7 @@ case "${CITYPLANNER_LTR_SUITE:-trixie-backports}" in
   *) echo "test-ltr: CITYPLANNER_LTR_SUITE is trixie-backports (default) or forky" >&2; exit 2 ;;
 esac
 APT_PKGS="qgis python3-qgis qgis-providers python3-geopandas python3-scipy python3-networkx python3-pytest python3-pytestqt python3-pip xvfb xauth"
-TEST_ONLY="pytest-qgis==2.1.0"  # the same pytest-qgis as on 3.22: no fork of the test setup
+TEST_ONLY="pytest-qgis==2.1.0 pytest-timeout==2.4.0 psutil==7.2.2"  # the same pytest-qgis as on 3.22 (no fork of the test setup); tests set time limits and look for processes left behind
 CACHE=${CITYPLANNER_LTR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cityplanner}
 ROOTFS=$CACHE/${BACKPORTS:-$SUITE}-qgis
 WHEELS=$CACHE/$SUITE-wheels
