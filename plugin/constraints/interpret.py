@@ -13,10 +13,10 @@ from typing import Any
 
 from ..errors import InputError
 from ..tasks.base import Instance
-from .compile import compile_constraints
+from .compile import by_id, compile_constraints
 from .resolve import Clarify, Resolved, resolve_target
-from .rules import Ambiguous, NoRule, parse
-from .schema import DEFAULT_NEAR_M, schema_errors
+from .rules import Ambiguous, NeedsDistance, NoRule, parse
+from .schema import schema_errors
 
 SELECTION = re.compile(r"^(?:the\s+)?(?:current\s+|given\s+)?(?:selection|selected(?:\s+(?:features?|area|parcels?|blocks?))?|"
                        r"area|polygons?|layer)$", re.I)
@@ -80,6 +80,8 @@ def read(text: str, inst: Instance, backend=None, model_source: str = "model",
     if rules:
         try:
             return parse(text, inst.task, inst.budget), "rules", None
+        except NeedsDistance as e:
+            return [], "rules", _place_first(inst, e)
         except Ambiguous as e:
             return [], "rules", str(e)
         except (NoRule, ValueError, ArithmeticError):   # a form the rules misjudge goes on to the reader below
@@ -94,6 +96,15 @@ def read(text: str, inst: Instance, backend=None, model_source: str = "model",
     except BackendError as e:   # the time box spent, or the model failed: the rules' reply, at once
         return [], "rules", could_not_read(text, f" (the model gave no reading: {e})")
     return items, model_source, (clar if not items else None)
+
+
+def _place_first(inst: Instance, e: NeedsDistance) -> str:
+    """The question for "near X" with no distance; when X is not in the data that is said first."""
+    try:
+        resolve_target(inst, e.target)
+    except Clarify as c:
+        return f"{c}; and {e}"
+    return str(e)
 
 
 def interpret(text: str, inst: Instance, backend=None, model_source: str = "model", rules: bool = True,
@@ -125,10 +136,15 @@ def finish(c: dict[str, Any], inst: Instance, text: str, source: str, selection:
         c.pop("target")
         if c.get("kind") in NEEDS_PLACE:
             raise Clarify(f"which place, site, parcel or link does '{text}' mean?")
+    elif c.get("kind") == "lock_out" and source == "rules" and t.get("id") and not by_id(inst, str(t["id"])).any():
+        # a planner's "site 22 out" where the instance has no site 22 holds for every plan: kept as
+        # said, and the reply says so (an id in a model's JSON that is not there is refused below)
+        c["note"] = (f"there is no candidate, site, parcel or link '{t['id']}' in this instance (ids look like "
+                     f"{', '.join(inst.ids[:3])}): nothing to keep out")
     elif c.get("kind") not in ("budget_share_max", "emphasis", "spacing_min"):
         if c.get("kind") in NEAR_KINDS and t.get("name") and c.get("distance_m") is None and not c.get("area"):
-            c["distance_m"] = DEFAULT_NEAR_M
-            c["note"] = f"no distance given: read as within {DEFAULT_NEAR_M:g} m (give a distance to change it)"
+            raise Clarify(f"how near to {t['name']}? no distance was given: give one, e.g. "
+                          f"'within 300 m of {t['name']}'")
         if SELECTION.match(str(t.get("name") or "")):
             if not selection:
                 raise Clarify("select the features that make the area on the map first, or give --area (or name a place)")

@@ -62,9 +62,8 @@ def brief(cons: list[dict]) -> list[tuple]:
      [("exclude_near", "Kiasma", 200.0, None, None, None), ("count_min", "Stockmann", 500.0, 2, None, None)]),
     ("Don't exceed 75 % of the budget and keep 300 m between stations.", "station",
      [("budget_share_max", None, None, None, 0.75, None), ("spacing_min", None, 300.0, None, None, None)]),
-    ("a charger by the Ateneum would be good", "station", [("count_min", "Ateneum", 300.0, 1, None, None)]),
     # "fewer than 3" is at most 2, never at least 3; "limit … to N"; "shouldn't" is a negation
-    ("less than 3 chargers near Stockmann", "station", [("count_max", "Stockmann", 300.0, 2, None, None)]),
+    ("less than 3 chargers within 400 m of Stockmann", "station", [("count_max", "Stockmann", 400.0, 2, None, None)]),
     ("fewer than 4 stations", "station", [("count_max", None, None, 3, None, None)]),
     ("more than two stations in total", "station", [("count_min", None, None, 3, None, None)]),
     ("Limit business parcels to 3.", "land", [("count_max", None, None, 3, None, None)]),
@@ -110,3 +109,87 @@ def test_garbled_money_and_fractions_never_crash(text):
     except (NoRule, Ambiguous):
         return
     assert all(0 < c["share"] <= 1 for c in out if c["kind"] == "budget_share_max")
+
+
+@pytest.mark.parametrize("text, place", [
+    ("a charger by the Ateneum would be good", "Ateneum"),
+    ("less than 3 chargers near Stockmann", "Stockmann"),
+    ("keep the stations close to Kiasma", "Kiasma"),
+])
+def test_near_without_a_distance_asks_for_one(text, place):
+    from cityplanner.plugin.constraints.rules import NeedsDistance
+
+    with pytest.raises(NeedsDistance, match="give one") as e:
+        parse(text, "station", 500.0)
+    assert e.value.place == place
+
+
+# Issue 29, the classes the third held-out half showed (each in phrasings of our own, not its items)
+@pytest.mark.parametrize("text, task, expect", [
+    # compound: sentences, "; ", ", and <a clause of its own>" — each part read on its own
+    ("No chargers within 200 m of Kiasma. Keep 300 m between stations.", "station",
+     [("exclude_near", "Kiasma", 200.0, None, None, None), ("spacing_min", None, 300.0, None, None, None)]),
+    ("Use at most 70 % of the money, and the plan should favour coverage.", "station",
+     [("budget_share_max", None, None, None, 0.7, None), ("emphasis", None, None, None, None, "coverage")]),
+    ("Emphasis: travel time. Link 3 out.", "road",
+     [("emphasis", None, None, None, None, "travel_time"), ("lock_out", "3", None, None, None, None)]),
+    ("Parcel 2: school. Parcel 9 out.", "land",
+     [("lock_in", "2", None, None, None, None), ("lock_out", "9", None, None, None, None)]),
+    # one id's in / out from its own clause: a "don't" after "but" is about something else
+    ("site 4 must stay in the plan, but don't add anything next to it", "station",
+     [("lock_in", "4", None, None, None, None)]),
+    ("keep site 3 but drop site 9", "station", [("lock_in", "3", None, None, None, None),
+                                                ("lock_out", "9", None, None, None, None)]),
+    # comparison signs and Finnish comparison words are counts' bounds
+    ("≤ 2 chargers within 250 m of Ateneum", "station", [("count_max", "Ateneum", 250.0, 2, None, None)]),
+    (">= 3 new links within 500 m of Kiasma", "road", [("count_min", "Kiasma", 500.0, 3, None, None)]),
+    ("vähintään kaksi chargers within 400 m of Stockmann", "station", [("count_min", "Stockmann", 400.0, 2, None, None)]),
+    # budget shares in words: amounts either way round, reserve words, a fraction inside an amount is money
+    ("Hold back €200k of the €800k.", "station", [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Of the 2 million euros, set aside half a million.", "road", [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Spend a quarter of a million of the €1 million budget.", "land",
+     [("budget_share_max", None, None, None, 0.25, None)]),
+    ("keep a third of the budget in reserve", "station", [("budget_share_max", None, None, None, 0.6667, None)]),
+    # inside / outside said from either side; "off" a place is outside it
+    ("every station inside Kluuvi and none outside it", "station", [("inside_area", "Kluuvi", None, None, None, None)]),
+    ("No chargers outside Kaartinkaupunki.", "station", [("inside_area", "Kaartinkaupunki", None, None, None, None)]),
+    ("chargers outside Kluuvi only", "station", [("outside_area", "Kluuvi", None, None, None, None)]),
+    ("keep the chargers off the Stockmann building", "station",
+     [("outside_area", "Stockmann building", None, None, None, None)]),
+])
+def test_rules_read_the_third_halfs_classes(text, task, expect):
+    assert brief(parse(text, task, 500.0)) == expect
+
+
+@pytest.mark.parametrize("text, task, category, metres", [
+    ("nobody should have to walk more than 400 m to reach a school", "land", "school", 400.0),
+    ("no one may live more than 700 m away from a clinic", "land", "clinic", 700.0),
+    ("no resident should be more than half a kilometre from a charger", "station", "charging", 500.0),
+    ("not a single home more than 300 metres from green space", "land", "green", 300.0),
+])
+def test_coverage_from_the_residents_side(text, task, category, metres):
+    assert brief(parse(text, task, 500.0)) == [("coverage", category, metres, None, None, None)]
+
+
+@pytest.mark.parametrize("text, task, kind", [
+    ("no new links within 200 m of Kiasma", "road", "new"),
+    ("at most one brand-new road inside Kluuvi", "road", "new"),
+    ("≥ 2 upgrades within 300 m of Ateneum", "road", "rebuild"),
+    ("link 5 only as a rebuild", "road", "rebuild"),
+])
+def test_road_kinds_stay_on_the_constraint(text, task, kind):
+    assert {c["type"] for c in parse(text, task, 500.0)} == {kind}
+
+
+def test_every_rule_reads_its_own_example_and_names_itself():
+    from cityplanner.plugin.constraints.rules import RULES, Ambiguous, parse_one
+
+    assert len({r.id for r in RULES}) == len(RULES)
+    for rule in RULES:
+        if not rule.kinds:   # a rule that only asks
+            with pytest.raises(Ambiguous):
+                parse_one(rule.example, rule.task, 500.0)
+            continue
+        got = parse_one(rule.example, rule.task, 500.0)
+        assert {c["rule"] for c in got} == {rule.id}, (rule.id, got)
+        assert {c["kind"] for c in got} == set(rule.kinds), (rule.id, got)
