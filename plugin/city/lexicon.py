@@ -119,6 +119,12 @@ def task_types(task: str) -> tuple[tuple[str, str], ...]:
     return tuple((n, p) for n, p in load("tasks")["types"].get(task, ()))
 
 
+def id_nouns_pattern() -> str:
+    """Regex (no groups) of the nouns before a candidate's number ("site", "parcel", "kortteli")."""
+    u = load("tasks")["id_nouns"]
+    return _either(u.get("en"), u.get("fi"))
+
+
 def task_terms(task: str) -> tuple[tuple[str, str], ...]:
     """(score term, regex) of a task's score terms as planners name them."""
     return tuple((n, p) for n, p in load("tasks")["terms"].get(task, ()))
@@ -346,7 +352,7 @@ def unspent_pattern() -> str:
 
 __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "comparisons", "count_pattern", "count_value",
            "distance_re", "distances", "facility_terms", "fraction_pattern", "fraction_value", "fuzzy_words",
-           "is_finnish", "is_number_word", "load", "metres", "money_words", "number_words_pattern", "percentages",
-           "place_nouns_pattern", "road_kinds", "target_aliases", "task_label", "task_name", "task_patterns",
-           "task_terms", "task_types", "uncategorised_pattern", "unit_metres", "unit_pattern", "unspent_pattern",
-           "word_number"]
+           "id_nouns_pattern", "is_finnish", "is_number_word", "load", "metres", "money_words",
+           "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds", "target_aliases", "task_label",
+           "task_name", "task_patterns", "task_terms", "task_types", "uncategorised_pattern", "unit_metres",
+           "unit_pattern", "unspent_pattern", "word_number"]

@@ -33,10 +33,12 @@ VOCAB = ("inside", "outside", "within", "least", "most", "more", "than", "office
          "spend", "unspent", "maximum", "minimum", "around", "near", "away", "links", "roads", "priority",
          "prioritise", "prioritize", "emphasise", "emphasize", "distance", "every", "residential", "block", "blocks",
          "allocated", "exclude", "include", "should", "must", "budget", "money", "metres", "meters", "least")
-ID_REF = re.compile(r"\b(site|link|parcel|block|candidate|road)s?\s*#?\s*(\d+)\b", re.I)
+#: the nouns before a candidate's number (resources/lexicon/tasks.json id_nouns: "site", "parcel", "kortteli")
+ID_NOUN = lexicon.id_nouns_pattern()
+ID_REF = re.compile(r"\b(" + ID_NOUN + r")s?\s*#?\s*(\d+)\b", re.I)
 #: "sites 2 and 5", "parcels 3, 4 and 9": every number of the list is an id
-ID_LIST = re.compile(r"\b(?:site|link|parcel|block|candidate|road)s?\s*#?\s*(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or)\s*"
-                     r"(?:(?:site|link|parcel|block|candidate|road)s?\s*)?#?\d+)*)"
+ID_LIST = re.compile(r"\b(?:" + ID_NOUN + r")s?\s*#?\s*(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or)\s*"
+                     r"(?:(?:" + ID_NOUN + r")s?\s*)?#?\d+)*)"
                      r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%))", re.I)
 RAW_ID = re.compile(r"\b([snrf]\d{2,3}(?:c\d+|-[a-z_]+)?)\b")
 
@@ -195,8 +197,9 @@ def _base(kind: str, **kw: Any) -> dict[str, Any]:
 
 NEG = re.compile(r"\b(no|not|never|nothing|none|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|clear of|"
                  r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
+                 r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
                  r"shall not|must not|don'?t|\w+n[’']t|do not|without)\b", re.I)
-OUT_WORDS = re.compile(r"\b(no|not|out|off|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
+OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
                        r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|\w+n[’']t|do not)\b", re.I)
 EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? most|"
                   r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
@@ -205,7 +208,9 @@ EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r
 
 #: words that start a new instruction after "and" ("no charger near X and at least 2 near Y")
 CLAUSE_START = (r"(?:at least|at most|no|not|never|keep|leave|spend|only|every|all|each|max\w*|min\w*|up to|exactly|"
-                r"prioriti[sz]e|emphasi[sz]e|focus|favou?r|avoid|nothing|none|don'?t|do not)\b")
+                r"prioriti[sz]e|emphasi[sz]e|focus|favou?r|avoid|nothing|none|don'?t|do not|use|put|place|make sure|"
+                r"ensure|give|hold|reserve|set aside|the plan|it (?:must|should|shall|may)|we (?:want|need)|there (?:must|"
+                r"should|shall))\b")
 
 
 #: where one instruction of several ends: a sentence end ("Link 12 out. No new links in X."), ";",
@@ -242,6 +247,10 @@ def _plain(text: str) -> str:
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
     for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
         t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
+    # "no further than 300 m from X", "at most 300 m from X": within 300 m of X (not "kept away")
+    t = re.sub(r"\b(?:(?:no|not)\s+(?:further|farther|more)\s+than|at most)\s+(?=[\d.,]+\s*(?:k?m\b|kilomet|met))",
+               "within ", t, flags=re.I)
+    t = re.sub(r"\bwithin\s+([\d.,]+\s*(?:km|m|kilomet\w+|met\w+))\s+(?:away\s+)?from\b", r"within \1 of", t, flags=re.I)
     t = re.sub(r"\blimit\s+(?:the\s+)?([a-z_ ]+?)\s+to\s+(\d+|[a-z]+)\b" + NOT_A_MEASURE, r"at most \2 \1", t, flags=re.I)
     # "fewer than 4 stations" is at most 3, "more than 2" at least 3 (a count, never a distance or share)
     t = re.sub(r"\b(?:fewer|less)\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" + NOT_A_MEASURE,
@@ -279,7 +288,10 @@ class _Said:
 
 
 def _budget_share(x: _Said) -> list[dict[str, Any]] | None:
-    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap)\b", x.low) or money_amounts(x.t):
+    reserve = re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", x.low) and \
+        (lexicon.percentages(x.low) or re.search(r"\b(?:" + lexicon.fraction_pattern() + r")\b", x.low))
+    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap)\b", x.low) \
+            or reserve or money_amounts(x.t):   # "keep twenty per cent in reserve"
         share = share_of(x.t, x.budget_keur)
         if share is not None and 0 < share <= 1:
             return [_base("budget_share_max", share=share)]
@@ -403,6 +415,9 @@ def _near_place(x: _Said) -> list[dict[str, Any]] | None:
     neg = NEG.search(re.sub(re.escape(phrase), " ", t, flags=re.I))
     cnt = count_of(t)
     at_most = re.search(r"\b(at most|no more than|not more than|max(?:imum)?|up to|only)\b", low)
+    if re.search(r"\bexactly\b", low) and cnt is not None:   # "exactly two within 500 m of X"
+        return [_base("count_min", target=target, distance_m=dist, count=cnt, type=typ),
+                _base("count_max", target=target, distance_m=dist, count=cnt, type=typ)]
     if at_most and cnt is not None:
         out = _base("count_max", target=target, distance_m=dist, count=cnt, type=typ)
     elif neg and not re.search(r"\bat least (?:\d+|one|two|three)\b" + NOT_A_MEASURE, low):
@@ -413,7 +428,7 @@ def _near_place(x: _Said) -> list[dict[str, Any]] | None:
 
 
 def _inside_word(x: _Said) -> Any:
-    return re.search(r"\b(inside|within the area of|in the area of|in|on|off|outside)\b", x.low) or \
+    return re.search(r"\b(inside|within the area of|in the area of|in|on|off|outside|out of)\b", x.low) or \
         (None if x.dist else re.search(r"\b(within)\b", x.low))
 
 

@@ -156,6 +156,21 @@ def test_near_without_a_distance_asks_for_one(text, place):
     ("chargers outside Kluuvi only", "station", [("outside_area", "Kluuvi", None, None, None, None)]),
     ("keep the chargers off the Stockmann building", "station",
      [("outside_area", "Stockmann building", None, None, None, None)]),
+    ("Keep every station out of Kaisaniemen puisto", "station",
+     [("outside_area", "Kaisaniemen puisto", None, None, None, None)]),
+    # "no further than D from X" is within D of X; "at least D from X" keeps away from X
+    ("Place two chargers no further than 300 m from Kiasma", "station", [("count_min", "Kiasma", 300.0, 2, None, None)]),
+    ("Keep the chargers at least 150 m from Senaatintori", "station",
+     [("exclude_near", "Senaatintori", 150.0, None, None, None)]),
+    ("Exactly two stations within 500 m of Stockmann", "station", [("count_min", "Stockmann", 500.0, 2, None, None),
+                                                                   ("count_max", "Stockmann", 500.0, 2, None, None)]),
+    # "and" before a clause of its own; reserve words with a share alone; Finnish id nouns
+    ("Emphasise coverage and use at most 90 % of the budget", "station",
+     [("emphasis", None, None, None, None, "coverage"), ("budget_share_max", None, None, None, 0.9, None)]),
+    ("Keep twenty percent in reserve", "land", [("budget_share_max", None, None, None, 0.8, None)]),
+    ("Keep €0.2M of the €1M aside.", "station", [("budget_share_max", None, None, None, 0.8, None)]),
+    ("tontti 5 pois", "land", [("lock_out", "5", None, None, None, None)]),
+    ("kortteli 12: school", "land", [("lock_in", "12", None, None, None, None)]),
 ])
 def test_rules_read_the_third_halfs_classes(text, task, expect):
     assert brief(parse(text, task, 500.0)) == expect
