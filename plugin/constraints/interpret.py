@@ -121,10 +121,29 @@ def interpret(text: str, inst: Instance, backend=None, model_source: str = "mode
     if clar or not items:
         return Interpretation(clarification=clar or could_not_read(text))
     try:
-        out = [finish(c, inst, text, source, selection) for c in items]
+        out = [f for c in items for f in _finish_each(c, inst, text, source, selection)]
     except Clarify as e:
         return Interpretation(clarification=str(e))
     return Interpretation(out, None, [c["note"] for c in out if c.get("note")])
+
+
+#: "within 150 m of Kiasma or Ateneum": two names where no one name is meant
+NAME_LIST = re.compile(r"\s*(?:,\s*(?:and|or)?|\band\b|\bor\b|&)\s*", re.I)
+#: kinds for which "none near A or B" is exactly "none near A" and "none near B"
+SPLIT_KINDS = ("exclude_near", "outside_area", "lock_out")
+
+
+def _finish_each(c: dict[str, Any], inst: Instance, text: str, source: str, selection: str | None) -> list[dict]:
+    """``finish`` of one reading; a keep-away from a list of names that is no one name ("no charger
+    within 150 m of Kiasma or Ateneum") is one constraint per name, each name resolved."""
+    try:
+        return [finish(c, inst, text, source, selection)]
+    except Clarify:
+        name = str((c.get("target") or {}).get("name") or "")
+        names = [n for n in NAME_LIST.split(name) if n]
+        if c.get("kind") not in SPLIT_KINDS or len(names) < 2:
+            raise
+        return [finish({**c, "target": {**c["target"], "name": n}}, inst, text, source, selection) for n in names]
 
 
 def finish(c: dict[str, Any], inst: Instance, text: str, source: str, selection: str | None = None) -> dict[str, Any]:

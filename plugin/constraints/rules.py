@@ -66,6 +66,7 @@ def _fix_spelling(text: str) -> str:
     """Lower-case words within one or two letters of a keyword are read as it (atleast, insdie)."""
     text = re.sub(r"\batleast\b", "at least", text, flags=re.I)
     text = re.sub(r"\batmost\b", "at most", text, flags=re.I)
+    text = re.sub(r"\bat\s*(?:lest|leats|leat|laest|lease|elast)\b", "at least", text, flags=re.I)   # short words
 
     def fix(m: re.Match) -> str:
         w = m.group(0)
@@ -199,11 +200,12 @@ NEG = re.compile(r"\b(no|not|never|nothing|none|prohibit\w*|forbid\w*|ban\w*|avo
                  r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
                  r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
                  r"shall not|must not|don'?t|\w+n[’']t|do not|without)\b", re.I)
-OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
+OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
                        r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|\w+n[’']t|do not)\b", re.I)
 EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? most|"
                   r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
-                  r"optimi[sz]e for)\b", re.I)
+                  r"optimi[sz]e for|cut|lower|shorten\w*|boost\w*|increas\w*|raise|more of|as (?:much|many|short|"
+                  r"low|high) as)\b", re.I)
 
 
 #: words that start a new instruction after "and" ("no charger near X and at least 2 near Y")
@@ -322,6 +324,9 @@ FAR_FROM = re.compile(r"\b(?:(?:no|not one|not a single|none of the)\s+(?:reside
                       r".*\b(?:more than|farther than|further than|over|beyond)\b.*?"
                       r"\b(?:to (?:reach|get to|walk to|find)|(?:away )?from|to)\s+"
                       r"(?:an?\s+|the nearest\s+|the closest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;]|$)")
+#: "homes must have a school within 700 m": the homes, in the plural, as the subject
+HOMES_SAY = re.compile(r"(?:the\s+|our\s+|all\s+)?(?:residential\s+)?(?:homes|residents|households|dwellings|inhabitants)"
+                       r"\b.*\b(?:should|must|need|have|has|get|be)\b")
 #: "all stations at least 200 m from homes": every/each/all names the sites, not the homes
 SITES_FIRST = re.compile(r"\b(?:every|each|all)\s+(?:the\s+|of the\s+)?(?:new\s+)?(?:ev\s+)?"
                          r"(?:charg\w+|stations?|sites?|candidates?|links?|roads?|facilit\w+)\b")
@@ -339,8 +344,8 @@ def _coverage(x: _Said) -> list[dict[str, Any]] | None:
         if cat is not None:
             return [_base("coverage", target={"name": None, "category": cat, "id": None}, distance_m=x.dist,
                           scope="residential blocks")]
-    if not (x.dist and re.search(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|dwelling)",
-                                 low)):
+    if not (x.dist and (re.search(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|"
+                                  r"dwelling)", low) or HOMES_SAY.match(low))):
         return None
     if SITES_FIRST.search(low):   # "keep all stations at least 200 m from homes": not a coverage, and no place named
         raise Ambiguous("a distance from every home is read as coverage only ('every residential block within 500 m "
@@ -366,16 +371,17 @@ def _ids(x: _Said) -> list[dict[str, Any]] | None:
     if not idm or x.dist:
         return None
     idents = re.findall(r"\d+", idm.group(1)) if idm.re is ID_LIST else [idm.group(1)]
-    refs = list(ID_REF.finditer(t))
-    if idm.re is ID_LIST and len(refs) > len(idents):   # "site 3 in and site 6 out": each id its own words
-        shared = t[: refs[0].start()]                    # "we don't want site 3 or site 6": one verb for all
+    groups = list(ID_LIST.finditer(t)) if idm.re is ID_LIST else [idm]
+    if len(groups) > 1:   # "site 3 in and site 6 out", "rebuild links 3 and 4 but not link 5": each its own words
+        shared = t[: groups[0].start()]                  # "we don't want site 3 or site 6": one verb for all
         out = []
-        for r in refs:
-            own = _own_words(t, r.start(), r.end(), ID_CLAUSE)
+        for g in groups:
+            own = _own_words(t, g.start(), g.end(), ID_CLAUSE)
             says = own if OUT_WORDS.search(own) or IN_WORDS.search(own) else shared
-            out.append(_base("lock_out" if OUT_WORDS.search(says) else "lock_in",
-                             target={"name": None, "category": None, "id": r.group(2)},
-                             type=type_of(own, x.task) or type_of(shared, x.task)))
+            out += [_base("lock_out" if OUT_WORDS.search(says) else "lock_in",
+                          target={"name": None, "category": None, "id": i},
+                          type=type_of(own, x.task) or type_of(shared, x.task))
+                    for i in re.findall(r"\d+", g.group(1))]
         return out
     # "link 4 has to be in the plan, but only as a rebuild, don't make it bigger": in — the "don't"
     # after "but" is about the kind of work, not the lock
@@ -388,7 +394,7 @@ def _ids(x: _Said) -> list[dict[str, Any]] | None:
 
 #: words that put a candidate in the plan ("link 4 has to be in the plan")
 IN_WORDS = re.compile(r"\b(in|include\w*|keep|kept|lock(?:ed)? in|add\w*|select\w*|must|has to|have to|needs?|"
-                      r"required?)\b", re.I)
+                      r"required?|stays?|yes|build\w*|rebuil\w*|upgrad\w*|allocat\w*)\b", re.I)
 #: where the words of one id end: "but" (one id), or any clause break (several ids)
 BUT = re.compile(r",?\s+but\b", re.I)
 ID_CLAUSE = re.compile(r"[,;]|\.\s|\b(?:and|but)\b", re.I)
@@ -467,8 +473,9 @@ def _avoid_area(x: _Said) -> list[dict[str, Any]] | None:
 
 def _none_of_type(x: _Said) -> list[dict[str, Any]] | None:
     """"no offices at all": none of a type anywhere."""
+    words = "|".join(p for n, p in _types(x.task) if n == x.typ)   # every word of the type (English, Finnish)
     if x.typ and not x.phrase and re.search(r"\b(?:no|zero|not any|not a single)\s+(?:new\s+|more\s+)?(?!more\b)"
-                                          r"(?:[a-z_]+\s+)?(?:" + dict(_types(x.task))[x.typ] + r")\b", x.low):
+                                          r"(?:[a-z_]+\s+)?(?:" + words + r")\b", x.low):
         return [_base("count_max", count=0, type=x.typ)]
     return None
 

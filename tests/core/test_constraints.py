@@ -154,6 +154,14 @@ def test_near_without_distance_asks_for_one(station):
     assert "how near" in it.clarification
 
 
+def test_a_keep_away_from_two_names_is_one_constraint_per_name(station):
+    it = interpret("Don't place chargers within 150 m of Kiasma or Ateneum.", station)
+    assert [(c["kind"], c["target"]["name"], c["distance_m"]) for c in it.constraints] == \
+        [("exclude_near", "Kiasma", 150.0), ("exclude_near", "Ateneum", 150.0)]
+    # a count over two places is no per-name count: asked, not split
+    assert interpret("at most one charger within 150 m of Kiasma or Ateneum", station).clarification
+
+
 def test_an_id_the_instance_lacks_is_already_out_but_cannot_be_in(station):
     """"site 99 out" holds for every plan (stored, compiled to no row, the reply says so); "site 99 in"
     cannot be met and is asked about (test_clarifications)."""

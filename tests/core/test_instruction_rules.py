@@ -170,6 +170,15 @@ def test_near_without_a_distance_asks_for_one(text, place):
     ("Keep twenty percent in reserve", "land", [("budget_share_max", None, None, None, 0.8, None)]),
     ("Keep €0.2M of the €1M aside.", "station", [("budget_share_max", None, None, None, 0.8, None)]),
     ("tontti 5 pois", "land", [("lock_out", "5", None, None, None, None)]),
+    ("Tontti 3: koulu", "land", [("lock_in", "3", None, None, None, None)]),
+    ("cut travel times wherever possible", "road", [("emphasis", None, None, None, None, "travel_time")]),
+    ("homes must have a school within 700 m", "land", [("coverage", "school", 700.0, None, None, None)]),
+    ("at lest 2 stations within 400m of Ateneum", "station", [("count_min", "Ateneum", 400.0, 2, None, None)]),
+    ("Rebuild links 3 and 4 but not link 5.", "road", [("lock_in", "3", None, None, None, None),
+                                                       ("lock_in", "4", None, None, None, None),
+                                                       ("lock_out", "5", None, None, None, None)]),
+    ("Site 6 stays; site 8 goes.", "station", [("lock_in", "6", None, None, None, None),
+                                              ("lock_out", "8", None, None, None, None)]),
     ("kortteli 12: school", "land", [("lock_in", "12", None, None, None, None)]),
 ])
 def test_rules_read_the_third_halfs_classes(text, task, expect):
