@@ -162,17 +162,24 @@ def _words_left_out(text: str, m: Match) -> list[str]:
 
 
 @lru_cache(maxsize=4)
-def _poi_outlines(region: str) -> dict[str, list[Any]]:
-    """The OSM outlines of named POIs (a park, a station building) by normalised name: the City
-    and the name index keep a POI as a point, "inside <park>" needs its polygon."""
+def _osm_shapes(region: str) -> tuple[dict[str, list[Any]], np.ndarray, shapely.STRtree]:
+    """From one read of the region's OSM (not kept): the outlines of named POIs by normalised name
+    (a park, a station building: the City and the name index keep a POI as a point, "inside
+    <park>" needs its polygon), and every building outline with a tree to find the one at a point."""
     city = load_city(region)
     raw, _ = read_osm(REGIONS[region])
     f = raw["features"][["name", "geometry"]].to_crs(city.crs)
-    out: dict[str, list[Any]] = {}
+    named: dict[str, list[Any]] = {}
     for n, g in zip(f["name"], f.geometry.values, strict=False):
         if n and g is not None and g.geom_type in ("Polygon", "MultiPolygon"):
-            out.setdefault(normalise(str(n)), []).append(shapely.make_valid(g))
-    return out
+            named.setdefault(normalise(str(n)), []).append(shapely.make_valid(g))
+    shapes = shapely.make_valid(raw["buildings"].to_crs(city.crs).geometry.values)
+    return named, shapes, shapely.STRtree(shapes)
+
+
+def _poi_outlines(region: str) -> dict[str, list[Any]]:
+    """The OSM outlines of named POIs by normalised name (``_osm_shapes``)."""
+    return _osm_shapes(region)[0]
 
 
 def _read_as(text: str, f: NamedFeature) -> str | None:
@@ -204,15 +211,6 @@ def _geometry(region: str, f: NamedFeature, area: bool) -> Any:
     return shapely.union_all([_outline(region, g) for g in same])
 
 
-@lru_cache(maxsize=4)
-def _buildings(region: str) -> tuple[np.ndarray, shapely.STRtree]:
-    """The OSM building outlines of a region (instance CRS) and a tree to find the one at a point."""
-    city = load_city(region)
-    raw, _ = read_osm(REGIONS[region])
-    shapes = shapely.make_valid(raw["buildings"].to_crs(city.crs).geometry.values)
-    return shapes, shapely.STRtree(shapes)
-
-
 def _outline(region: str, g: NamedFeature) -> Any:
     """What a distance is measured from: the feature's mapped outline (its own, or for a POI kept
     as a point the OSM polygon of that name: a building, a park; else the OSM building its point
@@ -224,6 +222,6 @@ def _outline(region: str, g: NamedFeature) -> Any:
     outline = _poi_outlines(region).get(normalise(g.name))
     if outline:
         return shapely.union_all(outline)
-    shapes, tree = _buildings(region)
+    _, shapes, tree = _osm_shapes(region)
     held = tree.query(shapely.Point(g.x, g.y), predicate="within")
     return shapely.union_all(shapes[held]) if len(held) else shapely.Point(g.x, g.y)

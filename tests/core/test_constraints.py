@@ -272,3 +272,15 @@ def test_at_scale_form_keeps_the_instruction(station):
     exact = certified_plan(station, it.constraints, TIME)
     assert ci.hard_errors(res.mask) == [] and ci.score_mask(res.mask)[0] <= exact["score"] + 1e-6
     assert res.bound >= exact["score"] - 1e-6
+
+
+def test_a_poi_in_an_unnamed_building_is_measured_from_that_building(station):
+    """Q-Park Iso-Erottaja is a POI point with no outline of its name; OSM maps the (unnamed)
+    building it lies in: distances are measured from that outline, and the note says so."""
+    from cityplanner.plugin.city.names import name_index
+
+    (c,) = interpret("no chargers within 100 m of Q-Park Iso-Erottaja", station).constraints
+    shape = shapely.from_wkt(c["geometry"])
+    poi = next(f for f in name_index("helsinki").features if f.name == "Q-Park Iso-Erottaja" and f.kind == "poi")
+    assert shape.geom_type in ("Polygon", "MultiPolygon") and shape.area > 500.0
+    assert shape.contains(shapely.Point(poi.x, poi.y)) and "building that holds" in c["note"]
