@@ -40,7 +40,7 @@ ID_REF = re.compile(r"\b(" + ID_NOUN + r")s?\s*#?\s*(\d+)\b", re.I)
 ID_LIST = re.compile(r"\b(?:" + ID_NOUN + r")s?\s*#?\s*(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or)\s*"
                      r"(?:(?:" + ID_NOUN + r")s?\s*)?#?\d+)*)"
                      r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%))", re.I)
-RAW_ID = re.compile(r"\b([snrf]\d{2,3}(?:c\d+|-[a-z_]+)?)\b")
+RAW_ID = re.compile(r"\b([snrf]\d{1,3}(?:c\d+|-[a-z_]+)?)\b")   # "s05c1", "n002", terse "s5"
 
 
 class NoRule(Exception):
@@ -58,8 +58,8 @@ class NeedsDistance(Ambiguous):
     def __init__(self, place: str, word: str):
         self.place = place
         self.target = _target(place)
-        super().__init__(f"how near to {place}? '{word}' has no distance: give one, e.g. "
-                         f"'within 300 m of {place}'")
+        how = "how far from" if re.search(r"away|clear|far", word) else "how near to"
+        super().__init__(f"{how} {place}? '{word}' has no distance: give one, e.g. 'within 300 m of {place}'")
 
 
 def _fix_spelling(text: str) -> str:
@@ -154,8 +154,14 @@ def term_of(text: str, task: str) -> str | None:
     return best[0] if best else None
 
 
+#: a list of names, "Kiasma, Ateneum and Stockmann": its commas are read as "and" (one phrase, the
+#: interpreter makes one keep-away per name, or asks) — never the first name alone
+NAME_LIST = re.compile(r"\b([A-ZÅÄÖ][\w-]*(?: [\w-]+){0,3}?)((?:, [A-ZÅÄÖ][\w-]*(?: [\w-]+){0,3}?)+),? (and|or) (?=[A-ZÅÄÖ])")
+
+
 def target_phrase(text: str) -> str | None:
     """The place an instruction names: after of / from / near / by / on / around / inside …"""
+    text = NAME_LIST.sub(lambda m: m.group(1) + m.group(2).replace(",", f" {m.group(3)}") + f" {m.group(3)} ", text)
     for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|avoid|"
                          r"off|outside)\s+"
                          r"(?!\d)(?!least\b|most\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
@@ -205,7 +211,7 @@ OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remov
 EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? most|"
                   r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
                   r"optimi[sz]e for|cut|lower|shorten\w*|boost\w*|increas\w*|raise|more of|as (?:much|many|short|"
-                  r"low|high) as)\b", re.I)
+                  r"low|high) as|above all|over (?:everything|all)(?: else)?|top priority)\b", re.I)
 
 
 #: words that start a new instruction after "and" ("no charger near X and at least 2 near Y")
@@ -412,7 +418,7 @@ def _near_place(x: _Said) -> list[dict[str, Any]] | None:
     """Near a place: "no charger within 250 m of X", "at least 2 within 500 m of X"; "near X" with no
     distance is asked (``NeedsDistance``)."""
     t, low, dist, typ, phrase = x.t, x.low, x.dist, x.typ, x.phrase
-    near_word = re.search(r"\b(near|nearby|next to|close to|by|beside|around)\b", low)
+    near_word = re.search(r"\b(near|nearby|next to|close to|by|beside|around|away from|clear of|far from)\b", low)
     if not (phrase and (dist or near_word) and not (_inside_word(x) and not dist and not near_word)):
         return None
     target = _target(phrase)
@@ -493,6 +499,15 @@ def _counts(x: _Said) -> list[dict[str, Any]] | None:
     return [_base("count_min", count=cnt, type=typ)]
 
 
+def _except(x: _Said) -> list[dict[str, Any]] | None:
+    """"nothing but green inside X" names what to allow, which no one constraint says: asked (read
+    by the later rules it was stored as its opposite, "no green inside X")."""
+    if re.search(r"\b(?:nothing|none|no\w*) (?:but|except|other than|apart from)\b|\banything but\b", x.low):
+        raise Ambiguous("'nothing but …' allows one kind and keeps out the rest: say which to keep out, e.g. "
+                        "'no offices inside <area>'")
+    return None
+
+
 def _vague(x: _Said) -> list[dict[str, Any]] | None:
     """"make it greener": no measurable target, asked."""
     if re.search(r"\b(greener|better|nicer|safer|cheaper|more (?:green|sustainable|liveable|livable)|improve it|"
@@ -517,6 +532,7 @@ class Rule:
 #: the ordered rule table: the first rule that fires reads the instruction (or one part of a
 #: compound), and its id goes into each constraint it makes (``rule``)
 RULES: tuple[Rule, ...] = (
+    Rule("ask.except", _except, "nothing but parks inside Kluuvi", "land", ()),
     Rule("budget.share", _budget_share, "Of the €900k, hold back €180k.", "road", ("budget_share_max",)),
     Rule("emphasis.term", _emphasis, "give priority to short waiting times", "station", ("emphasis",)),
     Rule("spacing.min", _spacing, "keep 400 m between stations", "station", ("spacing_min",)),

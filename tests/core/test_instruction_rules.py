@@ -91,6 +91,13 @@ def test_counts_and_areas(text, kind, count):
     assert c.get("area") is (True if kind.startswith("count") else None)
 
 
+def test_nothing_but_is_asked_never_stored_as_its_opposite():
+    from cityplanner.plugin.constraints.rules import Ambiguous
+
+    with pytest.raises(Ambiguous, match="nothing but"):
+        parse("nothing but parks inside Kluuvi", "land", 500.0)
+
+
 @pytest.mark.parametrize("text", ["make it better", "Put chargers somewhere nice."])
 def test_no_measurable_target_is_a_question(text):
     from cityplanner.plugin.constraints.rules import Ambiguous
@@ -115,6 +122,7 @@ def test_garbled_money_and_fractions_never_crash(text):
     ("a charger by the Ateneum would be good", "Ateneum"),
     ("less than 3 chargers near Stockmann", "Stockmann"),
     ("keep the stations close to Kiasma", "Kiasma"),
+    ("Keep chargers away from Kiasma.", "Kiasma"),
 ])
 def test_near_without_a_distance_asks_for_one(text, place):
     from cityplanner.plugin.constraints.rules import NeedsDistance
@@ -179,6 +187,11 @@ def test_near_without_a_distance_asks_for_one(text, place):
                                                        ("lock_out", "5", None, None, None, None)]),
     ("Site 6 stays; site 8 goes.", "station", [("lock_in", "6", None, None, None, None),
                                               ("lock_out", "8", None, None, None, None)]),
+    ("s5 in", "station", [("lock_in", "s5", None, None, None, None)]),
+    ("Ecology over everything else.", "land", [("emphasis", None, None, None, None, "ecology")]),
+    # a list of names stays one phrase (the interpreter makes one keep-away per name), never the first alone
+    ("no station within 200 m of Kiasma, Ateneum and Stockmann", "station",
+     [("exclude_near", "Kiasma and Ateneum and Stockmann", 200.0, None, None, None)]),
     ("kortteli 12: school", "land", [("lock_in", "12", None, None, None, None)]),
 ])
 def test_rules_read_the_third_halfs_classes(text, task, expect):
