@@ -35,9 +35,10 @@ VOCAB = ("inside", "outside", "within", "least", "most", "more", "than", "office
          "allocated", "exclude", "include", "should", "must", "budget", "money", "metres", "meters", "least")
 #: the nouns before a candidate's number (resources/lexicon/tasks.json id_nouns: "site", "parcel", "kortteli")
 ID_NOUN = lexicon.id_nouns_pattern()
-ID_REF = re.compile(r"\b(" + ID_NOUN + r")s?\s*#?\s*(\d+)\b", re.I)
+ID_REF = re.compile(r"\b(" + ID_NOUN + r")s?\s*(?:#|no\.?|nr\.?|number)?\s*(\d+)\b", re.I)
 #: "sites 2 and 5", "parcels 3, 4 and 9": every number of the list is an id
-ID_LIST = re.compile(r"\b(?:" + ID_NOUN + r")s?\s*#?\s*(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or)\s*"
+ID_LIST = re.compile(r"\b(?:" + ID_NOUN + r")s?\s*(?:#|no\.?|nr\.?|number)?\s*"
+                     r"(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or|-|–|to|through)\s*"
                      r"(?:(?:" + ID_NOUN + r")s?\s*)?#?\d+)*)"
                      r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%))", re.I)
 RAW_ID = re.compile(r"\b([snrf]\d{1,3}(?:c\d+|-[a-z_]+)?)\b")   # "s05c1", "n002", terse "s5"
@@ -66,7 +67,8 @@ def _fix_spelling(text: str) -> str:
     """Lower-case words within one or two letters of a keyword are read as it (atleast, insdie)."""
     text = re.sub(r"\batleast\b", "at least", text, flags=re.I)
     text = re.sub(r"\batmost\b", "at most", text, flags=re.I)
-    text = re.sub(r"\bat\s*(?:lest|leats|leat|laest|lease|elast)\b", "at least", text, flags=re.I)   # short words
+    text = re.sub(r"\bat\s*(?:lest|leats|leat|laest|lease|elast)\b|\bat the very least\b", "at least", text,
+                  flags=re.I)   # short words, emphatic words
 
     def fix(m: re.Match) -> str:
         w = m.group(0)
@@ -208,7 +210,7 @@ NEG = re.compile(r"\b(no|not|never|nothing|none|prohibit\w*|forbid\w*|ban\w*|avo
                  r"shall not|must not|don'?t|\w+n[’']t|do not|without)\b", re.I)
 OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
                        r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|\w+n[’']t|do not)\b", re.I)
-EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? most|"
+EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? (?:most|more)|"
                   r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
                   r"optimi[sz]e for|cut|lower|shorten\w*|boost\w*|increas\w*|raise|more of|as (?:much|many|short|"
                   r"low|high) as|above all|over (?:everything|all)(?: else)?|top priority)\b", re.I)
@@ -260,6 +262,11 @@ def _plain(text: str) -> str:
                "within ", t, flags=re.I)
     t = re.sub(r"\bwithin\s+([\d.,]+\s*(?:km|m|kilomet\w+|met\w+))\s+(?:away\s+)?from\b", r"within \1 of", t, flags=re.I)
     t = re.sub(r"\blimit\s+(?:the\s+)?([a-z_ ]+?)\s+to\s+(\d+|[a-z]+)\b" + NOT_A_MEASURE, r"at most \2 \1", t, flags=re.I)
+    # "no fewer than 2" / "2 or more" are at least 2, "2 or fewer" at most 2 (before "fewer than" below)
+    num = r"(\d+|" + lexicon.number_words_pattern() + r")"
+    t = re.sub(r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+" + num + r"\b" + NOT_A_MEASURE, r"at least \1", t, flags=re.I)
+    t = re.sub(r"\b" + num + r"\s+or\s+more\b", r"at least \1", t, flags=re.I)
+    t = re.sub(r"\b" + num + r"\s+or\s+(?:fewer|less)\b", r"at most \1", t, flags=re.I)
     # "fewer than 4 stations" is at most 3, "more than 2" at least 3 (a count, never a distance or share)
     t = re.sub(r"\b(?:fewer|less)\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" + NOT_A_MEASURE,
                lambda m: f"at most {_count_word(m.group(1)) - 1}", t, flags=re.I)
@@ -317,7 +324,8 @@ def _emphasis(x: _Said) -> list[dict[str, Any]] | None:
 
 
 def _spacing(x: _Said) -> list[dict[str, Any]] | None:
-    if x.dist and re.search(r"\b(apart|spacing|spaced|between (?:the |any |two )?(?:selected )?" + UNIT_NOUNS +
+    if x.dist and re.search(r"\b(apart|spacing|spaced|separat\w*|closer together|"
+                            r"between (?:the |any |two )?(?:selected )?" + UNIT_NOUNS +
                             r"|(?:from|of|to) each other|(?:from|of|to) one another|distance between)\b", x.low):
         return [_base("spacing_min", distance_m=x.dist)]
     return None
@@ -332,7 +340,7 @@ FAR_FROM = re.compile(r"\b(?:(?:no|not one|not a single|none of the)\s+(?:reside
                       r"(?:an?\s+|the nearest\s+|the closest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;]|$)")
 #: "homes must have a school within 700 m": the homes, in the plural, as the subject
 HOMES_SAY = re.compile(r"(?:the\s+|our\s+|all\s+)?(?:residential\s+)?(?:homes|residents|households|dwellings|inhabitants)"
-                       r"\b.*\b(?:should|must|need|have|has|get|be)\b")
+                       r"\b.*\b(?:should|must|need|have|has|get|be|within)\b")
 #: "all stations at least 200 m from homes": every/each/all names the sites, not the homes
 SITES_FIRST = re.compile(r"\b(?:every|each|all)\s+(?:the\s+|of the\s+)?(?:new\s+)?(?:ev\s+)?"
                          r"(?:charg\w+|stations?|sites?|candidates?|links?|roads?|facilit\w+)\b")
@@ -376,7 +384,7 @@ def _ids(x: _Said) -> list[dict[str, Any]] | None:
     idm = ID_LIST.search(t) or RAW_ID.search(t)
     if not idm or x.dist:
         return None
-    idents = re.findall(r"\d+", idm.group(1)) if idm.re is ID_LIST else [idm.group(1)]
+    idents = _numbers_of(idm.group(1)) if idm.re is ID_LIST else [idm.group(1)]
     groups = list(ID_LIST.finditer(t)) if idm.re is ID_LIST else [idm]
     if len(groups) > 1:   # "site 3 in and site 6 out", "rebuild links 3 and 4 but not link 5": each its own words
         shared = t[: groups[0].start()]                  # "we don't want site 3 or site 6": one verb for all
@@ -387,7 +395,7 @@ def _ids(x: _Said) -> list[dict[str, Any]] | None:
             out += [_base("lock_out" if OUT_WORDS.search(says) else "lock_in",
                           target={"name": None, "category": None, "id": i},
                           type=type_of(own, x.task) or type_of(shared, x.task))
-                    for i in re.findall(r"\d+", g.group(1))]
+                    for i in _numbers_of(g.group(1))]
         return out
     # "link 4 has to be in the plan, but only as a rebuild, don't make it bigger": in — the "don't"
     # after "but" is about the kind of work, not the lock
@@ -396,6 +404,15 @@ def _ids(x: _Said) -> list[dict[str, Any]] | None:
                                 t[: idm.start()] + " " + t[idm.end():])
     return [_base("lock_out" if out_word else "lock_in", target={"name": None, "category": None, "id": i}, type=typ)
             for i in idents]
+
+
+def _numbers_of(ids: str) -> list[str]:
+    """The ids of a list as written: "3, 4 and 9" → 3, 4, 9; a range "1-3" / "1 to 3" → 1, 2, 3."""
+    out: list[str] = []
+    for m in re.finditer(r"(\d+)(?:\s*(?:-|–|to|through)\s*(\d+))?", ids):
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        out += [str(k) for k in range(lo, hi + 1)] if lo <= hi <= lo + 50 else [m.group(1)]   # never a runaway range
+    return out
 
 
 #: words that put a candidate in the plan ("link 4 has to be in the plan")

@@ -188,6 +188,18 @@ def test_near_without_a_distance_asks_for_one(text, place):
     ("Site 6 stays; site 8 goes.", "station", [("lock_in", "6", None, None, None, None),
                                               ("lock_out", "8", None, None, None, None)]),
     ("s5 in", "station", [("lock_in", "s5", None, None, None, None)]),
+    # "no fewer than N" / "N or more" is at least N (it was read as at most N - 1); ranges of ids; "site no. 4"
+    ("There should be no fewer than two chargers within 300 m of Kiasma.", "station",
+     [("count_min", "Kiasma", 300.0, 2, None, None)]),
+    ("Three or more schools.", "land", [("count_min", None, None, 3, None, None)]),
+    ("two or fewer offices", "land", [("count_max", None, None, 2, None, None)]),
+    ("Sites 1-3 out.", "station", [("lock_out", "1", None, None, None, None), ("lock_out", "2", None, None, None, None),
+                                   ("lock_out", "3", None, None, None, None)]),
+    ("Site no. 4 in.", "station", [("lock_in", "4", None, None, None, None)]),
+    ("Charging stations should not be closer together than 250 metres.", "station",
+     [("spacing_min", None, 250.0, None, None, None)]),
+    ("Travel time matters more than connectivity.", "road", [("emphasis", None, None, None, None, "travel_time")]),
+    ("Residents within 400 m of green space, all of them.", "land", [("coverage", "green", 400.0, None, None, None)]),
     ("Ecology over everything else.", "land", [("emphasis", None, None, None, None, "ecology")]),
     # a list of names stays one phrase (the interpreter makes one keep-away per name), never the first alone
     ("no station within 200 m of Kiasma, Ateneum and Stockmann", "station",
