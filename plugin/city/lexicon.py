@@ -84,6 +84,13 @@ def target_aliases() -> dict[str, str]:
     return dict(load("facilities")["target_aliases"])
 
 
+def place_nouns_pattern() -> str:
+    """Regex (no groups) of the generic nouns put after a data name to say which shape of it is
+    meant ("the Leijona block", "the Pörssitalo outline", "korttelin")."""
+    u = load("facilities")["place_nouns"]
+    return _either(u.get("en"), u.get("fi"))
+
+
 # ------------------------------------------------------------------ tasks
 def task_patterns() -> tuple[tuple[str, str], ...]:
     """(task key, regex of the words that name that kind of plan), in the reader's order."""
@@ -110,6 +117,12 @@ def task_types(task: str) -> tuple[tuple[str, str], ...]:
             kinds.setdefault(v["data_kind"], []).append(_either(v.get("en"), v.get("fi")))
         return tuple((k, "|".join(ps)) for k, ps in kinds.items())
     return tuple((n, p) for n, p in load("tasks")["types"].get(task, ()))
+
+
+def id_nouns_pattern() -> str:
+    """Regex (no groups) of the nouns before a candidate's number ("site", "parcel", "kortteli")."""
+    u = load("tasks")["id_nouns"]
+    return _either(u.get("en"), u.get("fi"))
 
 
 def task_terms(task: str) -> tuple[tuple[str, str], ...]:
@@ -223,6 +236,12 @@ def is_number_word(word: str) -> bool:
     return w in _numbers()["units"] or w == "single" or (word_number(w) is not None and " " not in w)
 
 
+def comparisons() -> dict[str, str]:
+    """Comparison signs and words → the English words they stand for ("≥" → "at least",
+    "enintään" → "at most")."""
+    return dict(load("numbers")["comparisons"])
+
+
 def fraction_pattern() -> str:
     """Regex (no groups) of a fraction in words: "half", "a fifth", "two thirds", "three quarters"."""
     n = _numbers()
@@ -325,8 +344,15 @@ def money_words() -> dict[str, Any]:
     return load("measures")["money"]
 
 
-__all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "count_pattern", "count_value", "distance_re",
-           "distances", "facility_terms", "fraction_pattern", "fraction_value", "fuzzy_words", "is_finnish",
-           "is_number_word", "load", "metres", "money_words", "number_words_pattern", "percentages", "road_kinds",
-           "target_aliases", "task_label", "task_name", "task_patterns", "task_terms", "task_types",
-           "uncategorised_pattern", "unit_metres", "unit_pattern", "word_number"]
+def unspent_pattern() -> str:
+    """Regex (no groups) of the words that make an amount the part of the budget not spent
+    ("unspent", "hold back", "set aside", "in reserve")."""
+    return load("measures")["money"]["unspent_cue"]
+
+
+__all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "comparisons", "count_pattern", "count_value",
+           "distance_re", "distances", "facility_terms", "fraction_pattern", "fraction_value", "fuzzy_words",
+           "id_nouns_pattern", "is_finnish", "is_number_word", "load", "metres", "money_words",
+           "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds", "target_aliases", "task_label",
+           "task_name", "task_patterns", "task_terms", "task_types", "uncategorised_pattern", "unit_metres",
+           "unit_pattern", "unspent_pattern", "word_number"]

@@ -166,6 +166,8 @@ def selection(inst: Instance, geoms: np.ndarray, c: dict[str, Any]) -> np.ndarra
     t = c.get("target") or {}
     if t.get("id"):
         hit = by_id(inst, t["id"])
+        if not hit.any() and c["kind"] == "lock_out":   # an id the instance lacks is out of every plan
+            return hit
         if not hit.any():
             raise InputError(f"no candidate, site, parcel or link '{t['id']}' in {inst.instance_id}")
         return m & hit

@@ -13,10 +13,10 @@ from typing import Any
 
 from ..errors import InputError
 from ..tasks.base import Instance
-from .compile import compile_constraints
+from .compile import by_id, compile_constraints
 from .resolve import Clarify, Resolved, resolve_target
-from .rules import Ambiguous, NoRule, parse
-from .schema import DEFAULT_NEAR_M, schema_errors
+from .rules import Ambiguous, NeedsDistance, NoRule, parse
+from .schema import schema_errors
 
 SELECTION = re.compile(r"^(?:the\s+)?(?:current\s+|given\s+)?(?:selection|selected(?:\s+(?:features?|area|parcels?|blocks?))?|"
                        r"area|polygons?|layer)$", re.I)
@@ -80,6 +80,8 @@ def read(text: str, inst: Instance, backend=None, model_source: str = "model",
     if rules:
         try:
             return parse(text, inst.task, inst.budget), "rules", None
+        except NeedsDistance as e:
+            return [], "rules", _place_first(inst, e)
         except Ambiguous as e:
             return [], "rules", str(e)
         except (NoRule, ValueError, ArithmeticError):   # a form the rules misjudge goes on to the reader below
@@ -96,6 +98,15 @@ def read(text: str, inst: Instance, backend=None, model_source: str = "model",
     return items, model_source, (clar if not items else None)
 
 
+def _place_first(inst: Instance, e: NeedsDistance) -> str:
+    """The question for "near X" with no distance; when X is not in the data that is said first."""
+    try:
+        resolve_target(inst, e.target)
+    except Clarify as c:
+        return f"{c}; and {e}"
+    return str(e)
+
+
 def interpret(text: str, inst: Instance, backend=None, model_source: str = "model", rules: bool = True,
               selection: str | None = None) -> Interpretation:
     """Read, resolve and validate one instruction against ``inst``; ``selection`` is the WKT
@@ -110,10 +121,29 @@ def interpret(text: str, inst: Instance, backend=None, model_source: str = "mode
     if clar or not items:
         return Interpretation(clarification=clar or could_not_read(text))
     try:
-        out = [finish(c, inst, text, source, selection) for c in items]
+        out = [f for c in items for f in _finish_each(c, inst, text, source, selection)]
     except Clarify as e:
         return Interpretation(clarification=str(e))
     return Interpretation(out, None, [c["note"] for c in out if c.get("note")])
+
+
+#: "within 150 m of Kiasma or Ateneum": two names where no one name is meant
+NAME_LIST = re.compile(r"\s*(?:,\s*(?:and|or)?|\band\b|\bor\b|&)\s*", re.I)
+#: kinds for which "none near A or B" is exactly "none near A" and "none near B"
+SPLIT_KINDS = ("exclude_near", "outside_area", "lock_out")
+
+
+def _finish_each(c: dict[str, Any], inst: Instance, text: str, source: str, selection: str | None) -> list[dict]:
+    """``finish`` of one reading; a keep-away from a list of names that is no one name ("no charger
+    within 150 m of Kiasma or Ateneum") is one constraint per name, each name resolved."""
+    try:
+        return [finish(c, inst, text, source, selection)]
+    except Clarify:
+        name = str((c.get("target") or {}).get("name") or "")
+        names = [n for n in NAME_LIST.split(name) if n]
+        if c.get("kind") not in SPLIT_KINDS or len(names) < 2:
+            raise
+        return [finish({**c, "target": {**c["target"], "name": n}}, inst, text, source, selection) for n in names]
 
 
 def finish(c: dict[str, Any], inst: Instance, text: str, source: str, selection: str | None = None) -> dict[str, Any]:
@@ -125,10 +155,15 @@ def finish(c: dict[str, Any], inst: Instance, text: str, source: str, selection:
         c.pop("target")
         if c.get("kind") in NEEDS_PLACE:
             raise Clarify(f"which place, site, parcel or link does '{text}' mean?")
+    elif c.get("kind") == "lock_out" and source == "rules" and t.get("id") and not by_id(inst, str(t["id"])).any():
+        # a planner's "site 22 out" where the instance has no site 22 holds for every plan: kept as
+        # said, and the reply says so (an id in a model's JSON that is not there is refused below)
+        c["note"] = (f"there is no candidate, site, parcel or link '{t['id']}' in this instance (ids look like "
+                     f"{', '.join(inst.ids[:3])}): nothing to keep out")
     elif c.get("kind") not in ("budget_share_max", "emphasis", "spacing_min"):
         if c.get("kind") in NEAR_KINDS and t.get("name") and c.get("distance_m") is None and not c.get("area"):
-            c["distance_m"] = DEFAULT_NEAR_M
-            c["note"] = f"no distance given: read as within {DEFAULT_NEAR_M:g} m (give a distance to change it)"
+            raise Clarify(f"how near to {t['name']}? no distance was given: give one, e.g. "
+                          f"'within 300 m of {t['name']}'")
         if SELECTION.match(str(t.get("name") or "")):
             if not selection:
                 raise Clarify("select the features that make the area on the map first, or give --area (or name a place)")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 import shapely
 
 from ..city import CATEGORIES, REGIONS, lexicon, load_city
@@ -32,6 +33,8 @@ from ..tasks.base import Instance
 from .compile import by_id, candidate_geometries
 
 _FACILITIES = [(re.compile(p, re.I), c, t) for p, c, t in lexicon.facility_terms()]
+#: a generic noun after a data name ("the Makasiinit block", "the Sanomatalo plot": resources/lexicon/facilities.json)
+PLACE_NOUN = re.compile(r"\s+(?:" + lexicon.place_nouns_pattern() + r")$", re.I)
 STREET_REACH_M = 150.0   # "the school on X street": a school this close to the street
 
 
@@ -112,11 +115,22 @@ def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
             raise Clarify(f"several places on {street.name}: {', '.join(names[:6])}; which one?")
         return Resolved(names[0], shapely.union_all([shapely.Point(f.x, f.y) for f in near]).wkt, kind,
                         _read_as(on.group(2), street))
-    f = _find(region, text, cat)
+    try:
+        f = _find(region, text, cat)
+    except Clarify:   # "the Leijona block", "the Pörssitalo outline": the name without its generic noun
+        bare = PLACE_NOUN.sub("", text)
+        if not bare or bare == text:
+            raise
+        text = bare
+        f = _find(region, text, cat)
     geom = _geometry(region, f, area)
-    # a distance from a point is said to be one (the data maps no outline of that feature)
+    # a distance from a point is said to be one (the data maps no outline of that feature), and one
+    # from the building that holds a POI is said to be that
     point = None if area or geom.geom_type not in ("Point", "MultiPoint") else \
         f"distances measured from the point where the data places {f.name} (it maps no outline of it)"
+    if not area and point is None and f.kind == "poi" and (f.area is None or f.approximate) \
+            and normalise(f.name) not in _poi_outlines(region):
+        point = f"distances measured from the outline of the building that holds {f.name}"
     note = "; ".join(x for x in (_read_as(text, f), point) if x) or None
     return Resolved(f.name, geom.wkt, f.category if f.kind == "poi" else None, note)
 
@@ -148,17 +162,24 @@ def _words_left_out(text: str, m: Match) -> list[str]:
 
 
 @lru_cache(maxsize=4)
-def _poi_outlines(region: str) -> dict[str, list[Any]]:
-    """The OSM outlines of named POIs (a park, a station building) by normalised name: the City
-    and the name index keep a POI as a point, "inside <park>" needs its polygon."""
+def _osm_shapes(region: str) -> tuple[dict[str, list[Any]], np.ndarray, shapely.STRtree]:
+    """From one read of the region's OSM (not kept): the outlines of named POIs by normalised name
+    (a park, a station building: the City and the name index keep a POI as a point, "inside
+    <park>" needs its polygon), and every building outline with a tree to find the one at a point."""
     city = load_city(region)
     raw, _ = read_osm(REGIONS[region])
     f = raw["features"][["name", "geometry"]].to_crs(city.crs)
-    out: dict[str, list[Any]] = {}
+    named: dict[str, list[Any]] = {}
     for n, g in zip(f["name"], f.geometry.values, strict=False):
         if n and g is not None and g.geom_type in ("Polygon", "MultiPolygon"):
-            out.setdefault(normalise(str(n)), []).append(shapely.make_valid(g))
-    return out
+            named.setdefault(normalise(str(n)), []).append(shapely.make_valid(g))
+    shapes = shapely.make_valid(raw["buildings"].to_crs(city.crs).geometry.values)
+    return named, shapes, shapely.STRtree(shapes)
+
+
+def _poi_outlines(region: str) -> dict[str, list[Any]]:
+    """The OSM outlines of named POIs by normalised name (``_osm_shapes``)."""
+    return _osm_shapes(region)[0]
 
 
 def _read_as(text: str, f: NamedFeature) -> str | None:
@@ -192,8 +213,15 @@ def _geometry(region: str, f: NamedFeature, area: bool) -> Any:
 
 def _outline(region: str, g: NamedFeature) -> Any:
     """What a distance is measured from: the feature's mapped outline (its own, or for a POI kept
-    as a point the OSM polygon of that name: a building, a park), else its point."""
+    as a point the OSM polygon of that name: a building, a park; else the OSM building its point
+    lies in: a shop, a car park, a swimming hall inside a building), else its point."""
     if g.area is not None and not g.approximate:
         return g.area
-    outline = _poi_outlines(region).get(normalise(g.name)) if g.kind == "poi" else None
-    return shapely.union_all(outline) if outline else shapely.Point(g.x, g.y)
+    if g.kind != "poi":
+        return shapely.Point(g.x, g.y)
+    outline = _poi_outlines(region).get(normalise(g.name))
+    if outline:
+        return shapely.union_all(outline)
+    _, shapes, tree = _osm_shapes(region)
+    held = tree.query(shapely.Point(g.x, g.y), predicate="within")
+    return shapely.union_all(shapes[held]) if len(held) else shapely.Point(g.x, g.y)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..city import lexicon
 from ..city.vocabulary import money_amounts
-from .schema import DEFAULT_NEAR_M
 
 #: land-use types (land task) and site types (station task), and each task's score terms, by
 #: the words planners use (resources/lexicon/tasks.json); first match wins
@@ -31,12 +33,15 @@ VOCAB = ("inside", "outside", "within", "least", "most", "more", "than", "office
          "spend", "unspent", "maximum", "minimum", "around", "near", "away", "links", "roads", "priority",
          "prioritise", "prioritize", "emphasise", "emphasize", "distance", "every", "residential", "block", "blocks",
          "allocated", "exclude", "include", "should", "must", "budget", "money", "metres", "meters", "least")
-ID_REF = re.compile(r"\b(site|link|parcel|block|candidate|road)s?\s*#?\s*(\d+)\b", re.I)
+#: the nouns before a candidate's number (resources/lexicon/tasks.json id_nouns: "site", "parcel", "kortteli")
+ID_NOUN = lexicon.id_nouns_pattern()
+ID_REF = re.compile(r"\b(" + ID_NOUN + r")s?\s*(?:#|no\.?|nr\.?|number)?\s*(\d+)\b", re.I)
 #: "sites 2 and 5", "parcels 3, 4 and 9": every number of the list is an id
-ID_LIST = re.compile(r"\b(?:site|link|parcel|block|candidate|road)s?\s*#?\s*(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or)\s*"
-                     r"(?:(?:site|link|parcel|block|candidate|road)s?\s*)?#?\d+)*)"
+ID_LIST = re.compile(r"\b(?:" + ID_NOUN + r")s?\s*(?:#|no\.?|nr\.?|number)?\s*"
+                     r"(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or|-|–|to|through)\s*"
+                     r"(?:(?:" + ID_NOUN + r")s?\s*)?#?\d+)*)"
                      r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%))", re.I)
-RAW_ID = re.compile(r"\b([snrf]\d{2,3}(?:c\d+|-[a-z_]+)?)\b")
+RAW_ID = re.compile(r"\b([snrf]\d{1,3}(?:c\d+|-[a-z_]+)?)\b")   # "s05c1", "n002", terse "s5"
 
 
 class NoRule(Exception):
@@ -47,10 +52,23 @@ class Ambiguous(Exception):
     """Understood, but something only the planner can give is missing (the message asks)."""
 
 
+class NeedsDistance(Ambiguous):
+    """"near X" with no distance: the planner is asked for one (``place`` is X as written, for
+    the interpreter to say first when X is not in the data)."""
+
+    def __init__(self, place: str, word: str):
+        self.place = place
+        self.target = _target(place)
+        how = "how far from" if re.search(r"away|clear|far", word) else "how near to"
+        super().__init__(f"{how} {place}? '{word}' has no distance: give one, e.g. 'within 300 m of {place}'")
+
+
 def _fix_spelling(text: str) -> str:
     """Lower-case words within one or two letters of a keyword are read as it (atleast, insdie)."""
     text = re.sub(r"\batleast\b", "at least", text, flags=re.I)
     text = re.sub(r"\batmost\b", "at most", text, flags=re.I)
+    text = re.sub(r"\bat\s*(?:lest|leats|leat|laest|lease|elast)\b|\bat the very least\b", "at least", text,
+                  flags=re.I)   # short words, emphatic words
 
     def fix(m: re.Match) -> str:
         w = m.group(0)
@@ -90,11 +108,14 @@ def count_of(text: str) -> int | None:
 def share_of(text: str, budget_keur: float | None) -> float | None:
     """The budget share an instruction allows (0..1), None when it names none."""
     low = text.lower()
-    unspent = bool(re.search(r"\b(unspent|leave|keep back|save|reserve|spare|left over)\b", low))
-    per_cent = lexicon.percentages(low)   # "30 %", "thirty per cent"
+    unspent = bool(re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", low))
+    money = money_amounts(text)
+    # a fraction or per cent inside an amount of money ("half a million of the €800 000") is no share
+    bare = "".join(" " if any(m.start <= k < m.end for m in money) else ch for k, ch in enumerate(low))
+    per_cent = lexicon.percentages(bare)   # "30 %", "thirty per cent"
     share = None
-    frac = re.search(r"\b(\d+)\s*/\s*(\d+)\b", low)
-    words = re.search(r"\b(" + lexicon.fraction_pattern() + r")\b", low)   # "a fifth", "two thirds", "half"
+    frac = re.search(r"\b(\d+)\s*/\s*(\d+)\b", bare)
+    words = re.search(r"\b(" + lexicon.fraction_pattern() + r")\b", bare)   # "a fifth", "two thirds", "half"
     if per_cent:
         share = per_cent[0][2]
     elif frac and int(frac.group(2)) > 0:
@@ -102,9 +123,9 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     elif words and lexicon.fraction_value(words.group(1)):
         share = float(lexicon.fraction_value(words.group(1)))
     if share is None:
-        amounts = [m.keur for m in money_amounts(text)]
-        if len(amounts) >= 2 and amounts[1] > 0:
-            share = amounts[0] / amounts[1]
+        amounts = [m.keur for m in money]
+        if len(amounts) >= 2 and max(amounts[:2]) > 0:   # a part of the whole, either order ("of the €1.2 M, 300 000 €")
+            share = min(amounts[:2]) / max(amounts[:2])
         elif len(amounts) == 1 and budget_keur:
             share = amounts[0] / budget_keur
         elif re.search(r"\b0?\.\d+\b", low):
@@ -135,14 +156,23 @@ def term_of(text: str, task: str) -> str | None:
     return best[0] if best else None
 
 
+#: a list of names, "Kiasma, Ateneum and Stockmann": its commas are read as "and" (one phrase, the
+#: interpreter makes one keep-away per name, or asks) — never the first name alone
+NAME_LIST = re.compile(r"\b([A-ZÅÄÖ][\w-]*(?: [\w-]+){0,3}?)((?:, [A-ZÅÄÖ][\w-]*(?: [\w-]+){0,3}?)+),? (and|or) (?=[A-ZÅÄÖ])")
+
+
 def target_phrase(text: str) -> str | None:
     """The place an instruction names: after of / from / near / by / on / around / inside …"""
-    for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|avoid)\s+"
+    text = NAME_LIST.sub(lambda m: m.group(1) + m.group(2).replace(",", f" {m.group(3)}") + f" {m.group(3)} ", text)
+    for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|avoid|"
+                         r"off|outside)\s+"
                          r"(?!\d)(?!least\b|most\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
         phrase = re.split(r"\s*(?:,|;|\.\s|\.$|\s-\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b|"
+                          r"\band\s+(?=" + CLAUSE_START + r")|"
                           r"\b(?:would|should|could|must|is|are|will|please|if)\b)",
                           m.group(1))[0]
         phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase.strip(), flags=re.I).strip(" .!?'\"")
+        phrase = re.sub(r"\s+(?:only|too|as well|also|then)$", "", phrase, flags=re.I)   # "outside Kluuvi only"
         first = phrase.split()[0].lower() if phrase else ""
         if first[:1].isdigit() or lexicon.is_number_word(first):   # "a 250 m radius of X", "a minimum of two chargers"
             continue
@@ -176,17 +206,29 @@ def _base(kind: str, **kw: Any) -> dict[str, Any]:
 
 NEG = re.compile(r"\b(no|not|never|nothing|none|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|clear of|"
                  r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
+                 r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
                  r"shall not|must not|don'?t|\w+n[’']t|do not|without)\b", re.I)
-OUT_WORDS = re.compile(r"\b(no|not|out|off|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
+OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
                        r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|\w+n[’']t|do not)\b", re.I)
-EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? most|"
+EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? (?:most|more)|"
                   r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
-                  r"optimi[sz]e for)\b", re.I)
+                  r"optimi[sz]e for|cut|lower|shorten\w*|boost\w*|increas\w*|raise|more of|as (?:much|many|short|"
+                  r"low|high) as|above all|over (?:everything|all)(?: else)?|top priority)\b", re.I)
 
 
 #: words that start a new instruction after "and" ("no charger near X and at least 2 near Y")
 CLAUSE_START = (r"(?:at least|at most|no|not|never|keep|leave|spend|only|every|all|each|max\w*|min\w*|up to|exactly|"
-                r"prioriti[sz]e|emphasi[sz]e|focus|favou?r|avoid|nothing|none|don'?t|do not)\b")
+                r"prioriti[sz]e|emphasi[sz]e|focus|favou?r|avoid|nothing|none|don'?t|do not|use|put|place|make sure|"
+                r"ensure|give|hold|reserve|set aside|the plan|it (?:must|should|shall|may)|we (?:want|need)|there (?:must|"
+                r"should|shall))\b")
+
+
+#: where one instruction of several ends: a sentence end ("Link 12 out. No new links in X."), ";",
+#: ", and …" ("… of Teboil, and the plan should favour short service times"), "and" before words
+#: that start an instruction, "also", a comma before the next id. Each part must read on its own,
+#: else the text is read whole.
+CLAUSES = re.compile(r"\s*(?:;|(?<=[.!?])\s+|,\s*(?=(?:and\s+)?(?:link|site|parcel|block)\b)|\band also\b|"
+                     r"\balso\b|,\s*and\s+|,?\s+and\s+(?=" + CLAUSE_START + r"))\s*", re.I)
 
 
 def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
@@ -194,8 +236,7 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     # one space between words: several patterns start with \s*, and a long run of spaces made
     # re.split backtrack quadratically (8,000 spaces: over 40 s)
     text = " ".join(text.split())
-    parts = [p for p in re.split(r"\s*(?:;|,\s*(?=(?:and\s+)?(?:link|site|parcel|block)\b)|\band also\b|\balso\b|"
-                                 r",?\s+and\s+(?=" + CLAUSE_START + r"))\s*", text.strip()) if p.strip()]
+    parts = [p for p in CLAUSES.split(text.strip()) if p.strip()]
     if len(parts) > 1:
         try:
             return [c for p in parts for c in parse_one(p, task, budget_keur)]
@@ -213,21 +254,35 @@ def _plain(text: str) -> str:
     """Politeness off, distances in words as numbers, "closer than 200 m to X" as "… 200 m of X",
     "a 250 m radius of X" as "250 m of X"."""
     t = re.sub(r"[\s,]*\b(?:please|thanks|thank you|if possible|ok)\b[\s.!]*$", "", text.strip(), flags=re.I)
+    t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
     for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
         t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
+    # "no further than 300 m from X", "at most 300 m from X": within 300 m of X (not "kept away")
+    t = re.sub(r"\b(?:(?:no|not)\s+(?:further|farther|more)\s+than|at most)\s+(?=[\d.,]+\s*(?:k?m\b|kilomet|met))",
+               "within ", t, flags=re.I)
+    t = re.sub(r"\bwithin\s+([\d.,]+\s*(?:km|m|kilomet\w+|met\w+))\s+(?:away\s+)?from\b", r"within \1 of", t, flags=re.I)
     t = re.sub(r"\blimit\s+(?:the\s+)?([a-z_ ]+?)\s+to\s+(\d+|[a-z]+)\b" + NOT_A_MEASURE, r"at most \2 \1", t, flags=re.I)
+    # "no fewer than 2" / "2 or more" are at least 2, "2 or fewer" at most 2 (before "fewer than" below)
+    num = r"(\d+|" + lexicon.number_words_pattern() + r")"
+    t = re.sub(r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+" + num + r"\b" + NOT_A_MEASURE, r"at least \1", t, flags=re.I)
+    t = re.sub(r"\b" + num + r"\s+or\s+more\b", r"at least \1", t, flags=re.I)
+    t = re.sub(r"\b" + num + r"\s+or\s+(?:fewer|less)\b", r"at most \1", t, flags=re.I)
     # "fewer than 4 stations" is at most 3, "more than 2" at least 3 (a count, never a distance or share)
     t = re.sub(r"\b(?:fewer|less)\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" + NOT_A_MEASURE,
                lambda m: f"at most {_count_word(m.group(1)) - 1}", t, flags=re.I)
     t = re.sub(r"(?<!\bno )(?<!\bnot )\bmore\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" + NOT_A_MEASURE,
                lambda m: f"at least {_count_word(m.group(1)) + 1}", t, flags=re.I)
     t = re.sub(r"\b((?:\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?)|(?:a |one )?kilomet(?:er|re))"
-               r")\s+to\b", r"\1 of", t, flags=re.I)
+               r")\s+to\b(?!\s+(?:reach|get|walk|find)\b)", r"\1 of", t, flags=re.I)
     return re.sub(r"\b(?:an?\s+)?(\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?))\s+radius\s+(?:of|around|from)\b",
                   r"\1 of", t, flags=re.I)
 
 
 HOMES = r"(?:block|home|resident|household|dwelling|house)"
+#: comparison signs and words for a count's bound (resources/lexicon/numbers.json)
+COMPARISONS = {k.casefold(): v for k, v in lexicon.comparisons().items()}
+COMPARISON = re.compile("|".join(rf"(?<!\w){re.escape(k)}(?!\w)" if k[0].isalnum() else re.escape(k)
+                                 for k in sorted(COMPARISONS, key=len, reverse=True)), re.I)
 
 
 class _Said:
@@ -241,9 +296,17 @@ class _Said:
         self.dist = distance_of(self.t)
         self.typ = type_of(self.t, task)
 
+    @cached_property
+    def phrase(self) -> str | None:
+        """The place the instruction names (``target_phrase``), read when a rule asks."""
+        return target_phrase(self.t)
+
 
 def _budget_share(x: _Said) -> list[dict[str, Any]] | None:
-    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap)\b", x.low) or money_amounts(x.t):
+    reserve = re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", x.low) and \
+        (lexicon.percentages(x.low) or re.search(r"\b(?:" + lexicon.fraction_pattern() + r")\b", x.low))
+    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap)\b", x.low) \
+            or reserve or money_amounts(x.t):   # "keep twenty per cent in reserve"
         share = share_of(x.t, x.budget_keur)
         if share is not None and 0 < share <= 1:
             return [_base("budget_share_max", share=share)]
@@ -261,16 +324,23 @@ def _emphasis(x: _Said) -> list[dict[str, Any]] | None:
 
 
 def _spacing(x: _Said) -> list[dict[str, Any]] | None:
-    if x.dist and re.search(r"\b(apart|spacing|spaced|between (?:the |any |two )?(?:selected )?" + UNIT_NOUNS +
+    if x.dist and re.search(r"\b(apart|spacing|spaced|separat\w*|closer together|"
+                            r"between (?:the |any |two )?(?:selected )?" + UNIT_NOUNS +
                             r"|(?:from|of|to) each other|(?:from|of|to) one another|distance between)\b", x.low):
         return [_base("spacing_min", distance_m=x.dist)]
     return None
 
 
-#: "no residential block more than 500 m from a station": every block within 500 m of one
-FAR_FROM = re.compile(r"\b(?:no|not one|not a single|none of the)\s+(?:residential\s+)?" + HOMES +
-                      r"s?\b.*\b(?:more than|farther than|further than|over|beyond)\b.*?\bfrom\s+"
-                      r"(?:an?\s+|the nearest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;]|$)")
+#: "no residential block more than 500 m from a station", "nobody should have to walk more than
+#: 350 m to reach a charger": every block within that distance of one (the residents' side)
+FAR_FROM = re.compile(r"\b(?:(?:no|not one|not a single|none of the)\s+(?:residential\s+)?" + HOMES +
+                      r"s?|nobody|no ?-?one|not anyone|no resident|no person|no people)\b"
+                      r".*\b(?:more than|farther than|further than|over|beyond)\b.*?"
+                      r"\b(?:to (?:reach|get to|walk to|find)|(?:away )?from|to)\s+"
+                      r"(?:an?\s+|the nearest\s+|the closest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;]|$)")
+#: "homes must have a school within 700 m": the homes, in the plural, as the subject
+HOMES_SAY = re.compile(r"(?:the\s+|our\s+|all\s+)?(?:residential\s+)?(?:homes|residents|households|dwellings|inhabitants)"
+                       r"\b.*\b(?:should|must|need|have|has|get|be|within)\b")
 #: "all stations at least 200 m from homes": every/each/all names the sites, not the homes
 SITES_FIRST = re.compile(r"\b(?:every|each|all)\s+(?:the\s+|of the\s+)?(?:new\s+)?(?:ev\s+)?"
                          r"(?:charg\w+|stations?|sites?|candidates?|links?|roads?|facilit\w+)\b")
@@ -288,8 +358,8 @@ def _coverage(x: _Said) -> list[dict[str, Any]] | None:
         if cat is not None:
             return [_base("coverage", target={"name": None, "category": cat, "id": None}, distance_m=x.dist,
                           scope="residential blocks")]
-    if not (x.dist and re.search(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|dwelling)",
-                                 low)):
+    if not (x.dist and (re.search(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|"
+                                  r"dwelling)", low) or HOMES_SAY.match(low))):
         return None
     if SITES_FIRST.search(low):   # "keep all stations at least 200 m from homes": not a coverage, and no place named
         raise Ambiguous("a distance from every home is read as coverage only ('every residential block within 500 m "
@@ -308,81 +378,127 @@ def _coverage(x: _Said) -> list[dict[str, Any]] | None:
 
 
 def _ids(x: _Said) -> list[dict[str, Any]] | None:
-    """"site 3 in", "no site 15", "block 5 should stay green", "link 2 in, link 6 out"."""
+    """"site 3 in", "no site 15", "block 5 should stay green", "link 2 in, link 6 out", "keep site 3
+    but drop site 9"."""
     t, typ = x.t, x.typ
     idm = ID_LIST.search(t) or RAW_ID.search(t)
     if not idm or x.dist:
         return None
-    idents = re.findall(r"\d+", idm.group(1)) if idm.re is ID_LIST else [idm.group(1)]
-    refs = list(ID_REF.finditer(t))
-    if idm.re is ID_LIST and len(refs) > len(idents):   # "site 3 in and site 6 out": each id its own words
-        shared = OUT_WORDS.search(t[: refs[0].start()])
-        return [_base("lock_out" if (OUT_WORDS.search(seg) if re.search(r"\b(in|out|off)\b", seg) else shared)
-                      else "lock_in", target={"name": None, "category": None, "id": r.group(2)}, type=typ)
-                for k, r in enumerate(refs)
-                for seg in [t[r.end(): refs[k + 1].start() if k + 1 < len(refs) else len(t)]]]
-    out = OUT_WORDS.search(t[: idm.start()] + " " + t[idm.end():])
-    return [_base("lock_out" if out else "lock_in", target={"name": None, "category": None, "id": i}, type=typ)
+    idents = _numbers_of(idm.group(1)) if idm.re is ID_LIST else [idm.group(1)]
+    groups = list(ID_LIST.finditer(t)) if idm.re is ID_LIST else [idm]
+    if len(groups) > 1:   # "site 3 in and site 6 out", "rebuild links 3 and 4 but not link 5": each its own words
+        shared = t[: groups[0].start()]                  # "we don't want site 3 or site 6": one verb for all
+        out = []
+        for g in groups:
+            own = _own_words(t, g.start(), g.end(), ID_CLAUSE)
+            says = own if OUT_WORDS.search(own) or IN_WORDS.search(own) else shared
+            out += [_base("lock_out" if OUT_WORDS.search(says) else "lock_in",
+                          target={"name": None, "category": None, "id": i},
+                          type=type_of(own, x.task) or type_of(shared, x.task))
+                    for i in _numbers_of(g.group(1))]
+        return out
+    # "link 4 has to be in the plan, but only as a rebuild, don't make it bigger": in — the "don't"
+    # after "but" is about the kind of work, not the lock
+    own = _own_words(t, idm.start(), idm.end(), BUT)
+    out_word = OUT_WORDS.search(own if OUT_WORDS.search(own) or IN_WORDS.search(own) else
+                                t[: idm.start()] + " " + t[idm.end():])
+    return [_base("lock_out" if out_word else "lock_in", target={"name": None, "category": None, "id": i}, type=typ)
             for i in idents]
 
 
-def _near_place(x: _Said, phrase: str | None) -> list[dict[str, Any]] | None:
-    """Near a place, with or without a distance."""
-    t, low, dist, typ = x.t, x.low, x.dist, x.typ
-    near_word = re.search(r"\b(near|nearby|next to|close to|by|beside|around)\b", low)
+def _numbers_of(ids: str) -> list[str]:
+    """The ids of a list as written: "3, 4 and 9" → 3, 4, 9; a range "1-3" / "1 to 3" → 1, 2, 3."""
+    out: list[str] = []
+    for m in re.finditer(r"(\d+)(?:\s*(?:-|–|to|through)\s*(\d+))?", ids):
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        out += [str(k) for k in range(lo, hi + 1)] if lo <= hi <= lo + 50 else [m.group(1)]   # never a runaway range
+    return out
+
+
+#: words that put a candidate in the plan ("link 4 has to be in the plan")
+IN_WORDS = re.compile(r"\b(in|include\w*|keep|kept|lock(?:ed)? in|add\w*|select\w*|must|has to|have to|needs?|"
+                      r"required?|stays?|yes|build\w*|rebuil\w*|upgrad\w*|allocat\w*)\b", re.I)
+#: where the words of one id end: "but" (one id), or any clause break (several ids)
+BUT = re.compile(r",?\s+but\b", re.I)
+ID_CLAUSE = re.compile(r"[,;]|\.\s|\b(?:and|but)\b", re.I)
+
+
+def _own_words(t: str, start: int, end: int, cut: re.Pattern) -> str:
+    """The words of the clause that holds ``t[start:end]`` (clauses end at ``cut``), without it."""
+    cuts = list(cut.finditer(t))
+    lo = max([m.end() for m in cuts if m.end() <= start], default=0)
+    hi = min([m.start() for m in cuts if m.start() >= end], default=len(t))
+    return t[lo:start] + " " + t[end:hi]
+
+
+def _near_place(x: _Said) -> list[dict[str, Any]] | None:
+    """Near a place: "no charger within 250 m of X", "at least 2 within 500 m of X"; "near X" with no
+    distance is asked (``NeedsDistance``)."""
+    t, low, dist, typ, phrase = x.t, x.low, x.dist, x.typ, x.phrase
+    near_word = re.search(r"\b(near|nearby|next to|close to|by|beside|around|away from|clear of|far from)\b", low)
     if not (phrase and (dist or near_word) and not (_inside_word(x) and not dist and not near_word)):
         return None
     target = _target(phrase)
-    note = None
-    if dist is None:   # "near" with no distance: the documented default, stated in the reply
-        dist = DEFAULT_NEAR_M
-        note = f"'{near_word.group(1)}' read as within {DEFAULT_NEAR_M:g} m (give a distance to change it)"
+    if dist is None:   # "near" with no distance: asked, never a guessed radius
+        raise NeedsDistance(phrase, near_word.group(1))
     neg = NEG.search(re.sub(re.escape(phrase), " ", t, flags=re.I))
     cnt = count_of(t)
     at_most = re.search(r"\b(at most|no more than|not more than|max(?:imum)?|up to|only)\b", low)
+    if re.search(r"\bexactly\b", low) and cnt is not None:   # "exactly two within 500 m of X"
+        return [_base("count_min", target=target, distance_m=dist, count=cnt, type=typ),
+                _base("count_max", target=target, distance_m=dist, count=cnt, type=typ)]
     if at_most and cnt is not None:
         out = _base("count_max", target=target, distance_m=dist, count=cnt, type=typ)
     elif neg and not re.search(r"\bat least (?:\d+|one|two|three)\b" + NOT_A_MEASURE, low):
         out = _base("exclude_near", target=target, distance_m=dist, type=typ)
     else:
         out = _base("count_min", target=target, distance_m=dist, count=cnt or 1, type=typ)
-    return [{**out, "note": note} if note else out]
+    return [out]
 
 
 def _inside_word(x: _Said) -> Any:
-    return re.search(r"\b(inside|within the area of|in the area of|in|on)\b", x.low) or \
+    return re.search(r"\b(inside|within the area of|in the area of|in|on|off|outside|out of)\b", x.low) or \
         (None if x.dist else re.search(r"\b(within)\b", x.low))
 
 
-def _inside_area(x: _Said, phrase: str | None) -> list[dict[str, Any]] | None:
-    """Inside / outside a named area."""
+def _inside_area(x: _Said) -> list[dict[str, Any]] | None:
+    """Inside / outside a named area: "none inside X", "all inside X, nothing outside it", "keep them off X"."""
+    phrase = x.phrase
     if not (phrase and _inside_word(x)):
         return None
     low, typ = x.low, x.typ
     target = _target(phrase)
     cnt = count_of(x.t)
     at_most = re.search(r"\b(at most|no more than|not more than|max\w*|up to)\b", low)
-    neg = NEG.search(low)
+    outside = re.search(r"\boutside\b", low)
+    # "keep the stations off the plot" says no more than "not on it"
+    neg = NEG.search(re.sub(r"\boutside\b", " ", low)) or re.search(r"\b(off|out of)\b", low)
+    if cnt and outside:   # a count outside an area: no such constraint ("no chargers outside X" is none)
+        return None
     if cnt is not None and (at_most or not neg):   # "no more than 2 in Kluuvi" is a count, not "none"
         return [_base("count_max" if at_most else "count_min", target=target, count=cnt, type=typ, area=True)]
-    if re.search(r"\bonly\b", low) and not neg:
+    if outside:   # "nothing outside Heliä" = only inside it; "chargers outside Kluuvi" = none in it
+        return [_base("inside_area" if neg else "outside_area", target=target, type=typ)]
+    if re.search(r"\b(only|all|every|exclusively|solely)\b", low) and not neg:   # "all stations inside X"
         return [_base("inside_area", target=target, type=typ)]
     if neg:
         return [_base("outside_area", target=target, type=typ)]
     return None
 
 
-def _avoid_area(x: _Said, phrase: str | None) -> list[dict[str, Any]] | None:
+def _avoid_area(x: _Said) -> list[dict[str, Any]] | None:
     """"avoid the riverside": stay out of a named area."""
+    phrase = x.phrase
     if phrase and re.search(r"\b(avoid\w*|stay out of|keep out of)\b", x.low):
         return [_base("outside_area", target=_target(phrase), type=x.typ)]
     return None
 
 
-def _none_of_type(x: _Said, phrase: str | None) -> list[dict[str, Any]] | None:
+def _none_of_type(x: _Said) -> list[dict[str, Any]] | None:
     """"no offices at all": none of a type anywhere."""
-    if x.typ and not phrase and re.search(r"\b(?:no|zero|not any|not a single)\s+(?:new\s+|more\s+)?(?!more\b)"
-                                          r"(?:[a-z_]+\s+)?(?:" + dict(_types(x.task))[x.typ] + r")\b", x.low):
+    words = "|".join(p for n, p in _types(x.task) if n == x.typ)   # every word of the type (English, Finnish)
+    if x.typ and not x.phrase and re.search(r"\b(?:no|zero|not any|not a single)\s+(?:new\s+|more\s+)?(?!more\b)"
+                                          r"(?:[a-z_]+\s+)?(?:" + words + r")\b", x.low):
         return [_base("count_max", count=0, type=x.typ)]
     return None
 
@@ -400,23 +516,61 @@ def _counts(x: _Said) -> list[dict[str, Any]] | None:
     return [_base("count_min", count=cnt, type=typ)]
 
 
-def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
-    """One instruction's constraints: the first of the ordered rules below that reads it; raises
-    ``Ambiguous`` (a question to ask) or ``NoRule``."""
-    x = _Said(text, task, budget_keur)
-    for rule in (_budget_share, _emphasis, _spacing, _coverage, _ids):
-        got = rule(x)
-        if got is not None:
-            return got
-    phrase = target_phrase(x.t)
-    for placed in (_near_place, _inside_area, _avoid_area, _none_of_type):
-        got = placed(x, phrase)
-        if got is not None:
-            return got
-    got = _counts(x)
-    if got is not None:
-        return got
+def _except(x: _Said) -> list[dict[str, Any]] | None:
+    """"nothing but green inside X" names what to allow, which no one constraint says: asked (read
+    by the later rules it was stored as its opposite, "no green inside X")."""
+    if re.search(r"\b(?:nothing|none|no\w*) (?:but|except|other than|apart from)\b|\banything but\b", x.low):
+        raise Ambiguous("'nothing but …' allows one kind and keeps out the rest: say which to keep out, e.g. "
+                        "'no offices inside <area>'")
+    return None
+
+
+def _vague(x: _Said) -> list[dict[str, Any]] | None:
+    """"make it greener": no measurable target, asked."""
     if re.search(r"\b(greener|better|nicer|safer|cheaper|more (?:green|sustainable|liveable|livable)|improve it|"
                  r"somewhere (?:nice|good|sensible|suitable)|where it makes sense)\b", x.low):
         raise Ambiguous("no measurable target: which type, how many, where, or which score term to emphasise?")
+    return None
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One reading rule: ``read`` returns the constraints it reads, None when it does not fire, or
+    raises ``Ambiguous``; ``example`` is an instruction it reads (for ``task``) to ``kinds``
+    (tests/core/test_instruction_rules.py runs every example)."""
+
+    id: str
+    read: Callable[[_Said], list[dict[str, Any]] | None]
+    example: str
+    task: str
+    kinds: tuple[str, ...]
+
+
+#: the ordered rule table: the first rule that fires reads the instruction (or one part of a
+#: compound), and its id goes into each constraint it makes (``rule``)
+RULES: tuple[Rule, ...] = (
+    Rule("ask.except", _except, "nothing but parks inside Kluuvi", "land", ()),
+    Rule("budget.share", _budget_share, "Of the €900k, hold back €180k.", "road", ("budget_share_max",)),
+    Rule("emphasis.term", _emphasis, "give priority to short waiting times", "station", ("emphasis",)),
+    Rule("spacing.min", _spacing, "keep 400 m between stations", "station", ("spacing_min",)),
+    Rule("coverage.homes", _coverage, "no household should live more than 600 m away from a clinic", "land",
+         ("coverage",)),
+    Rule("ids.lock", _ids, "keep site 3 but drop site 9", "station", ("lock_in", "lock_out")),
+    Rule("near.place", _near_place, "≤ 1 charger within 150 m of Ateneum", "station", ("count_max",)),
+    Rule("area.inside", _inside_area, "all chargers inside Kluuvi, none outside it", "station", ("inside_area",)),
+    Rule("area.avoid", _avoid_area, "avoid Kaisaniemen puisto", "station", ("outside_area",)),
+    Rule("type.none", _none_of_type, "no offices at all", "land", ("count_max",)),
+    Rule("count.total", _counts, "at least three schools", "land", ("count_min",)),
+    Rule("vague.ask", _vague, "make it nicer", "land", ()),
+)
+
+
+def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
+    """One instruction's constraints: the first rule of ``RULES`` that reads it; raises
+    ``Ambiguous`` (a question to ask) or ``NoRule``."""
+    x = _Said(text, task, budget_keur)
+    for rule in RULES:
+        got = rule.read(x)
+        if got is not None:
+            return [{**c, "rule": rule.id} for c in got]
     raise NoRule(text)

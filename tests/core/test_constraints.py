@@ -144,11 +144,34 @@ def test_clarifications(station, text, says):
     assert it.constraints == [] and says in it.clarification
 
 
-def test_near_without_distance_states_the_default(station):
+def test_near_without_distance_asks_for_one(station):
+    """"near X" with no distance is asked (issue 29: never a guessed radius); when X is not in the
+    data either, that is said first."""
     it = interpret("one charger near Q-Park Erottaja", station)
-    c = it.constraints[0]
-    assert (c["kind"], c["distance_m"], c["target"]["name"]) == ("count_min", 300.0, "Q-Park Erottaja")
-    assert "300 m" in it.notes[0]
+    assert it.constraints == [] and "how near to Q-Park Erottaja" in it.clarification
+    it = interpret("a charger next to Tennispalatsi", station)
+    assert it.constraints == [] and it.clarification.startswith("'Tennispalatsi' is not in the helsinki data")
+    assert "how near" in it.clarification
+
+
+def test_a_keep_away_from_two_names_is_one_constraint_per_name(station):
+    it = interpret("Don't place chargers within 150 m of Kiasma or Ateneum.", station)
+    assert [(c["kind"], c["target"]["name"], c["distance_m"]) for c in it.constraints] == \
+        [("exclude_near", "Kiasma", 150.0), ("exclude_near", "Ateneum", 150.0)]
+    # a count over two places is no per-name count: asked, not split
+    assert interpret("at most one charger within 150 m of Kiasma or Ateneum", station).clarification
+
+
+def test_an_id_the_instance_lacks_is_already_out_but_cannot_be_in(station):
+    """"site 99 out" holds for every plan (stored, compiled to no row, the reply says so); "site 99 in"
+    cannot be met and is asked about (test_clarifications)."""
+    assert not (station.candidates["site"] == "s99").any()
+    it = interpret("Site 4 in. Site 99 out.", station)
+    assert [(c["kind"], c["target"]["id"]) for c in it.constraints] == [("lock_in", "4"), ("lock_out", "99")]
+    assert "nothing to keep out" in it.constraints[1]["note"]
+    rows = compile_constraints(station, it.constraints)
+    assert rows.A.shape[0] == 1 and set(rows.A.tocsr().indices) == {station.index[i] for i in station.ids
+                                                                      if i.startswith("s04")}
 
 
 def test_misspelt_name_is_read_as_the_data_name(station):
@@ -249,3 +272,15 @@ def test_at_scale_form_keeps_the_instruction(station):
     exact = certified_plan(station, it.constraints, TIME)
     assert ci.hard_errors(res.mask) == [] and ci.score_mask(res.mask)[0] <= exact["score"] + 1e-6
     assert res.bound >= exact["score"] - 1e-6
+
+
+def test_a_poi_in_an_unnamed_building_is_measured_from_that_building(station):
+    """Q-Park Iso-Erottaja is a POI point with no outline of its name; OSM maps the (unnamed)
+    building it lies in: distances are measured from that outline, and the note says so."""
+    from cityplanner.plugin.city.names import name_index
+
+    (c,) = interpret("no chargers within 100 m of Q-Park Iso-Erottaja", station).constraints
+    shape = shapely.from_wkt(c["geometry"])
+    poi = next(f for f in name_index("helsinki").features if f.name == "Q-Park Iso-Erottaja" and f.kind == "poi")
+    assert shape.geom_type in ("Polygon", "MultiPolygon") and shape.area > 500.0
+    assert shape.contains(shapely.Point(poi.x, poi.y)) and "building that holds" in c["note"]

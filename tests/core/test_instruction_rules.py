@@ -62,9 +62,8 @@ def brief(cons: list[dict]) -> list[tuple]:
      [("exclude_near", "Kiasma", 200.0, None, None, None), ("count_min", "Stockmann", 500.0, 2, None, None)]),
     ("Don't exceed 75 % of the budget and keep 300 m between stations.", "station",
      [("budget_share_max", None, None, None, 0.75, None), ("spacing_min", None, 300.0, None, None, None)]),
-    ("a charger by the Ateneum would be good", "station", [("count_min", "Ateneum", 300.0, 1, None, None)]),
     # "fewer than 3" is at most 2, never at least 3; "limit … to N"; "shouldn't" is a negation
-    ("less than 3 chargers near Stockmann", "station", [("count_max", "Stockmann", 300.0, 2, None, None)]),
+    ("less than 3 chargers within 400 m of Stockmann", "station", [("count_max", "Stockmann", 400.0, 2, None, None)]),
     ("fewer than 4 stations", "station", [("count_max", None, None, 3, None, None)]),
     ("more than two stations in total", "station", [("count_min", None, None, 3, None, None)]),
     ("Limit business parcels to 3.", "land", [("count_max", None, None, 3, None, None)]),
@@ -92,6 +91,13 @@ def test_counts_and_areas(text, kind, count):
     assert c.get("area") is (True if kind.startswith("count") else None)
 
 
+def test_nothing_but_is_asked_never_stored_as_its_opposite():
+    from cityplanner.plugin.constraints.rules import Ambiguous
+
+    with pytest.raises(Ambiguous, match="nothing but"):
+        parse("nothing but parks inside Kluuvi", "land", 500.0)
+
+
 @pytest.mark.parametrize("text", ["make it better", "Put chargers somewhere nice."])
 def test_no_measurable_target_is_a_question(text):
     from cityplanner.plugin.constraints.rules import Ambiguous
@@ -110,3 +116,129 @@ def test_garbled_money_and_fractions_never_crash(text):
     except (NoRule, Ambiguous):
         return
     assert all(0 < c["share"] <= 1 for c in out if c["kind"] == "budget_share_max")
+
+
+@pytest.mark.parametrize("text, place", [
+    ("a charger by the Ateneum would be good", "Ateneum"),
+    ("less than 3 chargers near Stockmann", "Stockmann"),
+    ("keep the stations close to Kiasma", "Kiasma"),
+    ("Keep chargers away from Kiasma.", "Kiasma"),
+])
+def test_near_without_a_distance_asks_for_one(text, place):
+    from cityplanner.plugin.constraints.rules import NeedsDistance
+
+    with pytest.raises(NeedsDistance, match="give one") as e:
+        parse(text, "station", 500.0)
+    assert e.value.place == place
+
+
+# Issue 29, the classes the third held-out half showed (each in phrasings of our own, not its items)
+@pytest.mark.parametrize("text, task, expect", [
+    # compound: sentences, "; ", ", and <a clause of its own>" — each part read on its own
+    ("No chargers within 200 m of Kiasma. Keep 300 m between stations.", "station",
+     [("exclude_near", "Kiasma", 200.0, None, None, None), ("spacing_min", None, 300.0, None, None, None)]),
+    ("Use at most 70 % of the money, and the plan should favour coverage.", "station",
+     [("budget_share_max", None, None, None, 0.7, None), ("emphasis", None, None, None, None, "coverage")]),
+    ("Emphasis: travel time. Link 3 out.", "road",
+     [("emphasis", None, None, None, None, "travel_time"), ("lock_out", "3", None, None, None, None)]),
+    ("Parcel 2: school. Parcel 9 out.", "land",
+     [("lock_in", "2", None, None, None, None), ("lock_out", "9", None, None, None, None)]),
+    # one id's in / out from its own clause: a "don't" after "but" is about something else
+    ("site 4 must stay in the plan, but don't add anything next to it", "station",
+     [("lock_in", "4", None, None, None, None)]),
+    ("keep site 3 but drop site 9", "station", [("lock_in", "3", None, None, None, None),
+                                                ("lock_out", "9", None, None, None, None)]),
+    # comparison signs and Finnish comparison words are counts' bounds
+    ("≤ 2 chargers within 250 m of Ateneum", "station", [("count_max", "Ateneum", 250.0, 2, None, None)]),
+    (">= 3 new links within 500 m of Kiasma", "road", [("count_min", "Kiasma", 500.0, 3, None, None)]),
+    ("vähintään kaksi chargers within 400 m of Stockmann", "station", [("count_min", "Stockmann", 400.0, 2, None, None)]),
+    # budget shares in words: amounts either way round, reserve words, a fraction inside an amount is money
+    ("Hold back €200k of the €800k.", "station", [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Of the 2 million euros, set aside half a million.", "road", [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Spend a quarter of a million of the €1 million budget.", "land",
+     [("budget_share_max", None, None, None, 0.25, None)]),
+    ("keep a third of the budget in reserve", "station", [("budget_share_max", None, None, None, 0.6667, None)]),
+    # inside / outside said from either side; "off" a place is outside it
+    ("every station inside Kluuvi and none outside it", "station", [("inside_area", "Kluuvi", None, None, None, None)]),
+    ("No chargers outside Kaartinkaupunki.", "station", [("inside_area", "Kaartinkaupunki", None, None, None, None)]),
+    ("chargers outside Kluuvi only", "station", [("outside_area", "Kluuvi", None, None, None, None)]),
+    ("keep the chargers off the Stockmann building", "station",
+     [("outside_area", "Stockmann building", None, None, None, None)]),
+    ("Keep every station out of Kaisaniemen puisto", "station",
+     [("outside_area", "Kaisaniemen puisto", None, None, None, None)]),
+    # "no further than D from X" is within D of X; "at least D from X" keeps away from X
+    ("Place two chargers no further than 300 m from Kiasma", "station", [("count_min", "Kiasma", 300.0, 2, None, None)]),
+    ("Keep the chargers at least 150 m from Senaatintori", "station",
+     [("exclude_near", "Senaatintori", 150.0, None, None, None)]),
+    ("Exactly two stations within 500 m of Stockmann", "station", [("count_min", "Stockmann", 500.0, 2, None, None),
+                                                                   ("count_max", "Stockmann", 500.0, 2, None, None)]),
+    # "and" before a clause of its own; reserve words with a share alone; Finnish id nouns
+    ("Emphasise coverage and use at most 90 % of the budget", "station",
+     [("emphasis", None, None, None, None, "coverage"), ("budget_share_max", None, None, None, 0.9, None)]),
+    ("Keep twenty percent in reserve", "land", [("budget_share_max", None, None, None, 0.8, None)]),
+    ("Keep €0.2M of the €1M aside.", "station", [("budget_share_max", None, None, None, 0.8, None)]),
+    ("tontti 5 pois", "land", [("lock_out", "5", None, None, None, None)]),
+    ("Tontti 3: koulu", "land", [("lock_in", "3", None, None, None, None)]),
+    ("cut travel times wherever possible", "road", [("emphasis", None, None, None, None, "travel_time")]),
+    ("homes must have a school within 700 m", "land", [("coverage", "school", 700.0, None, None, None)]),
+    ("at lest 2 stations within 400m of Ateneum", "station", [("count_min", "Ateneum", 400.0, 2, None, None)]),
+    ("Rebuild links 3 and 4 but not link 5.", "road", [("lock_in", "3", None, None, None, None),
+                                                       ("lock_in", "4", None, None, None, None),
+                                                       ("lock_out", "5", None, None, None, None)]),
+    ("Site 6 stays; site 8 goes.", "station", [("lock_in", "6", None, None, None, None),
+                                              ("lock_out", "8", None, None, None, None)]),
+    ("s5 in", "station", [("lock_in", "s5", None, None, None, None)]),
+    # "no fewer than N" / "N or more" is at least N (it was read as at most N - 1); ranges of ids; "site no. 4"
+    ("There should be no fewer than two chargers within 300 m of Kiasma.", "station",
+     [("count_min", "Kiasma", 300.0, 2, None, None)]),
+    ("Three or more schools.", "land", [("count_min", None, None, 3, None, None)]),
+    ("two or fewer offices", "land", [("count_max", None, None, 2, None, None)]),
+    ("Sites 1-3 out.", "station", [("lock_out", "1", None, None, None, None), ("lock_out", "2", None, None, None, None),
+                                   ("lock_out", "3", None, None, None, None)]),
+    ("Site no. 4 in.", "station", [("lock_in", "4", None, None, None, None)]),
+    ("Charging stations should not be closer together than 250 metres.", "station",
+     [("spacing_min", None, 250.0, None, None, None)]),
+    ("Travel time matters more than connectivity.", "road", [("emphasis", None, None, None, None, "travel_time")]),
+    ("Residents within 400 m of green space, all of them.", "land", [("coverage", "green", 400.0, None, None, None)]),
+    ("Ecology over everything else.", "land", [("emphasis", None, None, None, None, "ecology")]),
+    # a list of names stays one phrase (the interpreter makes one keep-away per name), never the first alone
+    ("no station within 200 m of Kiasma, Ateneum and Stockmann", "station",
+     [("exclude_near", "Kiasma and Ateneum and Stockmann", 200.0, None, None, None)]),
+    ("kortteli 12: school", "land", [("lock_in", "12", None, None, None, None)]),
+])
+def test_rules_read_the_third_halfs_classes(text, task, expect):
+    assert brief(parse(text, task, 500.0)) == expect
+
+
+@pytest.mark.parametrize("text, task, category, metres", [
+    ("nobody should have to walk more than 400 m to reach a school", "land", "school", 400.0),
+    ("no one may live more than 700 m away from a clinic", "land", "clinic", 700.0),
+    ("no resident should be more than half a kilometre from a charger", "station", "charging", 500.0),
+    ("not a single home more than 300 metres from green space", "land", "green", 300.0),
+])
+def test_coverage_from_the_residents_side(text, task, category, metres):
+    assert brief(parse(text, task, 500.0)) == [("coverage", category, metres, None, None, None)]
+
+
+@pytest.mark.parametrize("text, task, kind", [
+    ("no new links within 200 m of Kiasma", "road", "new"),
+    ("at most one brand-new road inside Kluuvi", "road", "new"),
+    ("≥ 2 upgrades within 300 m of Ateneum", "road", "rebuild"),
+    ("link 5 only as a rebuild", "road", "rebuild"),
+])
+def test_road_kinds_stay_on_the_constraint(text, task, kind):
+    assert {c["type"] for c in parse(text, task, 500.0)} == {kind}
+
+
+def test_every_rule_reads_its_own_example_and_names_itself():
+    from cityplanner.plugin.constraints.rules import RULES, Ambiguous, parse_one
+
+    assert len({r.id for r in RULES}) == len(RULES)
+    for rule in RULES:
+        if not rule.kinds:   # a rule that only asks
+            with pytest.raises(Ambiguous):
+                parse_one(rule.example, rule.task, 500.0)
+            continue
+        got = parse_one(rule.example, rule.task, 500.0)
+        assert {c["rule"] for c in got} == {rule.id}, (rule.id, got)
+        assert {c["kind"] for c in got} == set(rule.kinds), (rule.id, got)

@@ -118,3 +118,20 @@ def test_road_kinds_are_in_the_instruction_language(text, expect):
 
     (c,) = parse(text, "road", 1000)
     assert (c["kind"], c.get("distance_m"), c.get("count"), c.get("type")) == expect
+
+
+def test_comparisons_reserve_words_and_place_nouns():
+    """The words issue 29's third half added: comparison signs / Finnish bound words, the words that
+    make an amount the unspent part, and the generic nouns after a name."""
+    import re
+
+    comp = lexicon.comparisons()
+    assert (comp["≥"], comp[">="], comp["≤"], comp["vähintään"], comp["enintään"]) == \
+        ("at least", "at least", "at most", "at least", "at most")
+    unspent = re.compile(r"\b(?:" + lexicon.unspent_pattern() + r")\b", re.I)
+    assert all(unspent.search(t) for t in ("hold back 300 000 €", "set aside €50k", "keep a fifth in reserve",
+                                           "leave 30 % unspent"))
+    assert not unspent.search("spend at most 80 % of the budget")
+    noun = re.compile(r"\s+(?:" + lexicon.place_nouns_pattern() + r")$", re.I)
+    assert [noun.sub("", n) for n in ("Leijona block", "Pörssitalo outline", "Sanomatalo plot", "Kluuvi")] == \
+        ["Leijona", "Pörssitalo", "Sanomatalo", "Kluuvi"]
