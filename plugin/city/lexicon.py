@@ -130,6 +130,12 @@ def task_terms(task: str) -> tuple[tuple[str, str], ...]:
     return tuple((n, p) for n, p in load("tasks")["terms"].get(task, ()))
 
 
+def phrasings(task: str) -> dict[str, Any]:
+    """How the training generator words a task: ``units`` (list), ``types`` and ``terms`` (key →
+    words), ``id`` (the id noun) and ``cover`` ([word, POI category] pairs)."""
+    return load("tasks")["phrasings"][task]
+
+
 @dataclass(frozen=True)
 class RoadKind:
     start: int
@@ -181,6 +187,11 @@ def _numbers() -> dict[str, Any]:
     per_cent = [*n["per_cent"]["en"], *n["per_cent"]["fi"]]
     return {"units": units, "scales": scales, "words": words, "counts": counts, "denoms": denoms,
             "fi_units": fi_units, "fi_scales": fi_scales, "per_cent": per_cent}
+
+
+def number_word(n: int) -> str:
+    """The English word of a number the lexicon spells in one word (1 → "one", 20 → "twenty")."""
+    return next(w for w, v in load("numbers")["units"]["en"].items() if v == n)
 
 
 def number_words_pattern() -> str:

@@ -92,11 +92,15 @@ def from_neutral(c: dict[str, Any]) -> dict[str, Any]:
 #: it rather than compile thousands of rows (an endpoint's 20,000 kept ``instruct`` busy for minutes)
 MAX_MODEL_CONSTRAINTS = 20
 MAX_ANSWER_CHARS = 20_000
+#: tokens the local model may write for one instruction: one constraint in the flat schema is ~80
+#: tokens, three ~210. The raw model, constrained to the schema, fills any budget with a string that
+#: never closes (400 tokens took 92 s an item on a loaded core): more tokens only cost waiting.
+MAX_ANSWER_TOKENS = 240
 
 
 def model_read(backend, text: str, task: str, seed: int = 0) -> tuple[list[dict[str, Any]], str | None]:
     """(constraints in neutral form, clarification) from the model; ([], reason) on bad output."""
-    res = backend.chat(messages(text, task), schema=MODEL_SCHEMA, max_tokens=400, temperature=0.0, seed=seed)
+    res = backend.chat(messages(text, task), schema=MODEL_SCHEMA, max_tokens=MAX_ANSWER_TOKENS, temperature=0.0, seed=seed)
     unreadable = "I could not read that instruction (the model's answer was {}); please rephrase"
     if not isinstance(res.text, str) or len(res.text) > MAX_ANSWER_CHARS:
         return [], unreadable.format("not a short JSON object")

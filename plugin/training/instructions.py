@@ -24,27 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from .. import RESOURCES
+from ..city.lexicon import number_word, phrasings
 from ..errors import InputError
 from ..util.io import append_jsonl, atomic_write_bytes, atomic_write_json
 
 HOLDOUT_EVERY = 5   # paraphrase k of a kind is held out when k % 5 == 4
 REGIONS = ("helsinki", "kotka")
-TASK_UNITS = {"station": ("chargers", "stations", "charging stations", "EV chargers", "sites"),
-              "road": ("new links", "new roads", "links", "roads"),
-              "land": ("parcels", "plots", "blocks")}
-TYPE_WORDS = {"land": {"business": ("business", "shops"), "office": ("office", "offices"),
-                       "green_s": ("park", "green"), "green_l": ("large park",), "school": ("school", "schools"),
-                       "hospital_s": ("clinic", "clinics"), "hospital_l": ("hospital", "hospitals"),
-                       "recreation": ("recreation", "sports")},
-              "station": {"parking": ("parking sites", "car parks")}, "road": {}}
-TERM_WORDS = {"station": {"coverage": ("coverage", "covering demand"), "access": ("access", "short distances"),
-                          "service_time": ("service time", "short queues")},
-              "road": {"connectivity": ("connectivity", "connecting everything"),
-                       "travel_time": ("travel times", "shorter trips")},
-              "land": {"R": ("meeting the requirements", "the need quotas"), "service": ("service access", "amenities"),
-                       "ecology": ("ecology", "nature")}}
-ID_WORDS = {"station": "site", "road": "link", "land": "parcel"}
-NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
+TASKS = ("station", "road", "land")
+# the words of units, types, score terms, ids, coverage and counts come from the lexicon the rules read
+# (resources/lexicon/tasks.json "phrasings", numbers.json): one copy, and the model learns the words the
+# rules understand
 
 # kind -> paraphrases; slots: {u} unit noun, {p} place, {d} metres, {n} count, {t} type word, {s} share text,
 # {i} id, {w} term word, {c} category word
@@ -85,8 +74,6 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "clarify": ("make it better", "make it greener", "improve the plan", "do something about traffic",
                 "more stuff near the centre", "fix it", "be sensible"),
 }
-COVER_CATEGORY = {"station": (("charger", "charging"),), "land": (("school", "school"), ("clinic", "clinic"),
-                                                                  ("park", "green")), "road": ()}
 
 
 @dataclass
@@ -160,14 +147,14 @@ def _expect(key: str, task: str, rng: random.Random, slots: dict[str, Any], writ
         return _item(kind, target_name=written, distance_m=float(d),
                      count=None if kind == "exclude_near" else n)
     elif key in ("count_min_type", "count_max_type"):
-        t, words = rng.choice(list(TYPE_WORDS["land"].items()))
+        t, words = rng.choice(list(phrasings("land")["types"].items()))
         slots["t"] = rng.choice(words)
         return _item(kind, count=n, type=t)
     elif key == "count_max_total":
         return _item("count_max", count=n)
     elif key in ("lock_in", "lock_out"):
         i = rng.randrange(1, 40)
-        slots["i"] = f"{ID_WORDS[task]} {i}"
+        slots["i"] = f"{phrasings(task)['id']} {i}"
         return _item(kind, target_id=str(i))
     elif key == "spacing_min":
         return _item(kind, distance_m=float(d))
@@ -175,13 +162,13 @@ def _expect(key: str, task: str, rng: random.Random, slots: dict[str, Any], writ
         slots["s"], share = _share_text(rng)
         return _item(kind, share=share)
     elif key == "emphasis":
-        term, words = rng.choice(list(TERM_WORDS[task].items()))
+        term, words = rng.choice(list(phrasings(task)["terms"].items()))
         slots["w"] = rng.choice(words)
         return _item(kind, term=term)
     elif key in ("outside_area", "inside_area"):
         return _item(kind, target_name=written)
     elif key == "coverage":
-        word, cat = rng.choice(COVER_CATEGORY[task])
+        word, cat = rng.choice(phrasings(task)["cover"])
         slots["c"] = word
         return _item(kind, target_category=cat, distance_m=float(d))
     return None
@@ -193,11 +180,11 @@ def generate(seed: int = 0, per_template: int = 6) -> list[Pair]:
     dev = _dev_places()
     names = {r: _names(r) for r in REGIONS}
     pairs: list[Pair] = []
-    for task in ("station", "road", "land"):
+    for task in TASKS:
         for key, texts in TEMPLATES.items():
             if key in ("count_min_type", "count_max_type") and task != "land":
                 continue
-            if key == "coverage" and not COVER_CATEGORY[task]:
+            if key == "coverage" and not phrasings(task)["cover"]:
                 continue
             for k, template in enumerate(texts):
                 held = k % HOLDOUT_EVERY == HOLDOUT_EVERY - 1
@@ -205,10 +192,10 @@ def generate(seed: int = 0, per_template: int = 6) -> list[Pair]:
                     region = rng.choice(REGIONS)
                     place = rng.choice(names[region])
                     written = _misspell(place, rng) if rng.random() < 0.15 else place
-                    u = rng.choice(TASK_UNITS[task])
+                    u = rng.choice(phrasings(task)["units"])
                     d = rng.choice((100, 150, 200, 250, 300, 400, 500, 600, 800))
                     n = rng.choice((1, 2, 3, 4))
-                    nw = NUMBERS[n] if rng.random() < 0.4 else str(n)
+                    nw = number_word(n) if rng.random() < 0.4 else str(n)
                     slots = {"u": u, "p": written, "d": d, "n": nw}
                     expect = _expect(key, task, rng, slots, written, d, n)
                     text = template.format(**slots)
@@ -289,6 +276,7 @@ class InstructionTraining:
     seed: int = 0
     checkpoint_every: int = 10  # SFT steps between checkpoints (GRPO checkpoints every step)
     time_budget_s: float = 0.0  # > 0: SFT stops early once training has run this long (logged as such)
+    content_weight: float = 1.0  # SFT loss weight of the answer's value tokens (kind, names, numbers) vs its fixed keys
 
 
 def load_instruction_config(name: str, **overrides: Any) -> InstructionTraining:
@@ -419,9 +407,42 @@ def sft_batch(train: list[Pair], step: int, batch: int) -> list[Pair]:
     return [pool[(k * batch + j) % len(pool)] for j in range(batch)]
 
 
-def shared_prefix_loss(net, tok, batch: list[Pair]) -> tuple[Any, int]:
-    """Mean SFT loss of a batch of one task: the system prompt runs once (with gradients) and its KV
-    cache is broadcast to the batch's user turns + answers; (loss, answer tokens)."""
+def value_spans(answer: dict[str, Any]) -> list[tuple[int, int]]:
+    """Byte spans, in ``answer_text(answer)``, of the answer's non-null values (each constraint's kind,
+    names, numbers, …, and the clarification): what differs between answers, unlike the keys."""
+    text = answer_text(answer).encode("utf-8")
+    spans, pos = [], 0
+    items = [(k, v) for c in answer.get("constraints") or [] for k, v in c.items()]
+    for key, value in [*items, ("clarify", answer.get("clarify"))]:
+        head = json.dumps(key, ensure_ascii=False).encode("utf-8") + b": "
+        start = text.index(head, pos) + len(head)   # values follow their key in order: search forward
+        pos = start + len(answer_text(value).encode("utf-8"))
+        if value is not None:
+            spans.append((start, pos))
+    return spans
+
+
+def answer_weights(tok, answer: dict[str, Any], ids: list[int], content_weight: float) -> list[float]:
+    """Loss weight per answer token (``ids`` = the answer's tokens then end-of-turn): ``content_weight``
+    on tokens that overlap a value span, 1 elsewhere. The answer's keys and nulls are the same in
+    every pair and are learnt in a few steps; after that the loss is mostly about them unless the
+    values weigh more (the first shipped adapter read numbers but confused kinds)."""
+    if content_weight == 1.0:
+        return [1.0] * len(ids)
+    spans = value_spans(answer)
+    ends = tok.byte_ends(ids[:-1])
+    out, start = [], 0
+    for end in ends:
+        hit = any(a < end and start < b for a, b in spans)
+        out.append(content_weight if hit else 1.0)
+        start = end
+    return [*out, 1.0]   # the end-of-turn token: stopping matters as much as a key
+
+
+def shared_prefix_loss(net, tok, batch: list[Pair], content_weight: float = 1.0) -> tuple[Any, int]:
+    """Weighted mean SFT loss of a batch of one task: the system prompt runs once (with gradients) and
+    its KV cache is broadcast to the batch's user turns + answers; answer tokens are weighted by
+    ``answer_weights``; (loss, answer tokens)."""
     import torch
 
     from ..constraints.llm import messages
@@ -430,7 +451,7 @@ def shared_prefix_loss(net, tok, batch: list[Pair]) -> tuple[Any, int]:
 
     system = messages("x", batch[0].task)[0]
     prefix = tok.encode(f"<|im_start|>system\n{system['content']}{END_OF_TURN}\n<|im_start|>user\n")
-    rows, starts = [], []
+    rows, starts, weights = [], [], []
     for p in batch:
         full = tok.chat_prompt(messages(p.text, p.task))
         if full[:len(prefix)] != prefix:   # the tokenizer merged across the boundary: cannot share
@@ -438,16 +459,17 @@ def shared_prefix_loss(net, tok, batch: list[Pair]) -> tuple[Any, int]:
         answer = tok.completion(answer_text(p.expect))
         rows.append(full[len(prefix):] + answer)
         starts.append(len(full) - len(prefix))
+        weights.append(answer_weights(tok, p.expect, answer, content_weight))
     width = max(map(len, rows))
     ids = torch.zeros((len(rows), width), dtype=torch.long)
     mask = torch.zeros((len(rows), width - 1))
-    for i, (r, s) in enumerate(zip(rows, starts, strict=False)):
+    for i, (r, s, w) in enumerate(zip(rows, starts, weights, strict=True)):
         ids[i, :len(r)] = torch.tensor(r)
-        mask[i, s - 1:len(r) - 1] = 1.0   # position j predicts token j + 1: learn the answer tokens only
+        mask[i, s - 1:len(r) - 1] = torch.tensor(w)   # position j predicts token j + 1: learn the answer tokens only
     _, cache = net(torch.tensor([prefix]), last=1)
     logits, _ = net(ids[:, :-1], _broadcast(cache, len(rows)))
     logp = torch.log_softmax(logits, dim=-1).gather(-1, ids[:, 1:, None]).squeeze(-1)
-    return sft_loss(logp * mask, mask), int(mask.sum())
+    return sft_loss(logp, mask), int((mask > 0).sum())
 
 
 def sft_instructions(net, tok, train: list[Pair], c: InstructionTraining, log: Path, state: dict[str, Any],
@@ -465,7 +487,7 @@ def sft_instructions(net, tok, train: list[Pair], c: InstructionTraining, log: P
             break
         t1 = time.perf_counter()
         opt.zero_grad()
-        loss, tokens = shared_prefix_loss(net, tok, sft_batch(train, step, c.batch))
+        loss, tokens = shared_prefix_loss(net, tok, sft_batch(train, step, c.batch), c.content_weight)
         loss.backward()
         opt.step()
         secs = time.perf_counter() - t1

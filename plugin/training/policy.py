@@ -38,6 +38,11 @@ class ChatTokenizer:
         """The text of ``ids``, without end-of-turn tokens."""
         return self._vocab.detokenize([i for i in ids if i != self.end]).decode("utf-8", errors="replace")
 
+    def byte_ends(self, ids: list[int]) -> list[int]:
+        """For each token of ``ids``, the byte length of the text up to and including it (bytes, not
+        characters: a multi-byte letter such as 'ä' may be split over two tokens)."""
+        return [len(self._vocab.detokenize(ids[:i + 1])) for i in range(len(ids))]
+
     def chat_prompt(self, messages: list[dict]) -> list[int]:
         """Token ids of a chat in the model's ChatML template, ending where the assistant's answer starts."""
         text = "".join(f"<|im_start|>{m['role']}\n{m['content']}{END_OF_TURN}\n" for m in messages)

@@ -38,6 +38,17 @@ def test_shipped_adapter_is_small_and_documented():
     doc = adapter_manifest()
     assert {"config", "data_sha256", "training", "command", "fallback", "bench"} <= set(doc)
     assert "--config cpu-instructions" in doc["command"] and doc["training"]["sft_steps"] > 0
+
+
+def test_shipped_adapter_data_is_what_its_recipe_generates_today():
+    """Reproducible: the manifest's data hash is the hash of the pairs the recipe (with the
+    manifest's own settings) generates from today's lexicon and templates."""
+    from cityplanner.plugin.training.instructions import InstructionTraining, data_hash, training_pairs
+
+    doc = adapter_manifest()
+    cfg = InstructionTraining(**{k: tuple(v) if isinstance(v, list) else v for k, v in doc["config"].items()})
+    _, train = training_pairs(cfg)
+    assert (data_hash(train), len(train)) == (doc["data_sha256"], doc["train_pairs"])
     # the data hash is the recipe's: regenerate the training pairs and hash them
     from cityplanner.plugin.training.instructions import InstructionTraining, data_hash, training_pairs
 

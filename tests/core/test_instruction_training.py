@@ -214,6 +214,61 @@ def test_shared_system_prompt_pass_gives_the_per_pair_loss():
     assert abs(float(shared) - total / count) < 1e-3
 
 
+def test_value_spans_cover_the_values_and_no_key():
+    from cityplanner.plugin.training.instructions import _item, answer_text, value_spans
+
+    answer = {"constraints": [_item("count_min", target_name="Hämeenkatu", distance_m=250.0, count=2),
+                              _item("emphasis", term="coverage")], "clarify": None}
+    text = answer_text(answer).encode("utf-8")
+    said = [text[a:b].decode("utf-8") for a, b in value_spans(answer)]
+    assert said == ['"count_min"', '"Hämeenkatu"', "250.0", "2", '"emphasis"', '"coverage"']
+    vague = {"constraints": [], "clarify": "Which place?"}
+    assert [answer_text(vague).encode()[a:b] for a, b in value_spans(vague)] == [b'"Which place?"']
+
+
+@pytest.mark.model
+def test_content_weight_falls_on_the_value_tokens_only():
+    """The weighted tokens spell the kind, the name and the number; the keys and nulls keep weight 1;
+    and the weighted batch loss is the weight-mean of each pair's own token log-probs."""
+    import torch
+
+    from cityplanner.plugin.agent.model_files import resolve_model
+    from cityplanner.plugin.constraints.llm import messages
+    from cityplanner.plugin.training.instructions import (
+        Pair,
+        _item,
+        answer_text,
+        answer_weights,
+        shared_prefix_loss,
+    )
+    from cityplanner.plugin.training.model import load_gguf_model
+    from cityplanner.plugin.training.policy import ChatTokenizer, completion_logprobs
+
+    torch.set_num_threads(1)
+    path = resolve_model(None)
+    tok = ChatTokenizer(path)
+    answer = {"constraints": [_item("exclude_near", target_name="Kauppatori", distance_m=200.0)], "clarify": None}
+    ids = tok.completion(answer_text(answer))
+    w = answer_weights(tok, answer, ids, 4.0)
+    heavy = "".join(tok.decode([i]) for i, x in zip(ids, w, strict=True) if x == 4.0)
+    # a value's closing quote shares its token with the comma after it ('",')
+    assert heavy.replace(" ", "") == '"exclude_near","Kauppatori",200.0'
+    assert w[-1] == 1.0 and w.count(4.0) < len(w) / 2
+    net = load_gguf_model(path, rank=2, seed=0)
+    batch = [Pair("no chargers within 200 m of Kauppatori", "station", "helsinki", answer, "x:0", False),
+             Pair("min spacing 300m", "station", "kotka",
+                  {"constraints": [_item("spacing_min", distance_m=300.0)], "clarify": None}, "x:1", False)]
+    with torch.no_grad():
+        shared, _ = shared_prefix_loss(net, tok, batch, 4.0)
+        num = den = 0.0
+        for p in batch:
+            comp = tok.completion(answer_text(p.expect))
+            logp, _ = completion_logprobs(net, tok.chat_prompt(messages(p.text, p.task)), [comp])
+            weights = torch.tensor(answer_weights(tok, p.expect, comp, 4.0))
+            num, den = num - float((logp[0, :len(comp)] * weights).sum()), den + float(weights.sum())
+    assert abs(float(shared) - num / den) < 1e-3
+
+
 @pytest.mark.model
 @pytest.mark.slow
 def test_a_stopped_run_resumes_to_the_same_adapter(tmp_path):

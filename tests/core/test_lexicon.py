@@ -135,3 +135,34 @@ def test_comparisons_reserve_words_and_place_nouns():
     noun = re.compile(r"\s+(?:" + lexicon.place_nouns_pattern() + r")$", re.I)
     assert [noun.sub("", n) for n in ("Leijona block", "Pörssitalo outline", "Sanomatalo plot", "Kluuvi")] == \
         ["Leijona", "Pörssitalo", "Sanomatalo", "Kluuvi"]
+
+
+@pytest.mark.parametrize("task", ["station", "road", "land"])
+def test_training_phrasings_are_read_back_by_the_lexicon_as_their_key(task):
+    """The training generator's words (tasks.json "phrasings") mean, to the rules' own patterns, what
+    the generator's answers say: a type word reads as that type, a term word as that term (earliest
+    match, as the reader takes it), a coverage word as that POI category."""
+    import re
+
+    say = lexicon.phrasings(task)
+
+    def first(pairs, word):
+        hits = [(m.start(), i, key) for i, (key, rx) in enumerate(pairs)
+                if (m := re.search(rx, word, re.I))]
+        return min(hits)[2] if hits else None
+
+    for key, words in say["types"].items():
+        for word in words:
+            assert first(lexicon.task_types(task), word) == key, word
+    for key, words in say["terms"].items():
+        for word in words:
+            assert first(lexicon.task_terms(task), word) == key, word
+    facilities = [(cat, rx) for rx, cat, _ in lexicon.facility_terms()]
+    for word, category in say["cover"]:
+        assert first(facilities, word) == category, word
+    assert say["units"] and say["id"]
+
+
+def test_number_word_inverts_the_lexicon():
+    assert [lexicon.number_word(n) for n in (1, 4, 12, 40)] == ["one", "four", "twelve", "forty"]
+    assert all(lexicon.word_number(lexicon.number_word(n)) == n for n in range(1, 21))
