@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+from ..city import lexicon
 from ..errors import InputError
 from ..tasks.base import Instance
 from .compile import by_id, compile_constraints
@@ -40,6 +42,33 @@ MAX_INSTRUCTION_CHARS = 500
 _NEGATIVE = re.compile(r"(?<![\w.])[-\u2212]\s?\d")           # "-400 m", "−3", not "300-400" nor "e-bike"
 _EXPONENT = re.compile(r"\d[eE][-+\u2212]?\d")                 # "1e308 m"
 _LONG_NUMBER = re.compile(r"\d{10,}")                           # past any distance, count or share
+
+
+#: a word the planner capitalised inside a sentence: a name (not the sentence's first word, not a
+#: short acronym such as "EV" or "OK")
+_NAME_WORD = re.compile(r"(?<![.!?:;]\s)(?<!^)\b(?!(?:I|[A-Z]{2,3})\b)[A-ZÅÄÖ][\w'’-]*")
+
+
+@cache
+def _lexicon_word() -> re.Pattern:
+    """A word the lexicon knows (id nouns, facility, task, type and score-term words): capitalised,
+    it is still not a name ("Lock in Site 3", "no Chargers near …")."""
+    parts = [lexicon.id_nouns_pattern(), *(rx for rx, _, _ in lexicon.facility_terms()),
+             *(rx for _, rx in lexicon.task_patterns()), *(re.escape(w) + "s?" for w in lexicon.target_aliases())]
+    for task in lexicon.TASK_KEYS:
+        parts += [rx for _, rx in (*lexicon.task_types(task), *lexicon.task_terms(task))]
+    return re.compile("|".join(f"(?:{p})" for p in parts), re.I)
+
+
+def ungrounded_names(text: str, items: list[dict[str, Any]]) -> list[str]:
+    """The names the planner wrote that a model's reading leaves out: a reading that drops a name
+    is about something else (the model filled in a meaning of its own), so it is refused rather
+    than stored — the rules' "could not read" is the honest reply then. An ordinary word capitalised
+    for emphasis that the lexicon does not know also counts: the cost is that honest reply, never a
+    wrong constraint."""
+    said = " ".join(str((c.get("target") or {}).get("name") or "") for c in items).casefold()
+    return [w for m in _NAME_WORD.finditer(text.strip())
+            if (w := m.group(0)).casefold() not in said and not _lexicon_word().fullmatch(w)]
 
 
 def check_instruction(text: object) -> str:
@@ -95,6 +124,9 @@ def read(text: str, inst: Instance, backend=None, model_source: str = "model",
         items, clar = model_read(backend, text, inst.task)
     except BackendError as e:   # the time box spent, or the model failed: the rules' reply, at once
         return [], "rules", could_not_read(text, f" (the model gave no reading: {e})")
+    dropped = ungrounded_names(text, items) if items else []
+    if dropped:
+        return [], "rules", could_not_read(text, f" (the model's reading left out '{dropped[0]}')")
     return items, model_source, (clar if not items else None)
 
 

@@ -284,3 +284,37 @@ def test_a_poi_in_an_unnamed_building_is_measured_from_that_building(station):
     poi = next(f for f in name_index("helsinki").features if f.name == "Q-Park Iso-Erottaja" and f.kind == "poi")
     assert shape.geom_type in ("Polygon", "MultiPolygon") and shape.area > 500.0
     assert shape.contains(shapely.Point(poi.x, poi.y)) and "building that holds" in c["note"]
+
+
+class _Answers:
+    """A stand-in model that always gives one fixed answer (deterministic: the point is what the
+    interpreter does with a reading, not what a model reads; the real adapter is measured by
+    ``bench --suite instructions`` and read in tests/core/test_instruction_adapter.py)."""
+
+    def __init__(self, answer: dict):
+        self.text = json.dumps(answer)
+
+    def chat(self, messages, schema=None, max_tokens=0, temperature=0.0, seed=0):
+        from cityplanner.plugin.agent.backend import ChatResult
+
+        return ChatResult(self.text, 0, 0, 0.0, "stop")
+
+
+def _flat(kind, **kw):
+    return {"kind": kind, "target_name": None, "target_category": None, "target_id": None, "distance_m": None,
+            "count": None, "share": None, "type": None, "term": None, **kw}
+
+
+def test_a_model_reading_that_drops_the_name_the_planner_wrote_is_refused(station):
+    """Rules cannot read the text; the model answers with a constraint that ignores the name written:
+    that is not a reading of the instruction, so nothing is stored and the reply says why. A reading
+    that keeps the name goes on (here to 'not in the data'), and a text without names is read."""
+    text = "Reserve the old Pikkutalli yard for parking chargers, as discussed."
+    dropped = interpret(text, station, _Answers({"constraints": [_flat("count_min", count=1.0)], "clarify": None}))
+    assert not dropped.constraints and "left out 'Pikkutalli'" in dropped.clarification
+    kept = interpret(text, station, _Answers({"constraints": [_flat("count_min", count=1.0, distance_m=100.0,
+                                                                    target_name="Pikkutalli")], "clarify": None}))
+    assert not kept.constraints and "Pikkutalli" in kept.clarification and "left out" not in kept.clarification
+    vague = "the coverage of the plan matters above all, as discussed"
+    read = interpret(vague, station, _Answers({"constraints": [_flat("emphasis", term="coverage")], "clarify": None}))
+    assert [c["kind"] for c in read.constraints] == ["emphasis"]
