@@ -39,24 +39,17 @@ def test_shipped_adapter_is_small_and_documented():
     assert {"config", "data_sha256", "training", "command", "fallback", "bench"} <= set(doc)
     assert "--config cpu-instructions" in doc["command"] and doc["training"]["sft_steps"] > 0
 
-
-def test_shipped_adapter_data_is_what_its_recipe_generates_today():
-    """Reproducible: the manifest's data hash is the hash of the pairs the recipe (with the
-    manifest's own settings) generates from today's lexicon and templates."""
-    from cityplanner.plugin.training.instructions import InstructionTraining, data_hash, training_pairs
-
-    doc = adapter_manifest()
-    cfg = InstructionTraining(**{k: tuple(v) if isinstance(v, list) else v for k, v in doc["config"].items()})
-    _, train = training_pairs(cfg)
-    assert (data_hash(train), len(train)) == (doc["data_sha256"], doc["train_pairs"])
     # the data hash is the recipe's: regenerate the training pairs and hash them
     from cityplanner.plugin.training.instructions import InstructionTraining, data_hash, training_pairs
 
     cfg = InstructionTraining(**{k: tuple(v) if isinstance(v, list) else v for k, v in doc["config"].items()})
     assert data_hash(training_pairs(cfg)[1]) == doc["data_sha256"]
-    # on by default only when it helped on held-out data
+    # on by default only when it helped on held-out data: far better than the raw model on the first
+    # 16 items, and rules + trained never below rules, on the first 16 nor on every item measured
     rows = {r["reader"]: r["execution_pct"] for r in doc["bench"]["summary"]}
-    helped = rows["trained adapter"] >= rows["raw model"] + 30 and rows["rules + trained"] >= rows["rules"]
+    every = {r["reader"]: r["execution_pct"] for r in doc["bench"].get("all_items", doc["bench"]["summary"])}
+    helped = (rows["trained adapter"] >= rows["raw model"] + 30 and rows["rules + trained"] >= rows["rules"]
+              and every["rules + trained"] >= every["rules"])
     assert doc["fallback"] == helped
 
 
