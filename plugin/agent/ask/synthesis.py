@@ -225,8 +225,9 @@ def _bounds_line(area: dict[str, Any] | None) -> str:
     if not b:
         return ""
     how = "approximated from the place's location" if area.get("approximate") else "as the data maps it"
-    return (f"The area of {area.get('name')} counted is {how}: about {(b[2] - b[0]) / 1000:.1f} × "
-            f"{(b[3] - b[1]) / 1000:.1f} km, x {b[0]:.0f}–{b[2]:.0f}, y {b[1]:.0f}–{b[3]:.0f} (metres, the data's CRS).")
+    w, h = area.get("size_m") or (b[2] - b[0], b[3] - b[1])   # the tool's figure: the reply derives none
+    return (f"The area of {area.get('name')} counted is {how}: about {w / 1000:.1f} × "
+            f"{h / 1000:.1f} km, x {b[0]:.0f}–{b[2]:.0f}, y {b[1]:.0f}–{b[3]:.0f} (metres, the data's CRS).")
 
 
 def _km(m: float) -> str:
