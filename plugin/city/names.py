@@ -157,7 +157,7 @@ class NameIndex:
         if not ranked:
             sugg = self.suggestions(text)
             hint = f" — did you mean {_or(sugg)}?" if sugg else ""
-            return Resolution(text, "missing", None, [], f"'{text}' is not in the {self.region} data{hint}")
+            return Resolution(text, "missing", None, [], f"'{text}' is not in the {self.region} data{hint or '.'}")
         top = ranked[0]
         rivals = [m for m in ranked[1:] if m.score >= top.score - 3 and normalise(m.feature.name) != normalise(top.feature.name)
                   and m.feature.kind != "region"]

@@ -58,12 +58,22 @@ def test_task_words_are_keyed_land_road_station_in_both_languages():
     assert list(pats) == ["station", "land", "road"]
     import re
 
-    for task, words in {"station": ("chargers", "latausasemat", "latauspisteitä"),
+    for task, words in {"station": ("chargers", "latausasemat", "latauspisteitä", "Stations, 300 k€"),
                         "land": ("land use", "maankäyttö", "kaavoitus"),
-                        "road": ("new links", "tieverkko", "katuyhteys")}.items():
+                        "road": ("new links", "tieverkko", "katuyhteys", "tiesuunnitelma")}.items():
         for w in words:
             hits = [t for t, p in pats.items() if re.search(p, w, re.I)]
             assert hits == [task], (w, hits)
+    for w in ("fuel stations", "petrol stations", "bus stations", "the train stations"):   # a kind of station named
+        assert not re.search(pats["station"], w, re.I), w
+
+
+def test_tonni_is_finnish_for_a_thousand_euros():
+    from cityplanner.plugin.city.vocabulary import money_amounts
+
+    assert [m.keur for m in money_amounts("800 tonnia")] == [800.0]
+    assert [m.keur for m in money_amounts("300 tonnilla")] == [300.0]
+    assert money_amounts("tonnikala") == []
     assert (lexicon.task_name("station"), lexicon.task_label("land")) == ("charging", "land-use")
 
 

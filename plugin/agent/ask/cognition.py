@@ -29,6 +29,7 @@ from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amount
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
 from .wording import (
+    AREA_BEFORE,
     BRACKET_CLOSE,
     BRACKET_OPEN,
     COUNTRY,
@@ -245,7 +246,10 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     excluded = [(m.start(), m.end()) for m in LEFT_OUT.finditer(request)]
     places = [p for p in places if not any(a <= p.start < b for a, b in excluded)]
     # a facility word inside a found name is part of the name ("Q-Park", "Kaisaniemen puisto")
-    places = [p for p in places if p.found or not any(t.start <= p.start and p.end <= t.end for t in all_terms)]
+    # and a facility word that is only part of a data name is that word, not the place: "Restaurants
+    # inside …" is restaurants, not "BW Restaurants" (a whole name or an alias written out stays a name)
+    places = [p for p in places if not any(t.start <= p.start and p.end <= t.end for t in all_terms)
+              or (p.found and (p.match is None or p.match.how in ("exact", "alias")))]
     terms = [t for t in all_terms if not any(p.start <= t.start < p.end and p.kind != "region" for p in places)]
     # "Oodi (the library)": a word in brackets after a name describes it, it asks for nothing
     terms = [t for t in terms if not any(p.found and BRACKET_OPEN.fullmatch(request[p.end:t.start])
@@ -259,6 +263,7 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
             same = [m.feature.name for w in (p.name, p.written) for m in index_of(region).lookup(w, kinds=AREA_KINDS, limit=2)
                     if normalise(m.feature.name) == normalise(w)]
             p.area_name = same[0] if same else ""
+    outside = _outside_names(request, places, region, regions, index_of)
     trace: list[str] = []
     goals, test = _read_goals(request, places, terms, money, dists, trace)
     if any(g.intent in ("plan", "compare_plans") for g in goals) or not goals:
@@ -270,7 +275,7 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     for p in places:
         if p.found and p.kind != "region" and normalise(p.written) != normalise(p.name):
             notes.append(f"'{p.written}' read as {p.name}.")
-    absent = list(dict.fromkeys(p.message for p in places if not p.found))
+    absent = list(dict.fromkeys([p.message for p in places if not p.found] + outside))
     if unknown and not any(g.slots.get("category") or g.intent not in ("nearest", "within", "find", "count", "exists")
                            for g in goals):
         # "How many bus stops are on Mannerheimintie?": no category holds them, so none in the data
@@ -278,13 +283,53 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
         absent.append(f"The {where} data has no {unknown[0]}: '{unknown[0]}' is not in the {where} data's categories "
                       f"({', '.join(CATEGORIES)}).")
         goals = []
-    missing += _missing(goals, region, ent)
+    if outside:   # no region, and the request is about a place outside every loaded one: that is the answer
+        goals = []
+    missing += _missing(goals, region, ent) if not outside else []
     hard = [f"budget = {m.keur:g} k€" for m in money] + [f"distance = {d:g} m" for _, _, d in dists]
     for k in ("places", "categories", "budgets_keur"):
         src.setdefault(k, "rules")
     intent = goals[0].intent if goals else "unknown"
     return Task(task_request, intent, region, goals, ent, hard, [], list(dict.fromkeys(missing)), src,
                 list(dict.fromkeys(notes)), absent, test, trace)
+
+
+def _outside_names(request: str, places: list[Place], region: str | None, regions: tuple[str, ...],
+                   index_of: Callable[[str], NameIndex]) -> list[str]:
+    """"cafés in Espoo", "pharmacies in Kallio": a district that no loaded region has is said to lie
+    outside them (an absent place's message is replaced); without a region, the messages of the
+    names in an area's place that no region has (then the region is not asked for)."""
+    for p in places:
+        if not p.found and AREA_BEFORE.search(request[max(0, p.start - 12):p.start]):
+            p.message = _outside(p.written, region, regions, index_of) or p.message
+    if region or places:
+        return []
+    return [m for m in (_outside(request[s:e], None, regions, index_of) for s, e in _namelike_spans(request)
+                        if AREA_BEFORE.search(request[max(0, s - 12):s])) if m]
+
+
+def _outside(written: str, region: str | None, regions: tuple[str, ...],
+             index_of: Callable[[str], NameIndex]) -> str | None:
+    """"'Espoo' is not in the helsinki data …, so it lies outside the loaded regions" for a name in an
+    area's place ("in Espoo") that no loaded region's data has (exactly or as a likely misspelling);
+    a name another region has says which; None for a name some region has or for no name at all."""
+    words = [w for w in NAME_WORD.findall(written) if w.casefold() not in SENTENCE_WORDS | GENERIC | UNITS]
+    if not words or COUNTRY.fullmatch(written.strip()) or any(normalise(written) == normalise(a)
+                                                              for r in regions for a in REGION_ALIASES.get(r, (r,))):
+        return None
+    covers = " and ".join(f"{r} ({REGION_ALIASES[r][-1]})" if r in REGION_ALIASES else r for r in regions)
+    elsewhere = [r for r in regions if r != region and index_of(r).is_name(written)]
+    if elsewhere:
+        return (f"'{written}' is not in the {region} data; it is in the {elsewhere[0]} data "
+                f"(ask with the region {elsewhere[0]}).")
+    if any(m.how != "fuzzy" or m.score >= 90 for r in regions for m in index_of(r).lookup(written, limit=1)):
+        return None   # a name (or a close misspelling of one) that some region has: the resolver's message stands
+    near = index_of(region).suggestions(written) if region else []
+    near_areas = [n for n in near if any(m.feature.kind in AREA_KINDS and normalise(m.feature.name) == normalise(n)
+                                         for m in index_of(region).lookup(n, kinds=AREA_KINDS, limit=1))]
+    return (f"'{written}' is not in the {region or 'loaded'} data: no loaded region has a place so named — the data "
+            f"covers {covers} only, so {written} lies outside the loaded regions"
+            + (f" (did you mean {' or '.join(near_areas[:2])}?)." if near_areas else "."))
 
 
 def _split_hyphen_pairs(request: str, regions: tuple[str, ...], index_of: Callable[[str], NameIndex],

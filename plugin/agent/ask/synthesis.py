@@ -239,6 +239,8 @@ def _what(g: Any, n: int = 2) -> str:
     plural unless ``n`` is 1."""
     s = g.slots
     cat = s.get("category") or "feature"
+    if s.get("word", "")[:1].isupper() and s["word"][1:].islower():   # "Restaurants inside …": capital of the sentence only
+        s = {**s, "word": s["word"].lower()}
     if lexicon.is_finnish(s.get("word") or ""):   # no English ending on a Finnish noun: the category counts
         return f"{_number(cat, n)} ('{s['word']}'{', ' + s['tag'] if s.get('tag') else ''})"
     word = _number(s.get("word") or cat, n)

@@ -72,7 +72,8 @@ NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|vi
             r"kindergarten|university|college|gym|cemetery|playground|chapel|" \
             r"[a-zåäö-]*(?:halli|asema|museo|tehdas|kirkko|koulu|lukio|kirjasto|puisto|tori|talo|kenttä|sairaala|" \
             r"satama|silta|ranta|linna|teatteri|kauppa|keskus|aukio|kappeli|koti|stadion|areena|ravintola|" \
-            r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri))\b"   # Finnish: "Sunilan tehdas"
+            r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri|katedraali|puutarha|kartano|kylpylä|" \
+            r"majakka|linnoitus|kasino|uimala))\b"   # Finnish: "Sunilan tehdas"
 
 
 metres = lexicon.metres
@@ -85,7 +86,10 @@ _ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|if no\w*|if there (?:are|is) n
 #: a sentence before the condition sets the scene ("Budget is two million euros. If …"): no goal of its own
 _PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
 IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming)\b(?P<cond>.+?)"
-                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*)(?P<then>.+?)" + _ELSE, re.I | re.S)
+                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*"
+                   # no comma: "if there's a charger within 500 m of X just tell me the closest one"
+                   r"|\s+(?=(?:just\s+|please\s+)?(?:(?:tell|give|show|get|find)\s+me|name\s+it|list\s+them)\b))"
+                   r"(?P<then>.+?)" + _ELSE, re.I | re.S)
 #: "fewer than 10 car parks in karhula -> land plan 250 k€, else road plan 250 k€": a terse condition
 TERSE_IF = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:fewer|more|less|at least|at most|over|under|no|any)\b.+?)\s*(?:->|→|=>)\s*"
                       r"(?P<then>.+?)" + _ELSE, re.I | re.S)
@@ -172,6 +176,7 @@ _ON_LOW = {
     "from": r"\bfrom\b",
     "to": r"\bto\b",
     "how_many": r"\bhow many\b|\bnumber of\b",
+    "terse_filler": r"\b(?:a|an|the|in|for|at|on|of|please|plan|plans|some|new|more)\b",
 }
 _ANY_CASE = {
     "it": r"\bit\b",
@@ -183,6 +188,8 @@ _ANY_CASE = {
     "center_before": r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
     "area_before": r"\b(?:in|on|along|inside|around|at)\s+(?:the\s+)?$",
 }
+#: a name in an area's place: "in Espoo", "inside Kallio", "around Tapiola"
+AREA_BEFORE = re.compile(r"\b(?:in|inside|around|within)\s+(?:the\s+)?$", re.I)
 W: dict[str, re.Pattern[str]] = {**{k: re.compile(v) for k, v in _ON_LOW.items()},
                                  **{k: re.compile(v, re.I) for k, v in _ANY_CASE.items()}, "near_slot": NEAR_SLOT}
 
