@@ -31,6 +31,12 @@ def test_plurals_in_both_languages():
     assert what("koulut", "school", 3) == "schools ('koulut')"              # not "kouluts"
     assert what("latauspiste", "charging", 4) == "charging points ('latauspiste')"
     assert what("apteekki", "clinic", 1, "amenity=pharmacy") == "clinic ('apteekki', amenity=pharmacy)"
+    assert what("kahvilat", "business", 2, "amenity=cafe") == "businesses ('kahvilat', amenity=cafe)"
+    # English endings after ch / sh / x / s: "churches", "boxes", "campuses"; singular back again
+    assert [synthesis._number(w, n) for w, n in (("church", 3), ("churches", 1), ("box", 2), ("campus", 2),
+                                                 ("glasses", 1), ("bus", 1), ("cafés", 1))] == \
+        ["churches", "church", "boxes", "campuses", "glass", "bus", "café"]
+    assert what("Restaurants", "business", 4, "amenity=restaurant") == "restaurants (business, amenity=restaurant)"
 
 
 def test_area_answers_say_the_bounds_counted_over(tmp_path):

@@ -68,6 +68,20 @@ def test_task_words_are_keyed_land_road_station_in_both_languages():
         assert not re.search(pats["station"], w, re.I), w
 
 
+@pytest.mark.parametrize("word, category, tag", [
+    ("kahvilat", "business", ("amenity", ("cafe",))), ("latausasemat", "charging", None),
+    ("parkkipaikka", "parking", None), ("kuntosali", "recreation", ("leisure", ("fitness_centre", "sports_centre"))),
+    ("hautausmaa", "green", ("landuse", ("cemetery",))), ("yliopisto", "school", ("amenity", ("university", "college"))),
+    ("elokuvateatteri", "recreation", ("amenity", ("cinema",))), ("pankki", "business", ("amenity", ("bank",))),
+])
+def test_finnish_facility_words(word, category, tag):
+    from cityplanner.plugin.city.vocabulary import category_terms
+
+    (t,) = category_terms(word)
+    assert (t.category, t.tags[0] if t.tags else None) == (category, tag)
+    assert lexicon.is_finnish(word)   # no English plural ending is put on it
+
+
 def test_tonni_is_finnish_for_a_thousand_euros():
     from cityplanner.plugin.city.vocabulary import money_amounts
 

@@ -260,8 +260,12 @@ def _number(word: str, n: int) -> str:
         return f"{word} {MASS_NOUNS[low]}{'' if n == 1 else 's'}"
     if n == 1 and low.endswith("ies"):
         last = last[:-3] + "y"
-    elif n == 1 and low.endswith("s") and not low.endswith("ss"):
+    elif n == 1 and low.endswith(("ches", "shes", "xes", "zes", "sses")):   # churches, boxes, glasses
+        last = last[:-2]
+    elif n == 1 and low.endswith("s") and not low.endswith(("ss", "us", "is", "as")):   # bus, campus, gas stay
         last = last[:-1]
+    elif n != 1 and low.endswith(("ch", "sh", "x", "z", "ss", "us")):
+        last += "es"
     elif n != 1 and not low.endswith("s"):
         last = last[:-1] + "ies" if low.endswith("y") and low[-2:-1] not in "aeiou" else last + "s"
     return f"{head} {last}".strip()
