@@ -44,6 +44,26 @@ def test_distances_in_digits_and_words_but_not_money():
         ("a kilometre", 1000), ("viisisataa metriä", 500)]
     # "two" in "two hundred metres" is never a count of two
     assert lexicon.distances("two hundred metres")[0].metres == 200
+    # thousands written with a space are one number; Finnish "puoli" is a half
+    assert [(d.written, d.metres) for d in lexicon.distances("within 1 500 m, puoli kilometriä")] == [
+        ("1 500 m", 1500), ("puoli kilometriä", 500)]
+
+
+@pytest.mark.parametrize("text, keur", [
+    ("seven hundred and fifty thousand euros", 750.0),   # the whole number, not "fifty thousand"
+    ("viisisataa tuhatta euroa", 500.0), ("kaksisataa tuhatta euroa", 200.0), ("puoli miljoonaa euroa", 500.0),
+    ("puolitoista miljoonaa", 1500.0), ("450.000 €", 450.0), ("two hundred thousand euros", 200.0),
+])
+def test_money_in_words_and_european_forms(text, keur):
+    from cityplanner.plugin.city.vocabulary import money_amounts
+
+    assert [m.keur for m in money_amounts(f"plan chargers with {text}")] == [keur]
+
+
+def test_number_words_without_a_money_word_are_no_money():
+    from cityplanner.plugin.city.vocabulary import money_amounts
+
+    assert money_amounts("five chargers within two hundred metres of Kiasma") == []
 
 
 def test_road_kinds_new_rebuild_upgrade():
