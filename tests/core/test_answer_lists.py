@@ -34,8 +34,8 @@ def test_plurals_in_both_languages():
     assert what("kahvilat", "business", 2, "amenity=cafe") == "businesses ('kahvilat', amenity=cafe)"
     # English endings after ch / sh / x / s: "churches", "boxes", "campuses"; singular back again
     assert [synthesis._number(w, n) for w, n in (("church", 3), ("churches", 1), ("box", 2), ("campus", 2),
-                                                 ("glasses", 1), ("bus", 1), ("cafés", 1))] == \
-        ["churches", "church", "boxes", "campuses", "glass", "bus", "café"]
+                                                 ("glasses", 1), ("bus", 1), ("cafés", 1), ("cinemas", 1))] == \
+        ["churches", "church", "boxes", "campuses", "glass", "bus", "café", "cinema"]
     assert what("Restaurants", "business", 4, "amenity=restaurant") == "restaurants (business, amenity=restaurant)"
 
 
@@ -80,3 +80,29 @@ def test_near_in_a_plan_request_is_a_constraint_said_in_the_reply(tmp_path):
     plain = answer_request("Plan chargers with 300k", reg, None, "helsinki")
     assert "Held to" not in plain["answer"]
     assert store.load(reg.ctx.workspace(plain["tool_calls"][0]["result"]["workspace"])) == []
+
+
+def test_a_park_the_city_model_keeps_in_parts_is_a_park_in_every_part(tmp_path):
+    """Kumparepuisto is one OSM polygon (leisure=park, read here with GDAL's OSM driver) that the
+    City holds as several POIs; every part carries the park's tags, so 'how many parks' counts each
+    (before, the parts away from the polygon's representative point had no tags)."""
+    import geopandas as gpd
+    import shapely
+
+    from cityplanner.plugin.agent.ask.agent import answer_request
+    from cityplanner.plugin.agent.tools import default_registry
+    from cityplanner.plugin.city import load_city
+    from cityplanner.plugin.city.names import name_index
+    from cityplanner.plugin.city.regions import REGIONS, region_path
+
+    osm = gpd.read_file(region_path(str(REGIONS["kotka"])), layer="multipolygons", where="name = 'Kumparepuisto'")
+    assert list(osm["leisure"]) == ["park"]
+    city = load_city("kotka")
+    park = shapely.make_valid(osm.to_crs(city.crs).geometry.iloc[0])
+    parts = [f"poi:{i}" for i, r in city.pois.iterrows() if r["name"] == "Kumparepuisto"
+             and shapely.distance(park, r.geometry) <= 1.0]
+    assert len(parts) >= 2
+    tags = name_index("kotka").poi_tags
+    assert all(tags.get(p, {}).get("leisure") == "park" for p in parts)
+    out = answer_request("how many parks are there in Karhula?", default_registry(tmp_path), None, "kotka")
+    assert out["answer"].startswith(f"There are {len(parts)} parks (green, leisure=park) in the kotka data")

@@ -389,6 +389,10 @@ def nearest_search(c: Clause) -> list[Goal] | None:
 
 
 def within_radius(c: Clause) -> list[Goal] | None:
+    if c.has("near") and c.term is not None and not (c.cp or c.cd or c.refs or c.area_places or c.cue("route")
+                                                      or c.cue("nearest")):
+        # "how many banks are near the harbour?": near a place the data does not name — which place?
+        return [c.goal("within", place=None, radius_m=NEAR_M, default_radius=True, **term_slots(c.term))]
     default_radius = bool(c.has("near") and c.term is not None and c.cp and not c.cd and not c.cue("route"))
     cd = [NEAR_M] if default_radius else c.cd   # "cafés near Stockmann": within a default radius, stated in the answer
     if not (cd and (c.term or c.has("what_lies")) and not (c.cue("route") and len(c.cp) >= 2)):

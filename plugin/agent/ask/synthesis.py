@@ -262,7 +262,7 @@ def _number(word: str, n: int) -> str:
         last = last[:-3] + "y"
     elif n == 1 and low.endswith(("ches", "shes", "xes", "zes", "sses")):   # churches, boxes, glasses
         last = last[:-2]
-    elif n == 1 and low.endswith("s") and not low.endswith(("ss", "us", "is", "as")):   # bus, campus, gas stay
+    elif n == 1 and low.endswith("s") and not low.endswith(("ss", "us", "is")) and low != "gas":   # bus, campus stay
         last = last[:-1]
     elif n != 1 and low.endswith(("ch", "sh", "x", "z", "ss", "us")):
         last += "es"
