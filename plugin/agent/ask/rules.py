@@ -433,6 +433,16 @@ def find_kind(c: Clause) -> list[Goal] | None:
     if c.term is None or not (c.cue("count") or c.cue("exists") or c.cue("list") or c.conditional or not c.cp):
         return None
     area = next((p for p in c.cp if W["area_before"].search(c.request[max(c.s, p.start - 10):p.start])), None)
+    if area is None and len(c.cp) == 1 and (c.cp[0].kind in AREA_KINDS or c.cp[0].area_name) \
+            and not W["origin_before"].search(c.request[max(c.s, c.cp[0].start - 10):c.cp[0].start]):
+        area = c.cp[0]   # "Kluuvi car parks list": the one district named is where, never dropped
+    point = area if area is not None and area.kind == "poi" and not area.area_name else None   # "at Stockmann": a point
+    if point is None and area is None and len(c.cp) == 1 and not c.cd and c.cp[0].found:
+        point = c.cp[0]
+    if point is not None and point.found:
+        # "count cafés Kiasma", "pharmacies at Stockmann": a place that is no area is where to count
+        # around (the 'near' read is said), never dropped
+        return [c.goal("within", place=point.id, radius_m=NEAR_M, default_radius=True, **term_slots(c.term))]
     intent = "count" if c.cue("count") else "exists" if c.cue("exists") or c.conditional else "find"
     slots = term_slots(c.term)
     if area is not None:   # by name: the tool resolves it among areas (a district, not a shop so named)
