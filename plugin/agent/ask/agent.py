@@ -18,7 +18,6 @@ and the answer is drafted from the observations.
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -27,12 +26,12 @@ from ...city.names import NameIndex
 from ..tools import Observation, Registry, dumps
 from . import synthesis
 from .cognition import READING_SCHEMA, Goal, Task, extract, merge_model, model_prompt
+from .intents import INTENTS, Calls, Step
 
 MAX_CALLS, MAX_SECONDS = 25, 600.0
 DRAFT_CALLS, DRAFT_SECONDS = 2, 90.0
 SWITCH_AFTER = 8
 MAX_EXTRA = 3
-SOLVE_SECONDS = 5.0
 SYNTHESIS_FACTS, SYNTHESIS_CHARS, SYNTHESIS_TOKENS = 3, 240, 48   # the model sentence's prompt and length
 
 
@@ -163,106 +162,17 @@ def _ref(run: Run, task: Task, value: Any) -> tuple[Any, str | None]:
     return None, "it depends on an earlier part that found nothing"
 
 
-def _slot_args(slots: dict[str, Any], *keys: str) -> dict[str, Any]:
-    return {k: slots[k] for k in keys if slots.get(k) not in (None, "")}
-
-
-#: what a plan's sites are called in an instruction ("at least one site within 500 m of Kiasma")
-PLAN_UNIT = {"station": "site", "land": "parcel", "road": "link"}
-
-
-def _plan_calls(run: Run, region: str | None, task_name: str, budget: float, size: str,
-                near: dict[str, Any] | None = None) -> list[tuple[str, dict]]:
-    """Build, [hold to "near X" as a stored constraint], solve, evaluate."""
-    # a workspace per (task, budget): two plans of one request never overwrite each other
-    # a plan held near a place has its own workspace: its stored instruction never reaches a plain plan
-    suffix = f"-near-{re.sub(r'[^A-Za-z0-9]+', '-', str(near['place'])).strip('-')}-{near['radius_m']:g}m" if near else ""
-    build = {"region": region, "task": task_name, "budget": budget, "size": size or "small",
-             "workspace": f"{region}-{task_name}-{budget:g}k-{size or 'small'}{suffix}", "overwrite": True}
-    built = _done(run, "build_instance", build)
-    if built is None or not built.ok:
-        return [("build_instance", build)]
-    ws = built.result["workspace"]
-    hold = [("add_constraint", {"workspace": ws, "apply": True,
-                                "instruction": f"at least one {PLAN_UNIT.get(task_name, 'site')} within "
-                                               f"{near['radius_m']:g} m of {near['name']}"})] if near else []
-    return [("build_instance", build), *hold, ("solve_plan", {"workspace": ws, "time_limit": SOLVE_SECONDS}),
-            ("evaluate_plan", {"workspace": ws})]
-
-
-Calls = tuple[list[tuple[str, dict]], "str | None"]
-
-
-def _calls(goal: Goal, region: str | None, run: Run, task: Task, i: int) -> tuple[list[tuple[str, dict]], str | None]:
-    """The calls a goal needs given what ran so far, and a limitation when it cannot proceed."""
+def _calls(goal: Goal, region: str | None, run: Run, task: Task, i: int) -> Calls:
+    """The calls a goal needs given what ran so far, and a limitation when it cannot proceed
+    (its intent's ``calls``; an intent without a class, as before, calls the plan tools)."""
     if goal.absent:
         return [], None   # answered with "X is not in the data"
     if goal.branch in ("then", "else"):
         outcome = condition_outcome(run, task)
         if outcome is None or (outcome != (goal.branch == "then")):
             return [], None
-    return INTENT_CALLS.get(goal.intent, _plan_goal_calls)(goal.slots, region, run, task)
-
-
-def _summary_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
-    return [("region_summary", {"region": region})], None
-
-
-def _find_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
-    return [("find_features", {"region": region, **_slot_args(s, "category", "tag", "name", "area")})], None
-
-
-def _nearest_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
-    place, why = _ref(run, task, s["place"])
-    if why:
-        return [], f"the nearest {s.get('word') or s.get('category')}: {why}"
-    narrow = ("nearest_facility", {"region": region, "place": place, **_slot_args(s, "category", "tag")})
-    done = _done(run, *narrow)
-    if s.get("tag") and done is not None and done.ok and done.result.get("nearest") is None:
-        # none of the narrow kind ("park"): the broad category (green) answers what is near
-        return [narrow, ("nearest_facility", {"region": region, "place": place, "category": s["category"]})], None
-    return [narrow], None
-
-
-def _within_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
-    place, why = _ref(run, task, s["place"])
-    if why:
-        return [], f"the count within {s['radius_m']:g} m: {why}"
-    return [("within_distance", {"region": region, "place": place, "radius_m": s["radius_m"],
-                                 **_slot_args(s, "category", "tag")})], None
-
-
-def _route_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
-    (o, why1), (d, why2) = _ref(run, task, s["origin"]), _ref(run, task, s["destination"])
-    if why1 or why2:
-        return [], f"the route: {why1 or why2}"
-    return [("route", {"region": region, "origin": o, "destination": d})], None
-
-
-def _compare_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
-    return [("route", {"region": region, "origin": c, "destination": s["target"]}) for c in s["candidates"]], None
-
-
-def _participation_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
-    return [("participation_metrics", {"parcels": s["parcels"]})], None
-
-
-def _compare_plans_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
-    calls: list[tuple[str, dict]] = []
-    for p in s["plans"]:
-        calls += _plan_calls(run, region, p["task"], p["budget"], "small")
-    return calls, None
-
-
-def _plan_goal_calls(s: dict, region: str | None, run: Run, task: Task) -> Calls:
-    return _plan_calls(run, region, s["task"], s["budget"], s.get("size"), s.get("near")), None
-
-
-#: which tools each intent calls (a plan, and anything else, calls the plan tools)
-INTENT_CALLS: dict[str, Callable[[dict, str | None, Run, Task], Calls]] = {
-    "summary": _summary_calls, "find": _find_calls, "count": _find_calls, "exists": _find_calls,
-    "nearest": _nearest_calls, "within": _within_calls, "route": _route_calls, "compare": _compare_calls,
-    "participation": _participation_calls, "compare_plans": _compare_plans_calls, "plan": _plan_goal_calls}
+    step = Step(goal.slots, region, lambda tool, args: _done(run, tool, args), lambda v: _ref(run, task, v))
+    return INTENTS.get(goal.intent, INTENTS["plan"]).calls(step)
 
 
 def condition_value(run: Run, task: Task) -> tuple[float | None, str]:
@@ -270,23 +180,8 @@ def condition_value(run: Run, task: Task) -> tuple[float | None, str]:
     i = next((k for k, g in enumerate(task.goals) if g.branch == "if"), None)
     if i is None:
         return None, ""
-    g = task.goals[i]
-    ran = goal_observations(run, task, i)
-    obs = [o for o in ran if o.ok]
-    if g.intent == "route" and any(not o.ok and "no road connects" in (o.error or "") for o in ran):
-        return float("inf"), "distance_m"   # "if it is more than 2 km by road": farther than any distance
-    if not obs:
-        return None, ""
-    r = obs[-1].result
-    if g.intent in ("find", "count", "exists", "within"):
-        return float(r["count"]), "count"
-    if g.intent == "nearest":
-        return (float(r["nearest"]["network_distance_m"]) if r.get("nearest") else float("inf")), "distance_m"
-    if g.intent == "route":
-        return float(r["network_distance_m"]), "distance_m"
-    if g.intent == "plan" and obs[-1].tool == "evaluate_plan":
-        return (float(r["score"]) if r.get("score") is not None else None), "score"
-    return None, ""
+    intent = INTENTS.get(task.goals[i].intent)
+    return intent.tested(goal_observations(run, task, i)) if intent is not None else (None, "")
 
 
 def condition_outcome(run: Run, task: Task) -> bool | None:
@@ -310,7 +205,7 @@ def next_call(run: Run, task: Task) -> tuple[tuple[str, dict] | None, list[str]]
                 return (tool, args), limits
             if not obs.ok:
                 limits.append(f"{tool}: {obs.error}")
-                if goal.intent != "compare":
+                if not INTENTS.get(goal.intent, INTENTS["plan"]).independent_calls:
                     break  # later calls of this goal depend on this one (a comparison's do not)
     return None, limits
 

@@ -26,6 +26,8 @@ from typing import Any
 from ...city import CATEGORIES, lexicon
 from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normalise
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
+from .intents import INTENTS as INTENT_CLASSES
+from .intents.plan import KIND_QUESTION
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
 from .wording import (
@@ -55,8 +57,7 @@ from .wording import (
     condition_test,
 )
 
-INTENTS = ("summary", "find", "count", "exists", "nearest", "route", "within", "compare", "plan",
-           "compare_plans", "participation")
+INTENTS = tuple(INTENT_CLASSES)   # the intents' names, for the model's reading schema and prompt
 TASKS = ("station", "land", "road")
 @dataclass
 class Task:
@@ -448,26 +449,15 @@ def _missing(goals: list[Goal], region: str | None, ent: dict[str, Any]) -> list
         if ent.get("places_absent") or ent.get("categories_absent"):
             return []
         if ent.get("budgets_keur"):   # "0,5 M€ please": money is for a plan, of which kind?
-            return ["the kind of plan (land use, roads or charging stations)"] + \
+            return [KIND_QUESTION] + \
                 (["the region (helsinki or kotka)"] if region is None else [])
         return ["what you want to know (a place query, a route or a plan)"]
     miss: list[str] = []
-    needs = {"nearest": ("place", "category"), "route": ("origin", "destination"), "within": ("place",),
-             "plan": ("task", "budget"), "find": (), "count": (), "exists": (), "summary": (), "compare": (),
-             "compare_plans": (), "participation": ("parcels",)}
-    label = {"place": "the start place (where to search from)", "category": "the kind of facility (a category such as "
-             "pharmacy, school or parking)", "origin": "the start place", "destination": "the destination place",
-             "task": "the kind of plan (land use, roads or charging stations)", "budget": "the budget (k€)",
-             "parcels": "the parcels GeoJSON file"}
     for g in goals:
         if g.absent:
             continue   # answered with "X is not in the data"
-        for k in needs[g.intent]:
-            if g.slots.get(k) in (None, ""):
-                miss.append(label[k])
-        if g.intent in ("find", "count", "exists") and not g.slots.get("category"):
-            miss.append("what to look for (a name or a kind of place)")
-    if region is None and any(g.intent != "participation" for g in goals):
+        miss += INTENT_CLASSES[g.intent].missing(g.slots)
+    if region is None and any(INTENT_CLASSES[g.intent].needs_region for g in goals):
         miss.insert(0, "the region (helsinki or kotka)")
     return list(dict.fromkeys(miss))
 

@@ -356,7 +356,10 @@ def plan_lines(g_task: str, budget: float, obs: list[Observation], idx: Any, sho
 
 
 def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str], outcome: bool | None) -> list[str]:
-    """The answer's fact lines, goal by goal, from the observations of each goal."""
+    """The answer's fact lines, goal by goal, from the observations of each goal (each intent's
+    ``facts``: ``intents``, which write with this module's helpers, hence imported here)."""
+    from .intents import INTENTS, Facts
+
     out: list[str] = []
     for i, g in enumerate(task.goals):
         if g.absent:
@@ -369,121 +372,11 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
         if not good:
             out.extend(_condition_line(task, g, cond, outcome))   # a route no road makes still decides
             continue
-        facts = INTENT_FACTS.get(g.intent)
-        if facts is not None:
-            out.extend(facts(Facts(g, good[-1].result, good, obs, task.region, idx)))
+        intent = INTENTS.get(g.intent)
+        if intent is not None:
+            out.extend(intent.facts(Facts(g, good[-1].result, good, obs, task.region, idx)))
         out.extend(_condition_line(task, g, cond, outcome))
     return out + list(task.notes)
-
-
-class Facts:
-    """What one goal's fact lines are written from: the goal, its last good result, its good and
-    all observations, the region and the name index."""
-
-    def __init__(self, g: Any, r: dict, good: list, obs: list, region: str | None, idx: Any):
-        self.g, self.s, self.r, self.good, self.obs, self.region, self.idx = g, g.slots, r, good, obs, region, idx
-
-
-def _summary_facts(f: Facts) -> list[str]:
-    return fact_lines(f.good[-1])
-
-
-def _find_facts(f: Facts) -> list[str]:
-    g, s, r, out = f.g, f.s, f.r, []
-    where = f" in {s['area_name']}" if s.get("area_name") else f" in the {f.region} data"
-    approx = " (area approximated from the place's location)" if (r.get("area") or {}).get("approximate") else ""
-    bounds = _bounds_line(r.get("area"))
-    what = _what(g, r["count"])
-    if r["count"] == 0:
-        out.append(f"{'No: t' if g.intent == 'exists' else 'T'}here are no {what}{where}{approx}.")
-    elif g.intent == "count":
-        named = [x for x in r["features"] if x.get("name")]
-        out.append(f"There {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}"
-                   + (f", e.g. {_names_list(named, r['count'], n=5)}." if named else "."))
-    else:
-        yes = "Yes: t" if g.intent == "exists" else "T"
-        out.append(f"{yes}here {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}: "
-                   f"{_names_list(r['features'], r['count'])}.")
-    if bounds:
-        out.append(bounds)
-    return out
-
-
-def _nearest_facts(f: Facts) -> list[str]:
-    g, s, r, out = f.g, f.s, f.r, []
-    n = r.get("nearest")
-    if n is not None:
-        return [f"The nearest {_what(g, 1)} to {_label(r['origin'])} is {site_label(_label(n), n.get('street'))}: "
-                f"{n['network_distance_m']} m by road ({n['straight_distance_m']} m straight)."]
-    out.append(f"There is no {_what(g, 1)} in the {f.region} data, so none is near {_label(r['origin'])}.")
-    broad = next((o.result for o in f.good if o.tool == "nearest_facility" and not o.params.get("tag")
-                  and o.result.get("nearest")), None)
-    if broad is not None and s.get("tag"):
-        b = broad["nearest"]
-        out.append(f"Taking any {s['category']} instead: the nearest to {_label(broad['origin'])} is "
-                   f"{site_label(_label(b), b.get('street'))}: {b['network_distance_m']} m by road "
-                   f"({b['straight_distance_m']} m straight).")
-    return out
-
-
-def _within_facts(f: Facts) -> list[str]:
-    g, s, r, out = f.g, f.s, f.r, []
-    what = _what(g, r["count"]) if s.get("category") else "points of interest"
-    if s.get("default_radius"):
-        out.append(f"'Near' read as within {r['radius_m']:g} m (straight line); give a distance to change it.")
-    if r["count"] == 0:
-        out.append(f"There are no {what} within {r['radius_m']:g} m of {_label(r['center'])}.")
-    else:
-        out.append(f"There {'is' if r['count'] == 1 else 'are'} {r['count']} {what} within {r['radius_m']:g} m "
-                   f"of {_label(r['center'])} "
-                   f"(straight line): {_names_list(r['features'], r['count'], with_street=False)}.")
-    return out
-
-
-def _route_facts(f: Facts) -> list[str]:
-    r = f.r
-    via = _via(r["streets"])
-    return [f"By road, {_label(r['origin'])} to {_label(r['destination'])} is "
-            f"{_km(r['network_distance_m'])}{via} ({r['straight_distance_m']} m straight)."]
-
-
-def _compare_facts(f: Facts) -> list[str]:
-    routes = [o.result for o in f.good if o.tool == "route"]
-    if not routes:
-        return []
-    best = min(routes, key=lambda x: x["network_distance_m"])
-    others = "; ".join(f"{_label(x['origin'])} is {x['network_distance_m']} m"
-                       for x in routes if x is not best)
-    return [f"Closer by road to {_label(best['destination'])}: {_label(best['origin'])} "
-            f"({best['network_distance_m']} m)" + (f"; {others}." if others else ".")]
-
-
-def _plan_facts(f: Facts) -> list[str]:
-    return plan_lines(f.s["task"], f.s["budget"], f.obs, f.idx, coords=bool(COORDS_ASKED.search(f.g.clause)))
-
-
-def _compare_plans_facts(f: Facts) -> list[str]:
-    out: list[str] = []
-    scores = []
-    for p in f.s["plans"]:
-        ws = f"{f.region}-{p['task']}-{p['budget']:g}k-small"
-        pobs = [o for o in f.obs if o.params.get("workspace") == ws]
-        out.extend(plan_lines(p["task"], p["budget"], pobs, f.idx, show_sites=False))
-        ev = next((o.result for o in pobs if o.ok and o.tool == "evaluate_plan"), None)
-        if ev and ev.get("score") is not None:
-            scores.append((ev["score"], p))
-    if len(scores) >= 2:
-        best = max(scores, key=lambda x: x[0])
-        out.append(f"The {TASK_LABEL[best[1]['task']]} plan scores better ({best[0]} vs "
-                   f"{', '.join(str(x[0]) for x in scores if x is not best)}); scores of different "
-                   "tasks measure different things.")
-    return out
-
-
-#: which facts each intent reports (from its tools' results)
-INTENT_FACTS = {"summary": _summary_facts, "find": _find_facts, "count": _find_facts, "exists": _find_facts,
-                "nearest": _nearest_facts, "within": _within_facts, "route": _route_facts, "compare": _compare_facts,
-                "plan": _plan_facts, "compare_plans": _compare_plans_facts, "participation": _summary_facts}
 
 
 def _condition_line(task: Any, g: Any, cond: tuple[float | None, str], outcome: bool | None) -> list[str]:

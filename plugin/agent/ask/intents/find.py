@@ -1,0 +1,58 @@
+"""``find``, ``count``, ``exists``: places of a kind in the region or an area of it ("Are there
+any pharmacies in Kotka?", "how many schools are in Kluuvi?", "list the car parks"). One tool
+call; the three differ only in how the answer is worded."""
+from __future__ import annotations
+
+from ...tools import Observation
+from ..synthesis import _bounds_line, _names_list, _what
+from .base import Calls, Facts, Intent, Step, last_result, slot_args
+
+
+class FindBase(Intent):
+    """What the three share: the rules, the need (what to look for), the call and the facts."""
+    rules = ("find.kind",)
+    needs = (("category", "what to look for (a name or a kind of place)"),)
+    tools = ("find_features",)
+
+    def calls(self, step: Step) -> Calls:
+        return [("find_features", {"region": step.region,
+                                   **slot_args(step.slots, "category", "tag", "name", "area")})], None
+
+    def tested(self, ran: list[Observation]) -> tuple[float | None, str]:
+        r = last_result(ran)
+        return (float(r["count"]), "count") if r is not None else (None, "")
+
+    def facts(self, f: Facts) -> list[str]:
+        g, s, r, out = f.g, f.s, f.r, []
+        where = f" in {s['area_name']}" if s.get("area_name") else f" in the {f.region} data"
+        approx = " (area approximated from the place's location)" if (r.get("area") or {}).get("approximate") else ""
+        bounds = _bounds_line(r.get("area"))
+        what = _what(g, r["count"])
+        if r["count"] == 0:
+            out.append(f"{'No: t' if g.intent == 'exists' else 'T'}here are no {what}{where}{approx}.")
+        elif g.intent == "count":
+            named = [x for x in r["features"] if x.get("name")]
+            out.append(f"There {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}"
+                       + (f", e.g. {_names_list(named, r['count'], n=5)}." if named else "."))
+        else:
+            yes = "Yes: t" if g.intent == "exists" else "T"
+            out.append(f"{yes}here {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}: "
+                       f"{_names_list(r['features'], r['count'])}.")
+        if bounds:
+            out.append(bounds)
+        return out
+
+
+class Find(FindBase):
+    name = "find"
+    # "…; otherwise report those car parks" (find.those); "dentists Kluuvi" (terse)
+    rules = ("find.kind", "find.those", "terse")
+
+
+class Count(FindBase):
+    name = "count"
+    rules = ("find.kind", "count.of-what")   # "How many are there in Kotka?": of what? (asked)
+
+
+class Exists(FindBase):
+    name = "exists"

@@ -1,0 +1,50 @@
+"""``nearest``: the nearest place of a kind to a place, by road ("nearest pharmacy to Kiasma")."""
+from __future__ import annotations
+
+from ....city.streets import site_label
+from ...tools import Observation
+from ..synthesis import _label, _what
+from .base import Calls, Facts, Intent, Step, last_result, slot_args
+
+
+class Nearest(Intent):
+    name = "nearest"
+    rules = ("nearest.same-kind", "nearest.search", "nearest.from-where", "nearest.no-kind", "terse")
+    follows = ("route.reported",)   # "… and give the driving distance": the search reports it
+    needs = (("place", "the start place (where to search from)"),
+             ("category", "the kind of facility (a category such as pharmacy, school or parking)"))
+    tools = ("nearest_facility",)
+
+    def calls(self, step: Step) -> Calls:
+        s, region = step.slots, step.region
+        place, why = step.ref(s["place"])
+        if why:
+            return [], f"the nearest {s.get('word') or s.get('category')}: {why}"
+        narrow = ("nearest_facility", {"region": region, "place": place, **slot_args(s, "category", "tag")})
+        done = step.done(*narrow)
+        if s.get("tag") and done is not None and done.ok and done.result.get("nearest") is None:
+            # none of the narrow kind ("park"): the broad category (green) answers what is near
+            return [narrow, ("nearest_facility", {"region": region, "place": place, "category": s["category"]})], None
+        return [narrow], None
+
+    def tested(self, ran: list[Observation]) -> tuple[float | None, str]:
+        r = last_result(ran)
+        if r is None:
+            return None, ""
+        return (float(r["nearest"]["network_distance_m"]) if r.get("nearest") else float("inf")), "distance_m"
+
+    def facts(self, f: Facts) -> list[str]:
+        g, s, r, out = f.g, f.s, f.r, []
+        n = r.get("nearest")
+        if n is not None:
+            return [f"The nearest {_what(g, 1)} to {_label(r['origin'])} is {site_label(_label(n), n.get('street'))}: "
+                    f"{n['network_distance_m']} m by road ({n['straight_distance_m']} m straight)."]
+        out.append(f"There is no {_what(g, 1)} in the {f.region} data, so none is near {_label(r['origin'])}.")
+        broad = next((o.result for o in f.good if o.tool == "nearest_facility" and not o.params.get("tag")
+                      and o.result.get("nearest")), None)
+        if broad is not None and s.get("tag"):
+            b = broad["nearest"]
+            out.append(f"Taking any {s['category']} instead: the nearest to {_label(broad['origin'])} is "
+                       f"{site_label(_label(b), b.get('street'))}: {b['network_distance_m']} m by road "
+                       f"({b['straight_distance_m']} m straight).")
+        return out

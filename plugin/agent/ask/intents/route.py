@@ -1,0 +1,34 @@
+"""``route``: the road route between two places ("how far is Kiasma from Oodi?", "route from
+Kiasma to the nearest pharmacy")."""
+from __future__ import annotations
+
+from ...tools import Observation
+from ..synthesis import _km, _label, _via
+from .base import Calls, Facts, Intent, Step, last_result
+
+
+class Route(Intent):
+    name = "route"
+    # nearest.search: "nearest pharmacy to X and how far is it by road" reads a search and its route
+    rules = ("nearest.search", "route.conditional", "route.places", "route.from-to", "route.bare")
+    needs = (("origin", "the start place"), ("destination", "the destination place"))
+    tools = ("route",)
+
+    def calls(self, step: Step) -> Calls:
+        s = step.slots
+        (o, why1), (d, why2) = step.ref(s["origin"]), step.ref(s["destination"])
+        if why1 or why2:
+            return [], f"the route: {why1 or why2}"
+        return [("route", {"region": step.region, "origin": o, "destination": d})], None
+
+    def tested(self, ran: list[Observation]) -> tuple[float | None, str]:
+        if any(not o.ok and "no road connects" in (o.error or "") for o in ran):
+            return float("inf"), "distance_m"   # "if it is more than 2 km by road": farther than any distance
+        r = last_result(ran)
+        return (float(r["network_distance_m"]), "distance_m") if r is not None else (None, "")
+
+    def facts(self, f: Facts) -> list[str]:
+        r = f.r
+        via = _via(r["streets"])
+        return [f"By road, {_label(r['origin'])} to {_label(r['destination'])} is "
+                f"{_km(r['network_distance_m'])}{via} ({r['straight_distance_m']} m straight)."]

@@ -1,0 +1,40 @@
+"""``within``: places within a distance of a place ("how many cafés are within 250 m of Oodi?",
+"cafés near Stockmann": within ``reading.NEAR_M``, said in the answer)."""
+from __future__ import annotations
+
+from ...tools import Observation
+from ..synthesis import _label, _names_list, _what
+from .base import Calls, Facts, Intent, Step, last_result, slot_args
+
+
+class Within(Intent):
+    name = "within"
+    rules = ("within.radius", "find.those")   # find.those: "… list those" after a within search
+    follows = ("within.radius-follows",)      # "… say within 400 metres": that search's radius
+    needs = (("place", "the start place (where to search from)"),)
+    tools = ("within_distance",)
+
+    def calls(self, step: Step) -> Calls:
+        s = step.slots
+        place, why = step.ref(s["place"])
+        if why:
+            return [], f"the count within {s['radius_m']:g} m: {why}"
+        return [("within_distance", {"region": step.region, "place": place, "radius_m": s["radius_m"],
+                                     **slot_args(s, "category", "tag")})], None
+
+    def tested(self, ran: list[Observation]) -> tuple[float | None, str]:
+        r = last_result(ran)
+        return (float(r["count"]), "count") if r is not None else (None, "")
+
+    def facts(self, f: Facts) -> list[str]:
+        g, s, r, out = f.g, f.s, f.r, []
+        what = _what(g, r["count"]) if s.get("category") else "points of interest"
+        if s.get("default_radius"):
+            out.append(f"'Near' read as within {r['radius_m']:g} m (straight line); give a distance to change it.")
+        if r["count"] == 0:
+            out.append(f"There are no {what} within {r['radius_m']:g} m of {_label(r['center'])}.")
+        else:
+            out.append(f"There {'is' if r['count'] == 1 else 'are'} {r['count']} {what} within {r['radius_m']:g} m "
+                       f"of {_label(r['center'])} "
+                       f"(straight line): {_names_list(r['features'], r['count'], with_street=False)}.")
+        return out
