@@ -52,6 +52,7 @@ class Find(FindBase):
 class Count(FindBase):
     name = "count"
     rules = ("find.kind", "count.of-what")   # "How many are there in Kotka?": of what? (asked)
+    follows = ("count.follows",)             # "schools in Kluuvi; how many?": the count of those
 
 
 class Exists(FindBase):
