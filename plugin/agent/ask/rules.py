@@ -373,8 +373,9 @@ def nearest_search(c: Clause) -> list[Goal] | None:
         return None
     slots, origin = term_slots(term), c.origin
     prev = c.before[-1].slots if c.before else {}
-    if term is None and c.has("one") and prev.get("category"):
-        # "if there's a cinema within 300 m of Forum, tell me the nearest one": that kind, from there
+    if term is None and (c.has("one") or (c.bare() and not c.cd and not c.refs)) and prev.get("category"):
+        # "if there's a cinema within 300 m of Forum, tell me the nearest one", "…, and which is the
+        # closest?": that kind, from there
         slots = {k: prev.get(k) for k in ("category", "tag", "word")}
         origin = origin or prev.get("place")
     if origin is None and any(g.branch for g in c.before):

@@ -20,6 +20,7 @@ DIST = lexicon.distance_re()
 SPLIT = re.compile(
     r"\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
+    r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
     r"|\s+(?:→|->)\s+(?=(?-i:[a-z]))"   # "nearest cinema to X → road distance from it to Y"
     r"|\.\s+(?=[A-Z])|\?\s+(?=\w)"
     # a dash before a lowercase clause; "A — an aside — B": the aside stays with A
