@@ -50,3 +50,12 @@ def test_a_place_of_another_loaded_region_names_that_region():
     assert name_index("kotka").is_name("Suurniitty") and not name_index("helsinki").is_name("Suurniitty")
     task = _read("How many car parks are in Suurniitty?", "helsinki")
     assert task.absent == ["'Suurniitty' is not in the helsinki data; it is in the kotka data (ask with the region kotka)."]
+
+
+def test_a_district_name_is_no_part_of_a_buildings_name():
+    """"schools in Otsola": Otsola is only the first word of the school 'Otsolan Koulu' — counting
+    schools inside that building ("there are no schools in Otsolan Koulu") would be a wrong answer."""
+    assert not name_index("kotka").is_name("Otsola") and name_index("kotka").is_name("Otsolan Koulu")
+    task = _read("how many schools in Otsola", "kotka")
+    assert task.absent == ["'Otsola' is not in the kotka data — did you mean Otsolan Koulu?"]
+    assert _read("how many schools in Kluuvi", "helsinki").absent == []

@@ -300,8 +300,14 @@ def _outside_names(request: str, places: list[Place], region: str | None, region
     """"cafés in Espoo", "pharmacies in Kallio": a district that no loaded region has is said to lie
     outside them (an absent place's message is replaced); without a region, the messages of the
     names in an area's place that no region has (then the region is not asked for)."""
-    for p in places:
-        if not p.found and AREA_BEFORE.search(request[max(0, p.start - 12):p.start]):
+    for i, p in enumerate(places):
+        if not AREA_BEFORE.search(request[max(0, p.start - 12):p.start]):
+            continue
+        if p.found and p.match is not None and _partial(p) and p.kind not in (*AREA_KINDS, "region"):
+            # "schools in Otsola": a district's name is no part of a building's ("Otsolan Koulu")
+            places[i] = Place(p.start, p.end, p.written, "", "", "",
+                              f"'{p.written}' is not in the {region} data — did you mean {p.name}?")
+        elif not p.found:
             p.message = _outside(p.written, region, regions, index_of) or p.message
     if region or places:
         return []
