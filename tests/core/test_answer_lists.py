@@ -106,3 +106,23 @@ def test_a_park_the_city_model_keeps_in_parts_is_a_park_in_every_part(tmp_path):
     assert all(tags.get(p, {}).get("leisure") == "park" for p in parts)
     out = answer_request("how many parks are there in Karhula?", default_registry(tmp_path), None, "kotka")
     assert out["answer"].startswith(f"There are {len(parts)} parks (green, leisure=park) in the kotka data")
+
+
+def test_a_count_names_all_when_all_are_named_and_few_else_gives_examples(tmp_path):
+    """"How many schools": the kotka data's schools all have names and are few, so the answer lists
+    them (no "e.g."); its car parks are mostly unnamed, so the named ones are examples."""
+    from cityplanner.plugin.agent.ask.agent import answer_request
+    from cityplanner.plugin.agent.tools import default_registry
+    from cityplanner.plugin.city import load_city
+
+    pois = load_city("kotka").pois
+    schools = pois[pois["category"] == "school"]
+    assert 0 < len(schools) <= 12 and schools["name"].notna().all()
+    reg = default_registry(tmp_path)
+    out = answer_request("How many schools are there?", reg, None, "kotka")["answer"]
+    assert out.startswith(f"There are {len(schools)} schools in the kotka data: ") and "e.g." not in out
+    assert all(n in out for n in schools["name"])
+    parks = pois[pois["category"] == "parking"]
+    assert parks["name"].isna().any()
+    out = answer_request("How many car parks are there?", reg, None, "kotka")["answer"]
+    assert out.startswith(f"There are {len(parks)} car parks (parking) in the kotka data, e.g. ")

@@ -4,7 +4,7 @@ call; the three differ only in how the answer is worded."""
 from __future__ import annotations
 
 from ...tools import Observation
-from ..synthesis import _bounds_line, _names_list, _what
+from ..synthesis import ALL_NAMES, _bounds_line, _names_list, _what
 from .base import Calls, Facts, Intent, Step, last_result, slot_args
 
 
@@ -32,8 +32,9 @@ class FindBase(Intent):
             out.append(f"{'No: t' if g.intent == 'exists' else 'T'}here are no {what}{where}{approx}.")
         elif g.intent == "count":
             named = [x for x in r["features"] if x.get("name")]
+            every = len(named) == r["count"] <= ALL_NAMES   # all of them named: a list, not examples
             out.append(f"There {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}"
-                       + (f", e.g. {_names_list(named, r['count'], n=5)}." if named else "."))
+                       + (f"{': ' if every else ', e.g. '}{_names_list(named, r['count'], n=5)}." if named else "."))
         else:
             yes = "Yes: t" if g.intent == "exists" else "T"
             out.append(f"{yes}here {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}: "
