@@ -169,8 +169,10 @@ def money_amounts(text: str) -> list[Money]:
         mult = (g["pre_mult"] or g["mult"] or "").strip()
         value = _to_float(num)
         if re.fullmatch(_MILLION, mult, re.I):
-            if mult.lower() == "m" and not (g["pre"] or g["cur"] or _BUDGET_CUE.search(text[max(0, m.start() - 30):m.start()])):
-                continue   # "500 m" is metres
+            # "500 m" is metres; "0.3M", "2M" (a capital M on a small number, or under a metre) is money
+            if mult.lower() == "m" and not (g["pre"] or g["cur"] or _BUDGET_CUE.search(text[max(0, m.start() - 30):m.start()])
+                                            or (mult == "M" and value < 100) or value < 1):
+                continue
             value *= 1000.0
         elif re.fullmatch(_THOUSAND, mult, re.I):
             if mult.lower() == "k" and not (g["pre"] or g["cur"]) and re.match(r"\s*m\b", text[m.end():]):

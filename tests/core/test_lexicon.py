@@ -53,6 +53,7 @@ def test_distances_in_digits_and_words_but_not_money():
     ("seven hundred and fifty thousand euros", 750.0),   # the whole number, not "fifty thousand"
     ("viisisataa tuhatta euroa", 500.0), ("kaksisataa tuhatta euroa", 200.0), ("puoli miljoonaa euroa", 500.0),
     ("puolitoista miljoonaa", 1500.0), ("450.000 €", 450.0), ("two hundred thousand euros", 200.0),
+    ("0.3M", 300.0), ("2M", 2000.0), ("0,4m", 400.0),   # a capital M on a small number, or under a metre
 ])
 def test_money_in_words_and_european_forms(text, keur):
     from cityplanner.plugin.city.vocabulary import money_amounts
@@ -64,6 +65,7 @@ def test_number_words_without_a_money_word_are_no_money():
     from cityplanner.plugin.city.vocabulary import money_amounts
 
     assert money_amounts("five chargers within two hundred metres of Kiasma") == []
+    assert money_amounts("cafés within 500 M of Kiasma") == [] and money_amounts("within 2 m") == []   # metres
 
 
 def test_road_kinds_new_rebuild_upgrade():

@@ -378,6 +378,10 @@ def nearest_search(c: Clause) -> list[Goal] | None:
         # closest?": that kind, from there
         slots = {k: prev.get(k) for k in ("category", "tag", "word")}
         origin = origin or prev.get("place")
+    if origin is None and term is not None and not c.cp and prev.get("place") \
+            and not str(prev["place"]).startswith("$goal") and c.before[-1].intent in ("nearest", "within"):
+        # "Kiasma: nearest pharmacy + nearest school", "nearest pharmacy to X and nearest school": the place in force
+        origin = prev["place"]
     if origin is None and any(g.branch for g in c.before):
         # a branch of a condition that names no place searches from the place the condition is about:
         # "if there's a charger within 500 m of X …, otherwise give me the nearest car park" (from X)
