@@ -59,3 +59,11 @@ def test_a_district_name_is_no_part_of_a_buildings_name():
     task = _read("how many schools in Otsola", "kotka")
     assert task.absent == ["'Otsola' is not in the kotka data — did you mean Otsolan Koulu?"]
     assert _read("how many schools in Kluuvi", "helsinki").absent == []
+
+
+def test_a_kind_the_data_has_no_category_for_is_that_kind_even_where_a_feature_is_so_named():
+    """The helsinki data has a feature named 'ATM' (an exact name), yet "nearest ATM to Kiasma" asks
+    for a kind: the answer is that the data has no such category, not a search from that feature."""
+    assert name_index("helsinki").is_name("ATM")
+    task = _read("nearest ATM to Kiasma", "helsinki")
+    assert task.goals == [] and task.absent and task.absent[0].startswith("The helsinki data has no ATM")

@@ -40,6 +40,7 @@ from .wording import (
     IF_AFTER,
     IF_RE,
     JOINED,
+    KIND_CUE,
     LEAD_IN,
     LEFT_OUT,
     NAME_RUN,
@@ -246,6 +247,10 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     # "(not counting Svenska Teatern itself)": a place named only to be left out is not asked about
     excluded = [(m.start(), m.end()) for m in LEFT_OUT.finditer(request)]
     places = [p for p in places if not any(a <= p.start < b for a, b in excluded)]
+    # "nearest ATM to Kiasma": a kind the data has no category for, asked as a kind, is that kind even
+    # where a feature is so named (the answer is "the data has no ATMs", not a search from that feature)
+    asked = [(a, b) for a, b, _ in uncategorised_terms(request) if KIND_CUE.search(request[max(0, a - 30):a])]
+    places = [p for p in places if not any(a <= p.start and p.end <= b for a, b in asked)]
     # a facility word inside a found name is part of the name ("Q-Park", "Kaisaniemen puisto")
     # and a facility word that is only part of a data name is that word, not the place: "Restaurants
     # inside …" is restaurants, not "BW Restaurants" (a whole name or an alias written out stays a name)

@@ -189,6 +189,9 @@ _ANY_CASE = {
     "center_before": r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
     "area_before": r"\b(?:in|on|along|inside|around|at)\s+(?:the\s+)?$",
 }
+#: a word asked for as a kind of place: "nearest ATM", "any post offices", "how many bus stops"
+KIND_CUE = re.compile(r"\b(?:nearest|closest|any|how many|number of|are there|is there|count|list|find)\b"
+                      r"(?:\s+(?:the|a|an|of|all|public))*\s*$", re.I)
 #: a name in an area's place: "in Espoo", "inside Kallio", "around Tapiola"
 AREA_BEFORE = re.compile(r"\b(?:in|inside|around|within)\s+(?:the\s+)?$", re.I)
 W: dict[str, re.Pattern[str]] = {**{k: re.compile(v) for k, v in _ON_LOW.items()},
