@@ -102,10 +102,10 @@ MONEY = re.compile(
     + r"\s*(?P<pre_mult>" + _MILLION + "|" + _THOUSAND + r")?(?!\w)"
     r"|" + _NUM.replace("(", "(?P<num>", 1) + r"\s*(?P<mult>" + _MILLION + "|" + _THOUSAND + r")\s*(?P<cur>" + _EURO
     + r"|k€)?(?!\w)"
-    r"|" + _NUM.replace("(", "(?P<num2>", 1) + r"\s*(?P<cur2>€|eur|euros?)(?!\w)"
+    r"|" + _NUM.replace("(", "(?P<num2>", 1) + r"\s*(?P<cur2>€|eur|euros?|euro(?:a|n|lla))(?!\w)"
     r"|(?P<words>" + _WORD_NUM + r")\s+"
     r"(?P<wmult>million|mil\b|miljoona(?:a)?\b|hundred (?:thousand|grand|k)|thousand|tuhatta|grand)"
-    r"(?:\s+and a half(?!\s+(?!(?:€|eur|euros?)\b)\w))?(?:\s*(?:€|eur|euros?)(?!\w))?)", re.I)
+    r"(?:\s+and a half(?!\s+(?!(?:€|eur|euros?)\b)\w))?(?:\s*(?:€|eur|euros?|euro(?:a|n|lla))(?!\w))?)", re.I)
 _BUDGET_CUE = re.compile(r"\b(?:" + _MONEY["budget_cue"] + r")\b", re.I)
 
 

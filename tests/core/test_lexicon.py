@@ -54,6 +54,7 @@ def test_distances_in_digits_and_words_but_not_money():
     ("viisisataa tuhatta euroa", 500.0), ("kaksisataa tuhatta euroa", 200.0), ("puoli miljoonaa euroa", 500.0),
     ("puolitoista miljoonaa", 1500.0), ("450.000 €", 450.0), ("two hundred thousand euros", 200.0),
     ("0.3M", 300.0), ("2M", 2000.0), ("0,4m", 400.0),   # a capital M on a small number, or under a metre
+    ("250 000 euroa", 250.0), ("400 000 eurolla", 400.0),  # Finnish case endings of 'euro'
 ])
 def test_money_in_words_and_european_forms(text, keur):
     from cityplanner.plugin.city.vocabulary import money_amounts
