@@ -126,3 +126,17 @@ def test_a_count_names_all_when_all_are_named_and_few_else_gives_examples(tmp_pa
     assert parks["name"].isna().any()
     out = answer_request("How many car parks are there?", reg, None, "kotka")["answer"]
     assert out.startswith(f"There are {len(parks)} car parks (parking) in the kotka data, e.g. ")
+
+
+def test_a_conditions_own_facts_say_no_yes_or_no_of_their_own(tmp_path):
+    """"Are there at least 3 schools in Kluuvi? If yes …": the count found (computed here from the
+    reply's own tool result) is stated, and only the Condition line says which way it went — a
+    "Yes:" before one school would contradict "at least 3"."""
+    from cityplanner.plugin.agent.ask.agent import answer_request
+    from cityplanner.plugin.agent.tools import default_registry
+
+    out = answer_request("Are there at least 3 schools in Kluuvi? If yes list them, if not the nearest school to Kiasma",
+                         default_registry(tmp_path), None, "helsinki")
+    n = out["tool_calls"][0]["result"]["count"]
+    assert not out["answer"].startswith(("Yes", "No"))
+    assert f"Condition: the count is {n}, which is {'' if n >= 3 else 'not '}>= 3" in out["answer"]

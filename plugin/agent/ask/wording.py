@@ -63,7 +63,7 @@ and or but so also then nearest closest neerest nearst route distance count numb
 eval road roads land charging chargers station stations budget with within near from to in of for on at by
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
 thursday friday saturday sunday january february march april may june july august september october november
-december memo council""".split())
+december memo council unless provided assuming suppose supposing whether""".split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
             r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest)\b)[a-zåäö]+)?" \
@@ -96,7 +96,9 @@ TERSE_IF = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:fewer|more|less|at least|at most
                       r"(?P<then>.+?)" + _ELSE, re.I | re.S)
 #: "pharmacy within 200 m of Forum? yes → name it, no → the nearest one"
 YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:if\s+)?(?P<kw>yes|so)\b\s*(?:→|->|:|,|-)?\s*(?P<then>.+?)[,;.]?\s*"
-                    r"(?:if\s+)?\b(?:no|not)\b\s*(?:→|->|:|,|-)\s*(?P<else>.+)$", re.I | re.S)
+                    # "…, no → …" / "…; if not, …" / "…, if not the nearest …" (no mark needed after "if not")
+                    r"(?:if\s+(?:no|not)\b\s*(?:→|->|:|,|-)?|\b(?:no|not)\b\s*(?:→|->|:|,|-))\s*(?P<else>.+)$",
+                    re.I | re.S)
 #: "Plan chargers in Kotka with 300k if there are none yet": a plan first, its condition after
 IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|build|spend|put|allocate|invest)\b.+?)"
                       r",?\s+(?P<kw>if|unless|provided(?: that)?)\b(?P<cond>.+?)" + _ELSE, re.I | re.S)

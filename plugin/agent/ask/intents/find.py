@@ -28,15 +28,16 @@ class FindBase(Intent):
         approx = " (area approximated from the place's location)" if (r.get("area") or {}).get("approximate") else ""
         bounds = _bounds_line(r.get("area"))
         what = _what(g, r["count"])
+        said = g.intent == "exists" and g.branch != "if"   # a condition's answer is its Condition line, not yes / no
         if r["count"] == 0:
-            out.append(f"{'No: t' if g.intent == 'exists' else 'T'}here are no {what}{where}{approx}.")
+            out.append(f"{'No: t' if said else 'T'}here are no {what}{where}{approx}.")
         elif g.intent == "count":
             named = [x for x in r["features"] if x.get("name")]
             every = len(named) == r["count"] <= ALL_NAMES   # all of them named: a list, not examples
             out.append(f"There {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}"
                        + (f"{': ' if every else ', e.g. '}{_names_list(named, r['count'], n=5)}." if named else "."))
         else:
-            yes = "Yes: t" if g.intent == "exists" else "T"
+            yes = "Yes: t" if said else "T"
             out.append(f"{yes}here {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}: "
                        f"{_names_list(r['features'], r['count'])}.")
         if bounds:
