@@ -67,3 +67,16 @@ def test_a_kind_the_data_has_no_category_for_is_that_kind_even_where_a_feature_i
     assert name_index("helsinki").is_name("ATM")
     task = _read("nearest ATM to Kiasma", "helsinki")
     assert task.goals == [] and task.absent and task.absent[0].startswith("The helsinki data has no ATM")
+
+
+def test_a_place_named_by_its_kind_is_the_one_so_named_or_a_question():
+    """"near the school" with no school named: the kotka data names two schools (counted here from
+    the name index's POIs), so the reader asks which; one cemetery, so "the cemetery" is it."""
+    idx = name_index("kotka")
+    schools = sorted({f.name for f in idx.features if f.kind == "poi" and f.category == "school"})
+    cemeteries = [f for f in idx.features if f.kind == "poi" and dict(f.tags).get("landuse") == "cemetery"]
+    assert len(schools) == 2 and len(cemeteries) == 1
+    task = _read("any cafés near the school?", "kotka")
+    assert task.missing == [f"which school you mean ({' or '.join(schools)})"]
+    task = _read("nearest car park to the cemetery", "kotka")
+    assert task.missing == [] and task.goals[0].slots["place"] == cemeteries[0].id

@@ -53,6 +53,7 @@ from .wording import (
     SPLIT,
     TASK_WORDS,
     TERSE_IF,
+    THE_KIND,
     UNITS,
     YES_NO,
     condition_test,
@@ -272,6 +273,7 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     outside = _outside_names(request, places, region, regions, index_of)
     trace: list[str] = []
     goals, test = _read_goals(request, places, terms, money, dists, trace)
+    which = _the_kind_as_place(request, goals, terms, region, index_of, notes) if region else []
     if any(g.intent in ("plan", "compare_plans") for g in goals) or not goals:
         notes += [f"Budget read as {mo.keur:g} k€ (from '{mo.written}')." for mo in money]
     ent = {"places": [p.name for p in places if p.found and p.kind != "region"],
@@ -291,13 +293,39 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
         goals = []
     if outside:   # no region, and the request is about a place outside every loaded one: that is the answer
         goals = []
-    missing += _missing(goals, region, ent) if not outside else []
+    missing += which + [m for m in (_missing(goals, region, ent) if not outside else [])
+                        if not (which and m.startswith("the start place"))]
     hard = [f"budget = {m.keur:g} k€" for m in money] + [f"distance = {d:g} m" for _, _, d in dists]
     for k in ("places", "categories", "budgets_keur"):
         src.setdefault(k, "rules")
     intent = goals[0].intent if goals else "unknown"
     return Task(task_request, intent, region, goals, ent, hard, [], list(dict.fromkeys(missing)), src,
                 list(dict.fromkeys(notes)), absent, test, trace)
+
+
+def _the_kind_as_place(request: str, goals: list[Goal], terms: list[CategoryTerm], region: str,
+                       index_of: Callable[[str], NameIndex], notes: list[str]) -> list[str]:
+    """"any hospitals near the school?": a search with no place whose request names a place by its
+    kind ("the school") searches from the one feature of that kind the data names (said in the notes),
+    or asks which one when there are several; the questions are returned."""
+    out = []
+    for g in goals:
+        if g.intent not in ("nearest", "within") or g.slots.get("place"):
+            continue
+        t = next((t for t in terms if t.category != g.slots.get("category") and t.word.casefold() in g.clause.casefold()
+                  and THE_KIND.search(request[max(0, t.start - 16):t.start])), None)
+        if t is None:
+            continue
+        flt = {k: set(v) if v else None for k, v in t.tags}
+        named = [f for f in index_of(region).features if f.kind == "poi" and f.category == t.category
+                 and all(dict(f.tags).get(k) and (v is None or dict(f.tags)[k] in v) for k, v in flt.items())]
+        names = sorted({f.name for f in named})
+        if len(names) == 1:
+            g.slots["place"] = named[0].id
+            notes.append(f"'the {t.word}' read as {names[0]}, the only {t.word} the {region} data names.")
+        elif names:
+            out.append(f"which {t.word} you mean ({' or '.join(names[:4])}{' …' if len(names) > 4 else ''})")
+    return out
 
 
 def _outside_names(request: str, places: list[Place], region: str | None, regions: tuple[str, ...],

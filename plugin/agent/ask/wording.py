@@ -194,6 +194,8 @@ _ANY_CASE = {
 #: a word asked for as a kind of place: "nearest ATM", "any post offices", "how many bus stops"
 KIND_CUE = re.compile(r"\b(?:nearest|closest|any|how many|number of|are there|is there|count|list|find)\b"
                       r"(?:\s+(?:the|a|an|of|all|public))*\s*$", re.I)
+#: a place named by its kind: "near the school", "from the library"
+THE_KIND = re.compile(r"\b(?:near|to|from|around|of|by|next to|close to)\s+the\s+$", re.I)
 #: a name in an area's place: "in Espoo", "inside Kallio", "around Tapiola"
 AREA_BEFORE = re.compile(r"\b(?:in|inside|around|within)\s+(?:the\s+)?$", re.I)
 W: dict[str, re.Pattern[str]] = {**{k: re.compile(v) for k, v in _ON_LOW.items()},
