@@ -306,13 +306,15 @@ def unit_metres(unit: str) -> float:
 @cache
 def distance_re() -> re.Pattern:
     """The one distance-in-digits pattern (groups: number, unit)."""
-    return re.compile(r"(\d+(?:[.,]\d+)?)\s*(" + unit_pattern() + r")(?![\w€])", re.I)   # "2 M€" is money
+    # "1 500 m": thousands written with a space are one number, not 500 m
+    return re.compile(r"((?<![\d.,])\d{1,3}(?:[  ]\d{3})+|\d+(?:[.,]\d+)?)\s*(" + unit_pattern() + r")(?![\w€])",
+                      re.I)   # "2 M€" is money
 
 
 @cache
 def _word_distance_re() -> re.Pattern:
     n = _numbers()
-    amount = (r"(?P<frac>(?:a\s+)?quarter(?:\s+of)?\s+an?|half\s+an?|three\s+quarters\s+of\s+an?)"
+    amount = (r"(?P<frac>(?:a\s+)?quarter(?:\s+of)?\s+an?|half\s+an?|three\s+quarters\s+of\s+an?|puoli)"
               rf"|(?P<num>{n['words']}|an?)(?P<half>\s+and\s+a\s+half)?")
     return re.compile(rf"(?<!\w)(?:{amount})\s+(?P<unit>{unit_pattern()})(?![\w€])", re.I)
 
@@ -327,7 +329,7 @@ class Distance:
 
 def metres(m: re.Match) -> float:
     """Metres of a ``distance_re`` match."""
-    return float(m.group(1).replace(",", ".")) * unit_metres(m.group(2))
+    return float(re.sub(r"[  ]", "", m.group(1)).replace(",", ".")) * unit_metres(m.group(2))
 
 
 def distances(text: str) -> list[Distance]:
@@ -340,7 +342,8 @@ def distances(text: str) -> list[Distance]:
             continue
         unit = unit_metres(m.group("unit"))
         if m.group("frac"):   # "a quarter of a", "half a": the fraction before "(of) a"
-            value = float(fraction_value(re.sub(r"\s+(?:of\s+)?an?$", "", m.group("frac").strip())) or 0)
+            frac = re.sub(r"\s+(?:of\s+)?an?$", "", m.group("frac").strip())
+            value = 0.5 if frac.casefold() == "puoli" else float(fraction_value(frac) or 0)   # "puoli kilometriä"
         else:
             value = count_value(m.group("num")) or 0.0
             value += 0.5 if m.group("half") else 0.0

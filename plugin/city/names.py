@@ -157,7 +157,7 @@ class NameIndex:
         if not ranked:
             sugg = self.suggestions(text)
             hint = f" — did you mean {_or(sugg)}?" if sugg else ""
-            return Resolution(text, "missing", None, [], f"'{text}' is not in the {self.region} data{hint}")
+            return Resolution(text, "missing", None, [], f"'{text}' is not in the {self.region} data{hint or '.'}")
         top = ranked[0]
         rivals = [m for m in ranked[1:] if m.score >= top.score - 3 and normalise(m.feature.name) != normalise(top.feature.name)
                   and m.feature.kind != "region"]
@@ -355,6 +355,23 @@ def _aliases(name: str, tags: dict[str, str]) -> tuple[str, ...]:
     return tuple(a for a in dict.fromkeys(out) if a != name)
 
 
+def _tag_parts(name: str, tags: dict[str, str], geom: Any, pois: Any, pxy: np.ndarray, poi_ids: list[str],
+               poi_tags: dict[str, dict[str, str]]) -> None:
+    """A named polygon the City made several POIs of (Kumparepuisto, leisure=park, is three points):
+    each POI of that name inside it that has no tags of its own gets the polygon's, so a park is a
+    park ("how many parks" counts it) and not only a green."""
+    import shapely
+
+    if not name or geom.geom_type not in ("Polygon", "MultiPolygon"):
+        return
+    same = np.flatnonzero(pois["name"].fillna("").astype(str).map(normalise).to_numpy() == normalise(name)) \
+        if len(pois) else np.array([], dtype=int)
+    inside = shapely.make_valid(geom)   # OSM polygons are often invalid (a buffer of one can drop a part)
+    for j in same:
+        if shapely.distance(inside, shapely.Point(pxy[j])) <= 1.0:   # tags a part has of its own win
+            poi_tags[poi_ids[j]] = {**{k: v for k, v in tags.items() if k in TAG_KEYS}, **poi_tags.get(poi_ids[j], {})}
+
+
 def build_name_index(city: City, source: str | Path | None = None) -> NameIndex:
     """The NameIndex of ``city``; with its OSM file (``source``) every OSM name and tag is
     indexed, without one (a GeoPackage or layers) the City's POI and street names."""
@@ -380,6 +397,7 @@ def build_name_index(city: City, source: str | Path | None = None) -> NameIndex:
                 street_geom.setdefault(name, []).append(geom)
                 continue
             pt = geom.representative_point() if geom.geom_type != "Point" else geom
+            _tag_parts(name, tags, geom, pois, pxy, poi_ids, poi_tags)
             if tree is not None:
                 d, j = tree.query([pt.x, pt.y])
                 if d < 0.5:   # the same feature the City made a POI of

@@ -102,9 +102,10 @@ MONEY = re.compile(
     + r"\s*(?P<pre_mult>" + _MILLION + "|" + _THOUSAND + r")?(?!\w)"
     r"|" + _NUM.replace("(", "(?P<num>", 1) + r"\s*(?P<mult>" + _MILLION + "|" + _THOUSAND + r")\s*(?P<cur>" + _EURO
     + r"|k€)?(?!\w)"
-    r"|" + _NUM.replace("(", "(?P<num2>", 1) + r"\s*(?P<cur2>€|eur|euros?)(?!\w)"
-    r"|(?P<words>" + _WORD_NUM + r")\s+(?P<wmult>million|mil\b|hundred (?:thousand|grand|k)|thousand|grand)"
-    r"(?:\s+and a half(?!\s+(?!(?:€|eur|euros?)\b)\w))?(?:\s*(?:€|eur|euros?)(?!\w))?)", re.I)
+    r"|" + _NUM.replace("(", "(?P<num2>", 1) + r"\s*(?P<cur2>€|eur|euros?|euro(?:a|n|lla))(?!\w)"
+    r"|(?P<words>" + _WORD_NUM + r")\s+"
+    r"(?P<wmult>million|mil\b|miljoona(?:a)?\b|hundred (?:thousand|grand|k)|thousand|tuhatta|grand)"
+    r"(?:\s+and a half(?!\s+(?!(?:€|eur|euros?)\b)\w))?(?:\s*(?:€|eur|euros?|euro(?:a|n|lla))(?!\w))?)", re.I)
 _BUDGET_CUE = re.compile(r"\b(?:" + _MONEY["budget_cue"] + r")\b", re.I)
 
 
@@ -132,6 +133,24 @@ def _words_keur(words: str, mult: str, written: str) -> float:
     return round(value * scale, 3)
 
 
+#: an amount in number words with a scale or a currency: "seven hundred and fifty thousand euros",
+#: "viisisataa tuhatta euroa", "two hundred thousand"
+WORD_MONEY = re.compile(r"(?<![\w-])(?P<n>" + lexicon.number_words_pattern() + r")\s*(?:(?P<scale>" + _MILLION + "|"
+                        + _THOUSAND + r")(?!\w)\s*)?(?P<cur>€|eur(?:o|os|oa)?\b)?", re.I)
+
+
+def _word_money(text: str) -> list[Money]:
+    out = []
+    for m in WORD_MONEY.finditer(text):
+        value = lexicon.word_number(m.group("n"))
+        scale = (m.group("scale") or "").strip()
+        if value is None or not (scale or m.group("cur")) or (scale.lower() in ("m", "k") and not m.group("cur")):
+            continue   # a number in words with no money word is a count; "two hundred m" is metres
+        factor = 1000.0 if scale and re.fullmatch(_MILLION, scale, re.I) else 1.0 if scale else 0.001
+        out.append(Money(m.start(), m.end(), m.group(0).strip(), round(value * factor, 3)))
+    return out
+
+
 def money_amounts(text: str) -> list[Money]:
     """Amounts of money in ``text`` in k€: "€1.2 million" → 1200, "250 000 euros" → 250,
     "2 M€" → 2000, "300k" / "300 k€" / "400 grand" → 300 / 400, "EUR 700,000" → 700,
@@ -150,15 +169,20 @@ def money_amounts(text: str) -> list[Money]:
         mult = (g["pre_mult"] or g["mult"] or "").strip()
         value = _to_float(num)
         if re.fullmatch(_MILLION, mult, re.I):
-            if mult.lower() == "m" and not (g["pre"] or g["cur"] or _BUDGET_CUE.search(text[max(0, m.start() - 30):m.start()])):
-                continue   # "500 m" is metres
+            # "500 m" is metres; "0.3M", "2M" (a capital M on a small number, or under a metre) is money
+            if mult.lower() == "m" and not (g["pre"] or g["cur"] or _BUDGET_CUE.search(text[max(0, m.start() - 30):m.start()])
+                                            or (mult == "M" and value < 100) or value < 1):
+                continue
             value *= 1000.0
         elif re.fullmatch(_THOUSAND, mult, re.I):
             if mult.lower() == "k" and not (g["pre"] or g["cur"]) and re.match(r"\s*m\b", text[m.end():]):
                 continue
-        else:   # plain euros
-            value /= 1000.0
+        else:   # plain euros; "450.000 €" writes the thousands with dots
+            value = (float(num.replace(".", "")) if re.fullmatch(r"\d{1,3}(?:\.\d{3})+", num) else value) / 1000.0
         out.append(Money(m.start(), m.end(), m.group(0).strip(), round(value, 3)))
+    for w in _word_money(text):   # "seven hundred and fifty thousand euros": the whole number, not "fifty thousand"
+        if all(w.end - w.start > o.end - o.start for o in out if o.start < w.end and w.start < o.end):
+            out = [o for o in out if not (o.start < w.end and w.start < o.end)] + [w]
     bare = re.search(r"budget(?: of| is|:)?\s*" + _NUM.replace("(", "(?P<n>", 1) + r"(?![\d\w%])", text, re.I)
     if bare and not any(o.start <= bare.start("n") < o.end for o in out):
         out.append(Money(bare.start("n"), bare.end("n"), bare.group("n"), _to_float(bare.group("n"))))

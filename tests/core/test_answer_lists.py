@@ -31,6 +31,12 @@ def test_plurals_in_both_languages():
     assert what("koulut", "school", 3) == "schools ('koulut')"              # not "kouluts"
     assert what("latauspiste", "charging", 4) == "charging points ('latauspiste')"
     assert what("apteekki", "clinic", 1, "amenity=pharmacy") == "clinic ('apteekki', amenity=pharmacy)"
+    assert what("kahvilat", "business", 2, "amenity=cafe") == "businesses ('kahvilat', amenity=cafe)"
+    # English endings after ch / sh / x / s: "churches", "boxes", "campuses"; singular back again
+    assert [synthesis._number(w, n) for w, n in (("church", 3), ("churches", 1), ("box", 2), ("campus", 2),
+                                                 ("glasses", 1), ("bus", 1), ("cafés", 1), ("cinemas", 1))] == \
+        ["churches", "church", "boxes", "campuses", "glass", "bus", "café", "cinema"]
+    assert what("Restaurants", "business", 4, "amenity=restaurant") == "restaurants (business, amenity=restaurant)"
 
 
 def test_area_answers_say_the_bounds_counted_over(tmp_path):
@@ -74,3 +80,63 @@ def test_near_in_a_plan_request_is_a_constraint_said_in_the_reply(tmp_path):
     plain = answer_request("Plan chargers with 300k", reg, None, "helsinki")
     assert "Held to" not in plain["answer"]
     assert store.load(reg.ctx.workspace(plain["tool_calls"][0]["result"]["workspace"])) == []
+
+
+def test_a_park_the_city_model_keeps_in_parts_is_a_park_in_every_part(tmp_path):
+    """Kumparepuisto is one OSM polygon (leisure=park, read here with GDAL's OSM driver) that the
+    City holds as several POIs; every part carries the park's tags, so 'how many parks' counts each
+    (before, the parts away from the polygon's representative point had no tags)."""
+    import geopandas as gpd
+    import shapely
+
+    from cityplanner.plugin.agent.ask.agent import answer_request
+    from cityplanner.plugin.agent.tools import default_registry
+    from cityplanner.plugin.city import load_city
+    from cityplanner.plugin.city.names import name_index
+    from cityplanner.plugin.city.regions import REGIONS, region_path
+
+    osm = gpd.read_file(region_path(str(REGIONS["kotka"])), layer="multipolygons", where="name = 'Kumparepuisto'")
+    assert list(osm["leisure"]) == ["park"]
+    city = load_city("kotka")
+    park = shapely.make_valid(osm.to_crs(city.crs).geometry.iloc[0])
+    parts = [f"poi:{i}" for i, r in city.pois.iterrows() if r["name"] == "Kumparepuisto"
+             and shapely.distance(park, r.geometry) <= 1.0]
+    assert len(parts) >= 2
+    tags = name_index("kotka").poi_tags
+    assert all(tags.get(p, {}).get("leisure") == "park" for p in parts)
+    out = answer_request("how many parks are there in Karhula?", default_registry(tmp_path), None, "kotka")
+    assert out["answer"].startswith(f"There are {len(parts)} parks (green, leisure=park) in the kotka data")
+
+
+def test_a_count_names_all_when_all_are_named_and_few_else_gives_examples(tmp_path):
+    """"How many schools": the kotka data's schools all have names and are few, so the answer lists
+    them (no "e.g."); its car parks are mostly unnamed, so the named ones are examples."""
+    from cityplanner.plugin.agent.ask.agent import answer_request
+    from cityplanner.plugin.agent.tools import default_registry
+    from cityplanner.plugin.city import load_city
+
+    pois = load_city("kotka").pois
+    schools = pois[pois["category"] == "school"]
+    assert 0 < len(schools) <= 12 and schools["name"].notna().all()
+    reg = default_registry(tmp_path)
+    out = answer_request("How many schools are there?", reg, None, "kotka")["answer"]
+    assert out.startswith(f"There are {len(schools)} schools in the kotka data: ") and "e.g." not in out
+    assert all(n in out for n in schools["name"])
+    parks = pois[pois["category"] == "parking"]
+    assert parks["name"].isna().any()
+    out = answer_request("How many car parks are there?", reg, None, "kotka")["answer"]
+    assert out.startswith(f"There are {len(parks)} car parks (parking) in the kotka data, e.g. ")
+
+
+def test_a_conditions_own_facts_say_no_yes_or_no_of_their_own(tmp_path):
+    """"Are there at least 3 schools in Kluuvi? If yes …": the count found (computed here from the
+    reply's own tool result) is stated, and only the Condition line says which way it went — a
+    "Yes:" before one school would contradict "at least 3"."""
+    from cityplanner.plugin.agent.ask.agent import answer_request
+    from cityplanner.plugin.agent.tools import default_registry
+
+    out = answer_request("Are there at least 3 schools in Kluuvi? If yes list them, if not the nearest school to Kiasma",
+                         default_registry(tmp_path), None, "helsinki")
+    n = out["tool_calls"][0]["result"]["count"]
+    assert not out["answer"].startswith(("Yes", "No"))
+    assert f"Condition: the count is {n}, which is {'' if n >= 3 else 'not '}>= 3" in out["answer"]

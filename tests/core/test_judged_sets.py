@@ -1,9 +1,10 @@
 """Every judged set except the held-out TEST halves runs rules-only (no model) and must keep
 its recorded score (tests/core/data/judged_scores.json): the ask sets (tuning, dev, v1,
-dev2–dev4) under the judge, the instruction dev half and the instruction third half (retired to
-dev after its one held-out run) under the instruction bench's exact-match and execution checks. A
-reader change that loses an item fails here, with the items named. The TEST halves (ask_test.json,
-instructions_test.json, ask_v3_test.json, *_v4_test.json) are never opened."""
+dev2–dev4, and v3 — the ask third half, retired to dev after its one held-out run; its file keeps
+the name ask_v3_test.json) under the judge, the instruction dev half and the instruction third half
+(also retired to dev after its one held-out run) under the instruction bench's exact-match and
+execution checks. A reader change that loses an item fails here, with the items named. The TEST
+halves still held out (ask_test.json, instructions_test.json, *_v4_test.json) are never opened."""
 from __future__ import annotations
 
 import json

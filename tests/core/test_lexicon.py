@@ -44,6 +44,29 @@ def test_distances_in_digits_and_words_but_not_money():
         ("a kilometre", 1000), ("viisisataa metriä", 500)]
     # "two" in "two hundred metres" is never a count of two
     assert lexicon.distances("two hundred metres")[0].metres == 200
+    # thousands written with a space are one number; Finnish "puoli" is a half
+    assert [(d.written, d.metres) for d in lexicon.distances("within 1 500 m, puoli kilometriä")] == [
+        ("1 500 m", 1500), ("puoli kilometriä", 500)]
+
+
+@pytest.mark.parametrize("text, keur", [
+    ("seven hundred and fifty thousand euros", 750.0),   # the whole number, not "fifty thousand"
+    ("viisisataa tuhatta euroa", 500.0), ("kaksisataa tuhatta euroa", 200.0), ("puoli miljoonaa euroa", 500.0),
+    ("puolitoista miljoonaa", 1500.0), ("450.000 €", 450.0), ("two hundred thousand euros", 200.0),
+    ("0.3M", 300.0), ("2M", 2000.0), ("0,4m", 400.0),   # a capital M on a small number, or under a metre
+    ("250 000 euroa", 250.0), ("400 000 eurolla", 400.0),  # Finnish case endings of 'euro'
+])
+def test_money_in_words_and_european_forms(text, keur):
+    from cityplanner.plugin.city.vocabulary import money_amounts
+
+    assert [m.keur for m in money_amounts(f"plan chargers with {text}")] == [keur]
+
+
+def test_number_words_without_a_money_word_are_no_money():
+    from cityplanner.plugin.city.vocabulary import money_amounts
+
+    assert money_amounts("five chargers within two hundred metres of Kiasma") == []
+    assert money_amounts("cafés within 500 M of Kiasma") == [] and money_amounts("within 2 m") == []   # metres
 
 
 def test_road_kinds_new_rebuild_upgrade():
@@ -58,12 +81,36 @@ def test_task_words_are_keyed_land_road_station_in_both_languages():
     assert list(pats) == ["station", "land", "road"]
     import re
 
-    for task, words in {"station": ("chargers", "latausasemat", "latauspisteitä"),
+    for task, words in {"station": ("chargers", "latausasemat", "latauspisteitä", "Stations, 300 k€"),
                         "land": ("land use", "maankäyttö", "kaavoitus"),
-                        "road": ("new links", "tieverkko", "katuyhteys")}.items():
+                        "road": ("new links", "tieverkko", "katuyhteys", "tiesuunnitelma")}.items():
         for w in words:
             hits = [t for t, p in pats.items() if re.search(p, w, re.I)]
             assert hits == [task], (w, hits)
+    for w in ("fuel stations", "petrol stations", "bus stations", "the train stations"):   # a kind of station named
+        assert not re.search(pats["station"], w, re.I), w
+
+
+@pytest.mark.parametrize("word, category, tag", [
+    ("kahvilat", "business", ("amenity", ("cafe",))), ("latausasemat", "charging", None),
+    ("parkkipaikka", "parking", None), ("kuntosali", "recreation", ("leisure", ("fitness_centre", "sports_centre"))),
+    ("hautausmaa", "green", ("landuse", ("cemetery",))), ("yliopisto", "school", ("amenity", ("university", "college"))),
+    ("elokuvateatteri", "recreation", ("amenity", ("cinema",))), ("pankki", "business", ("amenity", ("bank",))),
+])
+def test_finnish_facility_words(word, category, tag):
+    from cityplanner.plugin.city.vocabulary import category_terms
+
+    (t,) = category_terms(word)
+    assert (t.category, t.tags[0] if t.tags else None) == (category, tag)
+    assert lexicon.is_finnish(word)   # no English plural ending is put on it
+
+
+def test_tonni_is_finnish_for_a_thousand_euros():
+    from cityplanner.plugin.city.vocabulary import money_amounts
+
+    assert [m.keur for m in money_amounts("800 tonnia")] == [800.0]
+    assert [m.keur for m in money_amounts("300 tonnilla")] == [300.0]
+    assert money_amounts("tonnikala") == []
     assert (lexicon.task_name("station"), lexicon.task_label("land")) == ("charging", "land-use")
 
 

@@ -280,7 +280,8 @@ def clarification(task: Task) -> str:
     """The reply when the request cannot be acted on: what could not be read (with phrasings that
     can), names not in the data, the inputs missing, and the read-backs."""
     parts = list(task.absent)
-    if not task.goals and not task.absent:
+    if not task.goals and not task.absent and not task.entities.get("budgets_keur"):
+        # money read ("Do something useful with 800 tonnia") is a plan whose kind is missing: ask for it
         parts.append(f"I could not read '{task.request}' — say it as, e.g., {SAY_IT_AS}.")
     if task.missing:
         parts.append("Before I act I need " + "; ".join(task.missing) + ".")

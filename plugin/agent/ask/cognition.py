@@ -31,6 +31,7 @@ from .intents.plan import KIND_QUESTION
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
 from .wording import (
+    AREA_BEFORE,
     BRACKET_CLOSE,
     BRACKET_OPEN,
     COUNTRY,
@@ -39,6 +40,7 @@ from .wording import (
     IF_AFTER,
     IF_RE,
     JOINED,
+    KIND_CUE,
     LEAD_IN,
     LEFT_OUT,
     NAME_RUN,
@@ -51,6 +53,7 @@ from .wording import (
     SPLIT,
     TASK_WORDS,
     TERSE_IF,
+    THE_KIND,
     UNITS,
     YES_NO,
     condition_test,
@@ -245,8 +248,15 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     # "(not counting Svenska Teatern itself)": a place named only to be left out is not asked about
     excluded = [(m.start(), m.end()) for m in LEFT_OUT.finditer(request)]
     places = [p for p in places if not any(a <= p.start < b for a, b in excluded)]
+    # "nearest ATM to Kiasma": a kind the data has no category for, asked as a kind, is that kind even
+    # where a feature is so named (the answer is "the data has no ATMs", not a search from that feature)
+    asked = [(a, b) for a, b, _ in uncategorised_terms(request) if KIND_CUE.search(request[max(0, a - 30):a])]
+    places = [p for p in places if not any(a <= p.start and p.end <= b for a, b in asked)]
     # a facility word inside a found name is part of the name ("Q-Park", "Kaisaniemen puisto")
-    places = [p for p in places if p.found or not any(t.start <= p.start and p.end <= t.end for t in all_terms)]
+    # and a facility word that is only part of a data name is that word, not the place: "Restaurants
+    # inside …" is restaurants, not "BW Restaurants" (a whole name or an alias written out stays a name)
+    places = [p for p in places if not any(t.start <= p.start and p.end <= t.end for t in all_terms)
+              or (p.found and (p.match is None or p.match.how in ("exact", "alias")))]
     terms = [t for t in all_terms if not any(p.start <= t.start < p.end and p.kind != "region" for p in places)]
     # "Oodi (the library)": a word in brackets after a name describes it, it asks for nothing
     terms = [t for t in terms if not any(p.found and BRACKET_OPEN.fullmatch(request[p.end:t.start])
@@ -260,8 +270,10 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
             same = [m.feature.name for w in (p.name, p.written) for m in index_of(region).lookup(w, kinds=AREA_KINDS, limit=2)
                     if normalise(m.feature.name) == normalise(w)]
             p.area_name = same[0] if same else ""
+    outside = _outside_names(request, places, region, regions, index_of)
     trace: list[str] = []
     goals, test = _read_goals(request, places, terms, money, dists, trace)
+    which = _the_kind_as_place(request, goals, terms, region, index_of, notes) if region else []
     if any(g.intent in ("plan", "compare_plans") for g in goals) or not goals:
         notes += [f"Budget read as {mo.keur:g} k€ (from '{mo.written}')." for mo in money]
     ent = {"places": [p.name for p in places if p.found and p.kind != "region"],
@@ -271,7 +283,7 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     for p in places:
         if p.found and p.kind != "region" and normalise(p.written) != normalise(p.name):
             notes.append(f"'{p.written}' read as {p.name}.")
-    absent = list(dict.fromkeys(p.message for p in places if not p.found))
+    absent = list(dict.fromkeys([p.message for p in places if not p.found] + outside))
     if unknown and not any(g.slots.get("category") or g.intent not in ("nearest", "within", "find", "count", "exists")
                            for g in goals):
         # "How many bus stops are on Mannerheimintie?": no category holds them, so none in the data
@@ -279,13 +291,85 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
         absent.append(f"The {where} data has no {unknown[0]}: '{unknown[0]}' is not in the {where} data's categories "
                       f"({', '.join(CATEGORIES)}).")
         goals = []
-    missing += _missing(goals, region, ent)
+    if outside:   # no region, and the request is about a place outside every loaded one: that is the answer
+        goals = []
+    missing += which + [m for m in (_missing(goals, region, ent) if not outside else [])
+                        if not (which and m.startswith("the start place"))]
     hard = [f"budget = {m.keur:g} k€" for m in money] + [f"distance = {d:g} m" for _, _, d in dists]
     for k in ("places", "categories", "budgets_keur"):
         src.setdefault(k, "rules")
     intent = goals[0].intent if goals else "unknown"
     return Task(task_request, intent, region, goals, ent, hard, [], list(dict.fromkeys(missing)), src,
                 list(dict.fromkeys(notes)), absent, test, trace)
+
+
+def _the_kind_as_place(request: str, goals: list[Goal], terms: list[CategoryTerm], region: str,
+                       index_of: Callable[[str], NameIndex], notes: list[str]) -> list[str]:
+    """"any hospitals near the school?": a search with no place whose request names a place by its
+    kind ("the school") searches from the one feature of that kind the data names (said in the notes),
+    or asks which one when there are several; the questions are returned."""
+    out = []
+    for g in goals:
+        if g.intent not in ("nearest", "within") or g.slots.get("place"):
+            continue
+        t = next((t for t in terms if t.category != g.slots.get("category") and t.word.casefold() in g.clause.casefold()
+                  and THE_KIND.search(request[max(0, t.start - 16):t.start])), None)
+        if t is None:
+            continue
+        flt = {k: set(v) if v else None for k, v in t.tags}
+        named = [f for f in index_of(region).features if f.kind == "poi" and f.category == t.category
+                 and all(dict(f.tags).get(k) and (v is None or dict(f.tags)[k] in v) for k, v in flt.items())]
+        names = sorted({f.name for f in named})
+        if len(names) == 1:
+            g.slots["place"] = named[0].id
+            notes.append(f"'the {t.word}' read as {names[0]}, the only {t.word} the {region} data names.")
+        elif names:
+            out.append(f"which {t.word} you mean ({' or '.join(names[:4])}{' …' if len(names) > 4 else ''})")
+    return out
+
+
+def _outside_names(request: str, places: list[Place], region: str | None, regions: tuple[str, ...],
+                   index_of: Callable[[str], NameIndex]) -> list[str]:
+    """"cafés in Espoo", "pharmacies in Kallio": a district that no loaded region has is said to lie
+    outside them (an absent place's message is replaced); without a region, the messages of the
+    names in an area's place that no region has (then the region is not asked for)."""
+    for i, p in enumerate(places):
+        if not AREA_BEFORE.search(request[max(0, p.start - 12):p.start]):
+            continue
+        if p.found and p.match is not None and _partial(p) and p.kind not in (*AREA_KINDS, "region"):
+            # "schools in Otsola": a district's name is no part of a building's ("Otsolan Koulu")
+            places[i] = Place(p.start, p.end, p.written, "", "", "",
+                              f"'{p.written}' is not in the {region} data — did you mean {p.name}?")
+        elif not p.found:
+            p.message = _outside(p.written, region, regions, index_of) or p.message
+    if region or places:
+        return []
+    return [m for m in (_outside(request[s:e], None, regions, index_of) for s, e in _namelike_spans(request)
+                        if AREA_BEFORE.search(request[max(0, s - 12):s])) if m]
+
+
+def _outside(written: str, region: str | None, regions: tuple[str, ...],
+             index_of: Callable[[str], NameIndex]) -> str | None:
+    """"'Espoo' is not in the helsinki data …, so it lies outside the loaded regions" for a name in an
+    area's place ("in Espoo") that no loaded region's data has (exactly or as a likely misspelling);
+    a name another region has says which; None for a name some region has or for no name at all."""
+    words = [w for w in NAME_WORD.findall(written) if w.casefold() not in SENTENCE_WORDS | GENERIC | UNITS]
+    if not words or COUNTRY.fullmatch(written.strip()) or any(normalise(written) == normalise(a)
+                                                              for r in regions for a in REGION_ALIASES.get(r, (r,))):
+        return None
+    covers = " and ".join(f"{r} ({REGION_ALIASES[r][-1]})" if r in REGION_ALIASES else r for r in regions)
+    elsewhere = [r for r in regions if r != region and index_of(r).is_name(written)]
+    if elsewhere:
+        return (f"'{written}' is not in the {region} data; it is in the {elsewhere[0]} data "
+                f"(ask with the region {elsewhere[0]}).")
+    if any(m.how != "fuzzy" or m.score >= 90 for r in regions for m in index_of(r).lookup(written, limit=1)):
+        return None   # a name (or a close misspelling of one) that some region has: the resolver's message stands
+    near = index_of(region).suggestions(written) if region else []
+    near_areas = [n for n in near if any(m.feature.kind in AREA_KINDS and normalise(m.feature.name) == normalise(n)
+                                         for m in index_of(region).lookup(n, kinds=AREA_KINDS, limit=1))]
+    return (f"'{written}' is not in the {region or 'loaded'} data: no loaded region has a place so named — the data "
+            f"covers {covers} only, so {written} lies outside the loaded regions"
+            + (f" (did you mean {' or '.join(near_areas[:2])}?)." if near_areas else "."))
 
 
 def _split_hyphen_pairs(request: str, regions: tuple[str, ...], index_of: Callable[[str], NameIndex],

@@ -353,20 +353,76 @@ class Judge:
         return branch is None or self.part(branch, k + 1)
 
 
+#: a quoted span: the planner's own words read back or an example of how to say something —
+#: a citation, not a claim about the data ("could not read '…' — say it as 'cafés within 300 m of Oodi'")
+QUOTED = re.compile(r"(?<![\w'])'[^'\n]*'(?![\w'])|‘[^’\n]*’|“[^”\n]*”|\"[^\"\n]*\"")
+#: "…: A (x), B, C and 4 more": how many a cut list leaves out
+MORE = re.compile(r"\band (\d+) more\b")
+LIST_START = re.compile(r"(?::|\be\.g\.|\bvia)\s+")
+
+
+def _totals(obj: Any) -> set[float]:
+    """Every whole number (a count; not a distance or a score, which are floats) and every list
+    length in a JSON value: the totals a cut list may be cut from."""
+    out: set[float] = set()
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, int) and not isinstance(x, bool):
+            out.add(float(x))
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            out.add(float(len(x)))
+            stack.extend(x)
+    return out
+
+
+def _listed(text: str) -> int:
+    """How many items a list names: its top-level commas and semicolons (not those in brackets) + 1."""
+    depth, items = 0, 1
+    for ch in text:
+        depth += ch in "(["
+        depth -= ch in ")]"
+        items += depth == 0 and ch in ",;"
+    return items
+
+
+def _derived_more(sentence: str, totals: set[float]) -> set[int]:
+    """Where the "N more" of a cut list adds up (start offsets of each such N): the items the list
+    names plus N is a total of the tool results (a count, a list's length). A wrong N is not excused."""
+    ok = set()
+    for m in MORE.finditer(sentence):
+        starts = [s.end() for s in LIST_START.finditer(sentence, 0, m.start())]
+        if starts and float(_listed(sentence[starts[-1]:m.start()]) + int(m.group(1))) in totals:
+            ok.add(m.start(1))
+    return ok
+
+
 def contradictions(record: dict[str, Any]) -> list[str]:
-    """Numbers in the reply that no tool result, request or read-back budget supports."""
-    reply = record.get("answer") or record.get("clarification") or ""
-    evidence = synthesis.numbers_in([c.get("result") for c in record["tool_calls"] if c["status"] == "ok"]) \
+    """Numbers in the reply that no tool result, request or read-back budget supports.
+
+    Quoted spans are citations (the request read back, an example of a phrasing), not claims, and
+    are left out; the "N more" of a cut list is supported when the items it names plus N make a
+    total of the tool results."""
+    reply = QUOTED.sub("''", record.get("answer") or record.get("clarification") or "")
+    results = [c.get("result") for c in record["tool_calls"] if c["status"] == "ok"]
+    evidence = synthesis.numbers_in(results) \
         | synthesis.numbers_in(record["request"]) | {m.keur for m in money_amounts(record["request"])} \
         | synthesis.numbers_in([c.get("params") for c in record["tool_calls"]]) \
         | ({float(record["task"]["test"]["value"])} if (record.get("task") or {}).get("test") else set())
+    totals = _totals(results)
     bad = []
-    for s in synthesis.sentences(reply):
-        for n in synthesis.NUMBER.findall(s):
+    for s in (x.strip() for x in reply.splitlines() if x.strip()):   # lines: "e.g. A and 4 more" stays whole
+        more = _derived_more(s, totals)
+        for hit in synthesis.NUMBER.finditer(s):
+            n = hit.group()
             v = float(n.replace(",", "."))
+            if hit.start() in more:
+                continue
             if not synthesis.supported(v, evidence) and not synthesis.supported(v / 1000.0, evidence) \
                     and not any(synthesis.supported(v, {e / 1000.0}) for e in evidence):
-                bad.append(f"{n} in: {s[:120]}")
+                bad.append(f"{n} in: {s[max(0, hit.start() - 60):hit.start() + 60]}")
     return bad
 
 

@@ -139,6 +139,10 @@ class Clause:
         self.text = request[s:e]
         self.cp = [p for p in self.places if inside(p.start, s, e) and p.kind != "region"]
         self.ct = [t for t in self.terms if inside(t.start, s, e)]
+        if self.before:   # "from that gym, where's the closest pharmacy?": 'that gym' is the result before, not a kind asked for
+            refs = [(s + m.start(2), s + m.end(2)) for m in BACKREF.finditer(self.text)
+                    if m.group(2).lower().startswith(("that ", "this "))]
+            self.ct = [t for t in self.ct if not any(a <= t.start < b for a, b in refs)]
         for t in list(self.ct):   # "… the nearest petrol station to the school": the school named before
             ref = next((p for p in reversed(self.places) if p.end <= s and p.found and p.match is not None
                         and (p.match.feature.category == t.category
@@ -219,11 +223,16 @@ def participation(c: Clause) -> list[Goal] | None:
 
 
 def compare_plans(c: Clause) -> list[Goal] | None:
-    if not (len(c.task_kinds) >= 2 and c.cm and c.has("compare_words")):
+    # "With 300 000 €, which plan comes out better: land use or charging stations?": the one amount
+    # said before the question is each plan's
+    if not (len(c.task_kinds) >= 2 and (c.cm or c.budget is not None) and c.has("compare_words")):
         return None
     plans = []
     starts = sorted(a for a, _ in c.tasks)
     for a, t in sorted(c.tasks):
+        if not c.cm:
+            plans.append({"task": t, "budget": c.budget})
+            continue
         # "roads at 200k vs chargers at 300k": the amount after the task word, before the next one
         nxt = next((b for b in starts if b > a), len(c.request))
         mo = next((mo for mo in c.cm if a < mo.start < nxt), None) or min(c.cm, key=lambda mo: abs(mo.start - a))
@@ -311,6 +320,21 @@ def plan_request(c: Clause) -> list[Goal] | None:
                    **({"near": near} if near else {}))]
 
 
+def plan_terse(c: Clause) -> list[Goal] | None:
+    """"Stations, Kluuvi." / "Roads for Karhula": a task word with at most a place and filler words is
+    a plan of that kind (its budget, when none is said anywhere, is asked for)."""
+    if len(c.task_kinds) != 1 or c.ct or c.cd or "?" in c.text:
+        return None
+    rest = c.low
+    for p in c.area_places:   # the region named ("Roads, Karhula.")
+        rest = rest.replace(c.request[p.start:p.end].casefold(), " ")
+    for _, pat in TASK_WORDS:
+        rest = re.sub(pat, " ", rest)
+    if W["terse_filler"].sub(" ", rest).strip(" ,.;:!-–—"):
+        return None
+    return [c.goal("plan", task=c.task_kinds[0], budget=c.budget, size="small", evaluate=False, sites=False)]
+
+
 def summary(c: Clause) -> list[Goal] | None:
     if c.ct or not (c.cue("summary") or (not c.cp and c.has("region_facts"))
                     or (c.area_places and not c.cp and c.has("what_around"))):
@@ -349,10 +373,20 @@ def nearest_search(c: Clause) -> list[Goal] | None:
         return None
     slots, origin = term_slots(term), c.origin
     prev = c.before[-1].slots if c.before else {}
-    if term is None and c.has("one") and prev.get("category"):
-        # "if there's a cinema within 300 m of Forum, tell me the nearest one": that kind, from there
+    if term is None and (c.has("one") or (c.bare() and not c.cd and not c.refs)) and prev.get("category"):
+        # "if there's a cinema within 300 m of Forum, tell me the nearest one", "…, and which is the
+        # closest?": that kind, from there
         slots = {k: prev.get(k) for k in ("category", "tag", "word")}
         origin = origin or prev.get("place")
+    if origin is None and term is not None and not c.cp and prev.get("place") \
+            and not str(prev["place"]).startswith("$goal") and c.before[-1].intent in ("nearest", "within"):
+        # "Kiasma: nearest pharmacy + nearest school", "nearest pharmacy to X and nearest school": the place in force
+        origin = prev["place"]
+    if origin is None and any(g.branch for g in c.before):
+        # a branch of a condition that names no place searches from the place the condition is about:
+        # "if there's a charger within 500 m of X …, otherwise give me the nearest car park" (from X)
+        origin = next((g.slots.get("place") or g.slots.get("origin") for g in reversed(c.before)
+                       if g.slots.get("place") or g.slots.get("origin")), None)
     out = [c.goal("nearest", place=origin, **slots)]
     if c.cue("route") and c.has("how_far"):
         out.append(c.goal("route", origin=origin, destination=f"$goal:{len(c.before)}"))
@@ -360,6 +394,10 @@ def nearest_search(c: Clause) -> list[Goal] | None:
 
 
 def within_radius(c: Clause) -> list[Goal] | None:
+    if c.has("near") and c.term is not None and not (c.cp or c.cd or c.refs or c.area_places or c.cue("route")
+                                                      or c.cue("nearest")):
+        # "how many banks are near the harbour?": near a place the data does not name — which place?
+        return [c.goal("within", place=None, radius_m=NEAR_M, default_radius=True, **term_slots(c.term))]
     default_radius = bool(c.has("near") and c.term is not None and c.cp and not c.cd and not c.cue("route"))
     cd = [NEAR_M] if default_radius else c.cd   # "cafés near Stockmann": within a default radius, stated in the answer
     if not (cd and (c.term or c.has("what_lies")) and not (c.cue("route") and len(c.cp) >= 2)):
@@ -400,6 +438,16 @@ def find_kind(c: Clause) -> list[Goal] | None:
     if c.term is None or not (c.cue("count") or c.cue("exists") or c.cue("list") or c.conditional or not c.cp):
         return None
     area = next((p for p in c.cp if W["area_before"].search(c.request[max(c.s, p.start - 10):p.start])), None)
+    if area is None and len(c.cp) == 1 and (c.cp[0].kind in AREA_KINDS or c.cp[0].area_name) \
+            and not W["origin_before"].search(c.request[max(c.s, c.cp[0].start - 10):c.cp[0].start]):
+        area = c.cp[0]   # "Kluuvi car parks list": the one district named is where, never dropped
+    point = area if area is not None and area.kind == "poi" and not area.area_name else None   # "at Stockmann": a point
+    if point is None and area is None and len(c.cp) == 1 and not c.cd and c.cp[0].found:
+        point = c.cp[0]
+    if point is not None and point.found:
+        # "count cafés Kiasma", "pharmacies at Stockmann": a place that is no area is where to count
+        # around (the 'near' read is said), never dropped
+        return [c.goal("within", place=point.id, radius_m=NEAR_M, default_radius=True, **term_slots(c.term))]
     intent = "count" if c.cue("count") else "exists" if c.cue("exists") or c.conditional else "find"
     slots = term_slots(c.term)
     if area is not None:   # by name: the tool resolves it among areas (a district, not a shop so named)
@@ -439,6 +487,17 @@ def route_bare(c: Clause) -> list[Goal] | None:
     return None
 
 
+def count_follows(c: Clause) -> list[Goal] | None:
+    prev = c.before[-1] if c.before else None
+    if not (prev is not None and prev.intent in ("within", "find", "exists", "count") and prev.slots.get("category")
+            and c.term is None and c.bare() and not c.cd and c.has("how_many") and not c.has("those_it")):
+        return None
+    # "cinemas within 400 m of X — how many?": the count of what was just asked for
+    if prev.intent in ("find", "exists"):
+        prev.intent = "count"
+    return []
+
+
 def count_of_what(c: Clause) -> list[Goal] | None:
     if c.term is None and not c.cm and c.has("how_many"):
         return [c.goal("count", category=None)]   # "How many are there in Kotka?", "how many are within 500 m of X?": of what?
@@ -470,6 +529,7 @@ RULES: tuple[Rule, ...] = (
     Rule("plan.continues", plan_continues,
          "The budget is 275 000 euros for roads in Kotka — draft the new links", "kotka"),
     Rule("plan.request", plan_request, "Plan new roads with 400k", "kotka"),
+    Rule("plan.terse", plan_terse, "Stations, Kluuvi."),
     Rule("summary", summary, "Give me an overview of Kotka", "kotka"),
     Rule("find.those", find_those, "If there are car parks in Kotka, list those car parks", "kotka"),
     Rule("nearest.same-kind", nearest_same_kind,
@@ -486,6 +546,7 @@ RULES: tuple[Rule, ...] = (
     Rule("terse", terse, "pharmacy Stockmann"),
     Rule("route.from-to", route_from_to, "then from Kiasma to Oodi"),
     Rule("route.bare", route_bare, "how far is it?"),
+    Rule("count.follows", count_follows, "cinemas within 400 m of Kiasma — how many?"),
     Rule("count.of-what", count_of_what, "How many are there in Kotka?", "kotka"),
 )
 

@@ -225,8 +225,9 @@ def _bounds_line(area: dict[str, Any] | None) -> str:
     if not b:
         return ""
     how = "approximated from the place's location" if area.get("approximate") else "as the data maps it"
-    return (f"The area of {area.get('name')} counted is {how}: about {(b[2] - b[0]) / 1000:.1f} × "
-            f"{(b[3] - b[1]) / 1000:.1f} km, x {b[0]:.0f}–{b[2]:.0f}, y {b[1]:.0f}–{b[3]:.0f} (metres, the data's CRS).")
+    w, h = area.get("size_m") or (b[2] - b[0], b[3] - b[1])   # the tool's figure: the reply derives none
+    return (f"The area of {area.get('name')} counted is {how}: about {w / 1000:.1f} × "
+            f"{h / 1000:.1f} km, x {b[0]:.0f}–{b[2]:.0f}, y {b[1]:.0f}–{b[3]:.0f} (metres, the data's CRS).")
 
 
 def _km(m: float) -> str:
@@ -238,6 +239,8 @@ def _what(g: Any, n: int = 2) -> str:
     plural unless ``n`` is 1."""
     s = g.slots
     cat = s.get("category") or "feature"
+    if s.get("word", "")[:1].isupper() and s["word"][1:].islower():   # "Restaurants inside …": capital of the sentence only
+        s = {**s, "word": s["word"].lower()}
     if lexicon.is_finnish(s.get("word") or ""):   # no English ending on a Finnish noun: the category counts
         return f"{_number(cat, n)} ('{s['word']}'{', ' + s['tag'] if s.get('tag') else ''})"
     word = _number(s.get("word") or cat, n)
@@ -257,8 +260,12 @@ def _number(word: str, n: int) -> str:
         return f"{word} {MASS_NOUNS[low]}{'' if n == 1 else 's'}"
     if n == 1 and low.endswith("ies"):
         last = last[:-3] + "y"
-    elif n == 1 and low.endswith("s") and not low.endswith("ss"):
+    elif n == 1 and low.endswith(("ches", "shes", "xes", "zes", "sses")):   # churches, boxes, glasses
+        last = last[:-2]
+    elif n == 1 and low.endswith("s") and not low.endswith(("ss", "us", "is")) and low != "gas":   # bus, campus stay
         last = last[:-1]
+    elif n != 1 and low.endswith(("ch", "sh", "x", "z", "ss", "us")):
+        last += "es"
     elif n != 1 and not low.endswith("s"):
         last = last[:-1] + "ies" if low.endswith("y") and low[-2:-1] not in "aeiou" else last + "s"
     return f"{head} {last}".strip()

@@ -20,6 +20,7 @@ DIST = lexicon.distance_re()
 SPLIT = re.compile(
     r"\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
+    r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
     r"|\s+(?:→|->)\s+(?=(?-i:[a-z]))"   # "nearest cinema to X → road distance from it to Y"
     r"|\.\s+(?=[A-Z])|\?\s+(?=\w)"
     # a dash before a lowercase clause; "A — an aside — B": the aside stays with A
@@ -48,7 +49,7 @@ CUES = {
     "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
              r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s",
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
-    "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much",
+    "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*",
     "exists": r"\bany\b|are there|is there|got any|do (?:we|you) have|\byet\b|\bexist\w*",
     "list": (r"\blist\b|\bshow\b|pull up|where are|where can|where do|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b"
              r"|\bgive me\b|\bget me\b"),
@@ -62,7 +63,7 @@ and or but so also then nearest closest neerest nearst route distance count numb
 eval road roads land charging chargers station stations budget with within near from to in of for on at by
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
 thursday friday saturday sunday january february march april may june july august september october november
-december memo council""".split())
+december memo council unless provided assuming suppose supposing whether""".split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
             r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest)\b)[a-zåäö]+)?" \
@@ -72,7 +73,8 @@ NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|vi
             r"kindergarten|university|college|gym|cemetery|playground|chapel|" \
             r"[a-zåäö-]*(?:halli|asema|museo|tehdas|kirkko|koulu|lukio|kirjasto|puisto|tori|talo|kenttä|sairaala|" \
             r"satama|silta|ranta|linna|teatteri|kauppa|keskus|aukio|kappeli|koti|stadion|areena|ravintola|" \
-            r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri))\b"   # Finnish: "Sunilan tehdas"
+            r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri|katedraali|puutarha|kartano|kylpylä|" \
+            r"majakka|linnoitus|kasino|uimala))\b"   # Finnish: "Sunilan tehdas"
 
 
 metres = lexicon.metres
@@ -85,13 +87,18 @@ _ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|if no\w*|if there (?:are|is) n
 #: a sentence before the condition sets the scene ("Budget is two million euros. If …"): no goal of its own
 _PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
 IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming)\b(?P<cond>.+?)"
-                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*)(?P<then>.+?)" + _ELSE, re.I | re.S)
+                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*"
+                   # no comma: "if there's a charger within 500 m of X just tell me the closest one"
+                   r"|\s+(?=(?:just\s+|please\s+)?(?:(?:tell|give|show|get|find)\s+me|name\s+it|list\s+them)\b))"
+                   r"(?P<then>.+?)" + _ELSE, re.I | re.S)
 #: "fewer than 10 car parks in karhula -> land plan 250 k€, else road plan 250 k€": a terse condition
 TERSE_IF = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:fewer|more|less|at least|at most|over|under|no|any)\b.+?)\s*(?:->|→|=>)\s*"
                       r"(?P<then>.+?)" + _ELSE, re.I | re.S)
 #: "pharmacy within 200 m of Forum? yes → name it, no → the nearest one"
 YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:if\s+)?(?P<kw>yes|so)\b\s*(?:→|->|:|,|-)?\s*(?P<then>.+?)[,;.]?\s*"
-                    r"(?:if\s+)?\b(?:no|not)\b\s*(?:→|->|:|,|-)\s*(?P<else>.+)$", re.I | re.S)
+                    # "…, no → …" / "…; if not, …" / "…, if not the nearest …" (no mark needed after "if not")
+                    r"(?:if\s+(?:no|not)\b\s*(?:→|->|:|,|-)?|\b(?:no|not)\b\s*(?:→|->|:|,|-))\s*(?P<else>.+)$",
+                    re.I | re.S)
 #: "Plan chargers in Kotka with 300k if there are none yet": a plan first, its condition after
 IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|build|spend|put|allocate|invest)\b.+?)"
                       r",?\s+(?P<kw>if|unless|provided(?: that)?)\b(?P<cond>.+?)" + _ELSE, re.I | re.S)
@@ -172,6 +179,7 @@ _ON_LOW = {
     "from": r"\bfrom\b",
     "to": r"\bto\b",
     "how_many": r"\bhow many\b|\bnumber of\b",
+    "terse_filler": r"\b(?:a|an|the|in|for|at|on|of|please|plan|plans|some|new|more)\b",
 }
 _ANY_CASE = {
     "it": r"\bit\b",
@@ -183,6 +191,13 @@ _ANY_CASE = {
     "center_before": r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
     "area_before": r"\b(?:in|on|along|inside|around|at)\s+(?:the\s+)?$",
 }
+#: a word asked for as a kind of place: "nearest ATM", "any post offices", "how many bus stops"
+KIND_CUE = re.compile(r"\b(?:nearest|closest|any|how many|number of|are there|is there|count|list|find)\b"
+                      r"(?:\s+(?:the|a|an|of|all|public))*\s*$", re.I)
+#: a place named by its kind: "near the school", "from the library"
+THE_KIND = re.compile(r"\b(?:near|to|from|around|of|by|next to|close to)\s+the\s+$", re.I)
+#: a name in an area's place: "in Espoo", "inside Kallio", "around Tapiola"
+AREA_BEFORE = re.compile(r"\b(?:in|inside|around|within)\s+(?:the\s+)?$", re.I)
 W: dict[str, re.Pattern[str]] = {**{k: re.compile(v) for k, v in _ON_LOW.items()},
                                  **{k: re.compile(v, re.I) for k, v in _ANY_CASE.items()}, "near_slot": NEAR_SLOT}
 

@@ -189,9 +189,11 @@ def find_features(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
            "features": [{**p.to_json(), **_street_of(idx, p)} for p in found[:MAX_LIST]],
            "listed": min(len(found), MAX_LIST)}
     if area is not None:
+        b = [round(float(v), 1) for v in area.area.bounds] if area.area is not None else None
         out["area"] = {**area.to_json(), "approximate": area.approximate,
                        # what was counted over, so an answer can say it (x0, y0, x1, y1; data CRS, metres)
-                       "bounds": [round(float(v), 1) for v in area.area.bounds] if area.area is not None else None}
+                       # and its size, so the answer states a figure of the result, not one of its own
+                       "bounds": b, "size_m": [round(b[2] - b[0], 1), round(b[3] - b[1], 1)] if b else None}
     return out
 
 

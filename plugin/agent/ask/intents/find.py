@@ -4,7 +4,7 @@ call; the three differ only in how the answer is worded."""
 from __future__ import annotations
 
 from ...tools import Observation
-from ..synthesis import _bounds_line, _names_list, _what
+from ..synthesis import ALL_NAMES, _bounds_line, _names_list, _what
 from .base import Calls, Facts, Intent, Step, last_result, slot_args
 
 
@@ -28,14 +28,16 @@ class FindBase(Intent):
         approx = " (area approximated from the place's location)" if (r.get("area") or {}).get("approximate") else ""
         bounds = _bounds_line(r.get("area"))
         what = _what(g, r["count"])
+        said = g.intent == "exists" and g.branch != "if"   # a condition's answer is its Condition line, not yes / no
         if r["count"] == 0:
-            out.append(f"{'No: t' if g.intent == 'exists' else 'T'}here are no {what}{where}{approx}.")
+            out.append(f"{'No: t' if said else 'T'}here are no {what}{where}{approx}.")
         elif g.intent == "count":
             named = [x for x in r["features"] if x.get("name")]
+            every = len(named) == r["count"] <= ALL_NAMES   # all of them named: a list, not examples
             out.append(f"There {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}"
-                       + (f", e.g. {_names_list(named, r['count'], n=5)}." if named else "."))
+                       + (f"{': ' if every else ', e.g. '}{_names_list(named, r['count'], n=5)}." if named else "."))
         else:
-            yes = "Yes: t" if g.intent == "exists" else "T"
+            yes = "Yes: t" if said else "T"
             out.append(f"{yes}here {'is' if r['count'] == 1 else 'are'} {r['count']} {what}{where}{approx}: "
                        f"{_names_list(r['features'], r['count'])}.")
         if bounds:
@@ -52,6 +54,7 @@ class Find(FindBase):
 class Count(FindBase):
     name = "count"
     rules = ("find.kind", "count.of-what")   # "How many are there in Kotka?": of what? (asked)
+    follows = ("count.follows",)             # "schools in Kluuvi; how many?": the count of those
 
 
 class Exists(FindBase):

@@ -39,7 +39,7 @@ def plan_calls(step: Step, task_name: str, budget: float, size: str,
 
 class Plan(Intent):
     name = "plan"
-    rules = ("plan.request",)
+    rules = ("plan.request", "plan.terse")   # plan.terse: "Stations, Kluuvi." (a task word alone)
     # a budget, "then evaluate it", "draft the new links" after a plan: that plan's
     follows = ("plan.money-follows", "plan.evaluate-follows", "plan.continues")
     needs = (("task", KIND_QUESTION), ("budget", "the budget (k€)"))

@@ -9,8 +9,10 @@ from .base import Calls, Facts, Intent, Step, last_result, slot_args
 
 class Within(Intent):
     name = "within"
-    rules = ("within.radius", "find.those")   # find.those: "… list those" after a within search
-    follows = ("within.radius-follows",)      # "… say within 400 metres": that search's radius
+    # find.those: "… list those" after a within search; find.kind: "count cafés Kiasma" (around a point)
+    rules = ("within.radius", "find.those", "find.kind")
+    # "… say within 400 metres": that search's radius; "cafés within 300 m of X — how many?": its count
+    follows = ("within.radius-follows", "count.follows")
     needs = (("place", "the start place (where to search from)"),)
     tools = ("within_distance",)
 
