@@ -27,7 +27,7 @@ import numpy as np
 import shapely
 
 from ..city import CATEGORIES, REGIONS, lexicon, load_city
-from ..city.names import Match, NamedFeature, name_index, normalise
+from ..city.names import FUZZY_MIN, Match, NamedFeature, name_index, normalise
 from ..city.osm import read_osm
 from ..tasks.base import Instance
 from .compile import by_id, candidate_geometries
@@ -35,6 +35,8 @@ from .compile import by_id, candidate_geometries
 _FACILITIES = [(re.compile(p, re.I), c, t) for p, c, t in lexicon.facility_terms()]
 #: a generic noun after a data name ("the Makasiinit block", "the Sanomatalo plot": resources/lexicon/facilities.json)
 PLACE_NOUN = re.compile(r"\s+(?:" + lexicon.place_nouns_pattern() + r")$", re.I)
+#: the same nouns before the name: "the city block Lohi", "kortteli Leijona" (the name capitalised)
+PLACE_NOUN_BEFORE = re.compile(r"^(?i:(?:the\s+)?(?:city\s+)?(?:" + lexicon.place_nouns_pattern() + r"))\s+(?=[A-ZÅÄÖ])")
 STREET_REACH_M = 150.0   # "the school on X street": a school this close to the street
 
 
@@ -118,7 +120,7 @@ def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
     try:
         f = _find(region, text, cat)
     except Clarify:   # "the Leijona block", "the Pörssitalo outline": the name without its generic noun
-        bare = PLACE_NOUN.sub("", text)
+        bare = PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", text))
         if not bare or bare == text:
             raise
         text = bare
@@ -143,12 +145,24 @@ def _find(region: str, text: str, cat: str | None, kinds: tuple[str, ...] | None
         if of_cat and (len(of_cat) == 1 or of_cat[0].score > of_cat[1].score):
             return of_cat[0].feature
     r = idx.resolve(text, kinds)
-    if r.status == "found" and not _words_left_out(text, r.candidates[0]):
+    if r.status == "found" and not _words_left_out(text, r.candidates[0]) and not _other_word(text, r.candidates[0]):
         return r.feature
     if r.status == "found":   # "Karhula church" is not the fuel station "Teboil Karhula Tikankatu"
         hint = f" — did you mean {' or '.join(idx.suggestions(text))}?" if idx.suggestions(text) else ""
         raise Clarify(f"'{text}' is not in the {region} data{hint}")
     raise Clarify(r.message + ("; which one?" if r.status == "ambiguous" else ""))
+
+
+def _other_word(text: str, m: Match) -> bool:
+    """A misspelt match carried by a word both share ("Hesperian puisto" ~ "Espan puisto": the
+    "puisto" is the same, "hesperian" no misspelling of "espan"): the name's own word differs."""
+    if m.how != "fuzzy":
+        return False
+    said, have = normalise(text).split(), normalise(m.matched).split()
+    if len(said) != len(have) or not set(said) & set(have):
+        return False
+    return any(difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() < FUZZY_MIN
+               for a, b in zip(said, have, strict=True) if a != b)
 
 
 def _words_left_out(text: str, m: Match) -> list[str]:

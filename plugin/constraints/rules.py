@@ -93,10 +93,18 @@ def distance_of(text: str) -> float | None:
 NOT_A_MEASURE = r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%|per ?cent)|\s+(?:minimum|maximum|min|max|total)\b)"
 
 
+#: "build no more than two": the "no" after a verb starts a bound ("no more than"), it is no count of zero
+BOUND_AFTER = r"(?!\s+(?:more|fewer|less|later|further|farther|closer)\b)"
+
+
+#: "more than 420 000 of our 700 000 euros" is money, no count of 420 (thousands, a currency after it)
+NOT_MONEY = r"(?![\s\u202f]\d{3}\b|\s*(?:k\b|€|eur\w*\b|thousand|million|m€))"
+
+
 def count_of(text: str) -> int | None:
     m = re.search(r"\b(?:at least|at most|no more than|not more than|max(?:imum)?(?: of)?|min(?:imum)?(?: of)?|"
                   r"up to|exactly|only|need|get|place|build|keep|allow|than|just)\s+(\d+|" +
-                  lexicon.count_pattern() + r")\b" + NOT_A_MEASURE, text, re.I)
+                  lexicon.count_pattern() + r")\b" + NOT_A_MEASURE + BOUND_AFTER, text, re.I)
     if m:
         return _count_word(m.group(1))
     m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:(?:new|more|ev|\w+)\s+)?" + UNIT_NOUNS, text, re.I)
@@ -124,6 +132,9 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
         share = float(lexicon.fraction_value(words.group(1)))
     if share is None:
         amounts = [m.keur for m in money]
+        part = _bare_part(text, money)
+        if part is not None:   # "420 000 of our 700 000 euros": the bare number is money too
+            amounts = [part, *amounts]
         if len(amounts) >= 2 and max(amounts[:2]) > 0:   # a part of the whole, either order ("of the €1.2 M, 300 000 €")
             share = min(amounts[:2]) / max(amounts[:2])
         elif len(amounts) == 1 and budget_keur:
@@ -133,6 +144,19 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     if share is None:
         return None
     return round(1.0 - share if unspent else share, 4)
+
+
+def _bare_part(text: str, money: list) -> float | None:
+    """The k€ of a bare number said as a part of the one amount of money that follows it ("420 000
+    of our 700 000 euros", "300 000 out of the €1.2 M"): it takes that amount's currency."""
+    if len(money) != 1:
+        return None
+    m = re.search(r"(\d[\d\s\u202f.,]*\d|\d)\s*(k|m|thousand|million)?\s+(?:euros?\s+)?(?:out\s+)?of\s+"
+                  r"(?:the|our|my|its|a|this|that|their)?\s*(?:total\s+|whole\s+)?$", text[:money[0].start], re.I)
+    if not m:
+        return None
+    got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
+    return got[0].keur if got else None
 
 
 def _types(task: str) -> tuple[tuple[str, str], ...]:
@@ -169,7 +193,8 @@ def target_phrase(text: str) -> str | None:
                          r"(?!\d)(?!least\b|most\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
         phrase = re.split(r"\s*(?:,|;|\.\s|\.$|\s-\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b|"
                           r"\band\s+(?=" + CLAUSE_START + r")|"
-                          r"\b(?:would|should|could|must|is|are|will|please|if)\b)",
+                          r"\b(?:would|should|could|must|is|are|will|please|if|may|might|can|cannot|shall|has to|have to|"
+                          r"needs? to|ought)\b)",
                           m.group(1))[0]
         phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase.strip(), flags=re.I).strip(" .!?'\"")
         phrase = re.sub(r"\s+(?:only|too|as well|also|then)$", "", phrase, flags=re.I)   # "outside Kluuvi only"
@@ -207,7 +232,7 @@ def _base(kind: str, **kw: Any) -> dict[str, Any]:
 NEG = re.compile(r"\b(no|not|never|nothing|none|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|clear of|"
                  r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
                  r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
-                 r"shall not|must not|don'?t|\w+n[’']t|do not|without)\b", re.I)
+                 r"shall not|must not|cannot|don'?t|\w+n[’']t|do not|without)\b", re.I)
 OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
                        r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|\w+n[’']t|do not)\b", re.I)
 EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? (?:most|more)|"
@@ -254,6 +279,9 @@ def _plain(text: str) -> str:
     """Politeness off, distances in words as numbers, "closer than 200 m to X" as "… 200 m of X",
     "a 250 m radius of X" as "250 m of X"."""
     t = re.sub(r"[\s,]*\b(?:please|thanks|thank you|if possible|ok)\b[\s.!]*$", "", text.strip(), flags=re.I)
+    # an aside in brackets ("some green (puisto or similar)", "Lohi (kortteli, by its outline)") says
+    # nothing a rule reads unless it holds a number ("(at least 300 m)"): dropped, else read as commas
+    t = re.sub(r"\s*\(([^()]*)\)", lambda m: f", {m.group(1)}," if re.search(r"\d", m.group(1)) else "", t)
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
     for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
         t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
@@ -268,9 +296,10 @@ def _plain(text: str) -> str:
     t = re.sub(r"\b" + num + r"\s+or\s+more\b", r"at least \1", t, flags=re.I)
     t = re.sub(r"\b" + num + r"\s+or\s+(?:fewer|less)\b", r"at most \1", t, flags=re.I)
     # "fewer than 4 stations" is at most 3, "more than 2" at least 3 (a count, never a distance or share)
-    t = re.sub(r"\b(?:fewer|less)\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" + NOT_A_MEASURE,
+    t = re.sub(r"\b(?:fewer|less)\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" + NOT_A_MEASURE + NOT_MONEY,
                lambda m: f"at most {_count_word(m.group(1)) - 1}", t, flags=re.I)
-    t = re.sub(r"(?<!\bno )(?<!\bnot )\bmore\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" + NOT_A_MEASURE,
+    t = re.sub(r"(?<!\bno )(?<!\bnot )\bmore\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" +
+               NOT_A_MEASURE + NOT_MONEY,
                lambda m: f"at least {_count_word(m.group(1)) + 1}", t, flags=re.I)
     t = re.sub(r"\b((?:\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?)|(?:a |one )?kilomet(?:er|re))"
                r")\s+to\b(?!\s+(?:reach|get|walk|find)\b)", r"\1 of", t, flags=re.I)
@@ -333,7 +362,8 @@ def _spacing(x: _Said) -> list[dict[str, Any]] | None:
 
 #: "no residential block more than 500 m from a station", "nobody should have to walk more than
 #: 350 m to reach a charger": every block within that distance of one (the residents' side)
-FAR_FROM = re.compile(r"\b(?:(?:no|not one|not a single|none of the)\s+(?:residential\s+)?" + HOMES +
+FAR_FROM = re.compile(r"\b(?:(?:no|not one|not a single|none of the)\s+(?:(?:residential|housing|city|"
+                      r"apartment|living|dwelling)\s+)?" + HOMES +
                       r"s?|nobody|no ?-?one|not anyone|no resident|no person|no people)\b"
                       r".*\b(?:more than|farther than|further than|over|beyond)\b.*?"
                       r"\b(?:to (?:reach|get to|walk to|find)|(?:away )?from|to)\s+"
