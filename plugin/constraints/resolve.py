@@ -117,13 +117,19 @@ def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
             raise Clarify(f"several places on {street.name}: {', '.join(names[:6])}; which one?")
         return Resolved(names[0], shapely.union_all([shapely.Point(f.x, f.y) for f in near]).wkt, kind,
                         _read_as(on.group(2), street))
+    said = text
     try:
         f = _find(region, text, cat)
     except Clarify:   # "the Leijona block", "the Pörssitalo outline": the name without its generic noun
         bare = PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", text))
-        if not bare or bare == text:
+        # a Finnish case's linking vowel on a name that ends in a consonant ("Stockmannista" → "Stockmanni")
+        stem = re.sub(r"(?<=[bcdfghjklmnpqrstvwxz])i$", "", text) if re.search(r"[^aeiouyäö\s]i$", text) else text
+        if bare and bare != text:
+            said = text = bare
+        elif stem != text and name_index(region).resolve(stem).status == "found":
+            said, text = text, stem
+        else:
             raise
-        text = bare
         f = _find(region, text, cat)
     geom = _geometry(region, f, area)
     # a distance from a point is said to be one (the data maps no outline of that feature), and one
@@ -133,7 +139,7 @@ def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
     if not area and point is None and f.kind == "poi" and (f.area is None or f.approximate) \
             and normalise(f.name) not in _poi_outlines(region):
         point = f"distances measured from the outline of the building that holds {f.name}"
-    note = "; ".join(x for x in (_read_as(text, f), point) if x) or None
+    note = "; ".join(x for x in (_read_as(said, f), point) if x) or None
     return Resolved(f.name, geom.wkt, f.category if f.kind == "poi" else None, note)
 
 

@@ -283,6 +283,7 @@ def _plain(text: str) -> str:
     # nothing a rule reads unless it holds a number ("(at least 300 m)"): dropped, else read as commas
     t = re.sub(r"\s*\(([^()]*)\)", lambda m: f", {m.group(1)}," if re.search(r"\d", m.group(1)) else "", t)
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
+    t = _finnish_places(_fronted_place(t))
     for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
         t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
     # "no further than 300 m from X", "at most 300 m from X": within 300 m of X (not "kept away")
@@ -305,6 +306,49 @@ def _plain(text: str) -> str:
                r")\s+to\b(?!\s+(?:reach|get|walk|find)\b)", r"\1 of", t, flags=re.I)
     return re.sub(r"\b(?:an?\s+)?(\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?))\s+radius\s+(?:of|around|from)\b",
                   r"\1 of", t, flags=re.I)
+
+
+#: Finnish says "from X" and "in X" with case endings on the name, not with a word before it:
+#: "200 metrin säteellä Kiasmasta" (within 200 m of Kiasma), "Kluuvissa" (in Kluuvi). The stem
+#: keeps a linking vowel ("Stockmannista" → "Stockmanni"), which the resolver reads as a misspelling.
+FI_FROM = r"([A-ZÅÄÖ][\w-]+?)(?:sta|stä|lta|ltä)\b"
+FI_IN = re.compile(r"\b([A-ZÅÄÖ][\w-]+?)(?:ssa|ssä)\b")
+
+
+def _finnish_places(t: str) -> str:
+    """Finnish place cases in the English form the rules read: "ei … 200 metrin säteellä Kiasmasta"
+    → "no … within 200 m of Kiasma", "Kluuvissa" → "inside Kluuvi"."""
+    unit = lambda u: "km" if u.startswith("k") else "m"   # noqa: E731
+    t = re.sub(r"\b(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+(?:säteellä|etäisyydellä|sisällä|päässä)\s+"
+               + FI_FROM, lambda m: f"within {m.group(1)} {unit(m.group(2))} of {m.group(3)}", t)
+    t = re.sub(FI_FROM + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+(?:säteellä|etäisyydellä|sisällä|päässä)",
+               lambda m: f"within {m.group(2)} {unit(m.group(3))} of {m.group(1)},", t)
+    t = FI_IN.sub(lambda m: f"inside {m.group(1)}", t)
+    return re.sub(r"(?:^|(?<=\s))(?:[Ee]i|[Ää]lä)\b", "no", t)
+
+
+#: "Kluuvi: max two chargers", "Kiasma: no charger within 200 m": a name fronted with a colon
+FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s*:\s+(.+)$")
+NOT_A_PLACE = re.compile(r"\b(?:note|rule|goal|also|budget|money|instruction|constraint|plan|priority|weight|"
+                         r"then|and|but|or)\b", re.I)
+
+
+def _fronted_place(t: str) -> str:
+    """A place fronted with a colon said the usual way round: "Kluuvi: max two chargers" → "max two
+    chargers inside Kluuvi", "Kiasma: none within 200 m" → "none within 200 m of Kiasma". Not an id
+    ("Parcel 2: school"), a score term or emphasis ("Emphasis: travel time"), or a keyword."""
+    m = FRONTED.match(t)
+    if not m:
+        return t
+    head, rest = m.group(1), m.group(2)
+    if ID_REF.search(head) or RAW_ID.search(head) or EMPH.search(head) or NOT_A_PLACE.search(head) or \
+            any(term_of(head, task) for task in TERMS) or any(type_of(head, task) for task in TERMS) or \
+            re.search(r"\b(?:of|from|near|around|inside|outside|in|within \S+ \S+ of)\s+[A-ZÅÄÖ]", rest):
+        return t
+    rest = rest.rstrip(" .!")
+    if lexicon.distances(rest):
+        return f"{rest} of {head}"
+    return f"{rest} inside {head}"
 
 
 HOMES = r"(?:block|home|resident|household|dwelling|house)"
@@ -362,11 +406,12 @@ def _spacing(x: _Said) -> list[dict[str, Any]] | None:
 
 #: "no residential block more than 500 m from a station", "nobody should have to walk more than
 #: 350 m to reach a charger": every block within that distance of one (the residents' side)
-FAR_FROM = re.compile(r"\b(?:(?:no|not one|not a single|none of the)\s+(?:(?:residential|housing|city|"
+FAR_FROM = re.compile(r"\b(?:(?:no|not one|not a single|none of the|not (?:be )?(?:a single|any|one))\s+"
+                      r"(?:(?:residential|housing|city|"
                       r"apartment|living|dwelling)\s+)?" + HOMES +
                       r"s?|nobody|no ?-?one|not anyone|no resident|no person|no people)\b"
                       r".*\b(?:more than|farther than|further than|over|beyond)\b.*?"
-                      r"\b(?:to (?:reach|get to|walk to|find)|(?:away )?from|to)\s+"
+                      r"\b(?:to (?:reach|get to|walk to|find)|(?:away )?from|to|of)\s+"
                       r"(?:an?\s+|the nearest\s+|the closest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;]|$)")
 #: "homes must have a school within 700 m": the homes, in the plural, as the subject
 HOMES_SAY = re.compile(r"(?:the\s+|our\s+|all\s+)?(?:residential\s+)?(?:homes|residents|households|dwellings|inhabitants)"

@@ -199,6 +199,22 @@ def test_a_place_noun_before_the_name_is_read_past(station, text, name):
     assert interpret(text, station).constraints[0]["target"]["name"] == name
 
 
+@pytest.mark.parametrize("text, name, said", [
+    # a Finnish case ending on a name: its stem, and a linking vowel after a consonant dropped
+    ("vähintään kaksi latausasemaa 400 m säteellä Stockmannista", "Stockmann", "Stockmanni"),
+    ("ei latausasemia 200 metrin säteellä Ateneumista", "Ateneum", "Ateneumi"),
+    ("enintään kaksi latausasemaa Kaartinkaupungissa", "Kaartinkaupunki", "Kaartinkaupungi"),
+])
+def test_finnish_place_cases_resolve_to_the_data_name(station, text, name, said):
+    c = interpret(text, station).constraints[0]
+    assert c["target"]["name"] == name and f"'{said}'" in c["note"]
+
+
+def test_a_district_noun_after_the_name_is_read_past(station):
+    c = interpret("Within the Kluuvi district, no chargers may be built.", station).constraints[0]
+    assert c["kind"] == "outside_area" and c["target"]["name"] == "Kluuvi"
+
+
 def test_instruct_stores_prices_and_removes(station, base_plan, tmp_path):
     ws = write_workspace(station, tmp_path / "ws")
     reply = instruct(ws, "no site 3", station, apply=True, time_limit=TIME)

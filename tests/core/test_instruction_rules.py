@@ -281,3 +281,36 @@ def test_every_rule_reads_its_own_example_and_names_itself():
 ])
 def test_rules_read_the_fourth_halfs_classes(text, task, expect):
     assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # coverage with the negation before its verb ("must not be a single home"), "beyond D of"
+    ("There must not be a single home farther than 800 m from a school.", "land",
+     [("coverage", "school", 800.0, None, None, None)]),
+    ("No dwelling should be located beyond 500 m of a park.", "land", [("coverage", "green", 500.0, None, None, None)]),
+    ("Ensure that no residential block is more than 450 m away from the nearest charger.", "station",
+     [("coverage", "charging", 450.0, None, None, None)]),
+    # a place fronted with a colon; never an id, a score term or a keyword before the colon
+    ("Kluuvi: max two chargers.", "station", [("count_max", "Kluuvi", None, 2, None, None)]),
+    ("Kiasma: no charger within 200 m.", "station", [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+    ("Kaartinkaupunki: no chargers.", "station", [("outside_area", "Kaartinkaupunki", None, None, None, None)]),
+    ("Emphasis: ecology.", "land", [("emphasis", None, None, None, None, "ecology")]),
+    ("Budget: at most 80 %.", "road", [("budget_share_max", None, None, None, 0.8, None)]),
+    # Finnish sentences: the place in a case ending ("Kiasmasta" from, "Kluuvissa" in), "ei" a negation
+    ("ei latausasemia 200 metrin säteellä Kiasmasta", "station", [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+    ("Kiasmasta 300 metrin säteellä ei latausasemia", "station",
+     [("exclude_near", "Kiasma", 300.0, None, None, None)]),
+    ("enintään kaksi latausasemaa Kluuvissa", "station", [("count_max", "Kluuvi", None, 2, None, None)]),
+    ("vähintään kolme latausasemaa 500 m säteellä Ateneumista", "station",
+     [("count_min", "Ateneumi", 500.0, 3, None, None)]),
+])
+def test_rules_read_the_fourth_halfs_classes_further(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("enintään yksi uusi linkki Kluuvissa", "new"),
+    ("ei uusia linkkejä 250 metrin säteellä Ateneumista", "new"),
+])
+def test_finnish_road_kinds(text, kind):
+    assert {c["type"] for c in parse(text, "road", 700.0)} == {kind}
