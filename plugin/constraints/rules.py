@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -123,11 +124,14 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     per_cent = lexicon.percentages(bare)   # "30 %", "thirty per cent"
     share = None
     frac = re.search(r"\b(\d+)\s*/\s*(\d+)\b", bare)
+    vulgar = re.search(r"[¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]", bare)   # "¾ of the budget"
     words = re.search(r"\b(" + lexicon.fraction_pattern() + r")\b", bare)   # "a fifth", "two thirds", "half"
     if per_cent:
         share = per_cent[0][2]
     elif frac and int(frac.group(2)) > 0:
         share = int(frac.group(1)) / int(frac.group(2))
+    elif vulgar and not re.search(r"\d\s*" + vulgar.group(0), bare):   # "1½ km" is a distance
+        share = float(unicodedata.numeric(vulgar.group(0)))
     elif words and lexicon.fraction_value(words.group(1)):
         share = float(lexicon.fraction_value(words.group(1)))
     if share is None:
@@ -139,8 +143,8 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
             share = min(amounts[:2]) / max(amounts[:2])
         elif len(amounts) == 1 and budget_keur:
             share = amounts[0] / budget_keur
-        elif re.search(r"\b0?\.\d+\b", low):
-            share = float(re.search(r"\b(0?\.\d+)\b", low).group(1))
+        elif re.search(r"(?<![\d.,])0?[.,]\d+\b", bare):   # "0.6" or "0,6" of the budget
+            share = float(re.search(r"(?<![\d.,])(0?[.,]\d+)\b", bare).group(1).replace(",", "."))
     if share is None:
         return None
     return round(1.0 - share if unspent else share, 4)

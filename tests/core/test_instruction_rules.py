@@ -303,6 +303,11 @@ def test_rules_read_the_fourth_halfs_classes(text, task, expect):
     ("enintään kaksi latausasemaa Kluuvissa", "station", [("count_max", "Kluuvi", None, 2, None, None)]),
     ("vähintään kolme latausasemaa 500 m säteellä Ateneumista", "station",
      [("count_min", "Ateneumi", 500.0, 3, None, None)]),
+    # digit fractions: vulgar fraction signs, a decimal comma
+    ("Spend at most ¾ of the budget.", "station", [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Leave ⅕ of the budget unspent.", "land", [("budget_share_max", None, None, None, 0.8, None)]),
+    ("Use at most 0,6 of the budget.", "road", [("budget_share_max", None, None, None, 0.6, None)]),
+    ("Use no more than ⅔ of the budget.", "road", [("budget_share_max", None, None, None, 0.6667, None)]),
 ])
 def test_rules_read_the_fourth_halfs_classes_further(text, task, expect):
     assert brief(parse(text, task, 700.0)) == expect
