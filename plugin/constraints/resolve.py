@@ -27,7 +27,7 @@ import numpy as np
 import shapely
 
 from ..city import CATEGORIES, REGIONS, lexicon, load_city
-from ..city.names import Match, NamedFeature, name_index, normalise
+from ..city.names import FUZZY_MIN, Match, NamedFeature, name_index, normalise
 from ..city.osm import read_osm
 from ..tasks.base import Instance
 from .compile import by_id, candidate_geometries
@@ -35,6 +35,8 @@ from .compile import by_id, candidate_geometries
 _FACILITIES = [(re.compile(p, re.I), c, t) for p, c, t in lexicon.facility_terms()]
 #: a generic noun after a data name ("the Makasiinit block", "the Sanomatalo plot": resources/lexicon/facilities.json)
 PLACE_NOUN = re.compile(r"\s+(?:" + lexicon.place_nouns_pattern() + r")$", re.I)
+#: the same nouns before the name: "the city block Lohi", "kortteli Leijona" (the name capitalised)
+PLACE_NOUN_BEFORE = re.compile(r"^(?i:(?:the\s+)?(?:city\s+)?(?:" + lexicon.place_nouns_pattern() + r"))\s+(?=[A-ZÅÄÖ])")
 STREET_REACH_M = 150.0   # "the school on X street": a school this close to the street
 
 
@@ -115,13 +117,19 @@ def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
             raise Clarify(f"several places on {street.name}: {', '.join(names[:6])}; which one?")
         return Resolved(names[0], shapely.union_all([shapely.Point(f.x, f.y) for f in near]).wkt, kind,
                         _read_as(on.group(2), street))
+    said = text
     try:
         f = _find(region, text, cat)
     except Clarify:   # "the Leijona block", "the Pörssitalo outline": the name without its generic noun
-        bare = PLACE_NOUN.sub("", text)
-        if not bare or bare == text:
+        bare = PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", text))
+        # a Finnish case's linking vowel on a name that ends in a consonant ("Stockmannista" → "Stockmanni")
+        stem = re.sub(r"(?<=[bcdfghjklmnpqrstvwxz])i$", "", text) if re.search(r"[^aeiouyäö\s]i$", text) else text
+        if bare and bare != text:
+            said = text = bare
+        elif stem != text and name_index(region).resolve(stem).status == "found":
+            said, text = text, stem
+        else:
             raise
-        text = bare
         f = _find(region, text, cat)
     geom = _geometry(region, f, area)
     # a distance from a point is said to be one (the data maps no outline of that feature), and one
@@ -131,7 +139,7 @@ def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
     if not area and point is None and f.kind == "poi" and (f.area is None or f.approximate) \
             and normalise(f.name) not in _poi_outlines(region):
         point = f"distances measured from the outline of the building that holds {f.name}"
-    note = "; ".join(x for x in (_read_as(text, f), point) if x) or None
+    note = "; ".join(x for x in (_read_as(said, f), point) if x) or None
     return Resolved(f.name, geom.wkt, f.category if f.kind == "poi" else None, note)
 
 
@@ -143,12 +151,24 @@ def _find(region: str, text: str, cat: str | None, kinds: tuple[str, ...] | None
         if of_cat and (len(of_cat) == 1 or of_cat[0].score > of_cat[1].score):
             return of_cat[0].feature
     r = idx.resolve(text, kinds)
-    if r.status == "found" and not _words_left_out(text, r.candidates[0]):
+    if r.status == "found" and not _words_left_out(text, r.candidates[0]) and not _other_word(text, r.candidates[0]):
         return r.feature
     if r.status == "found":   # "Karhula church" is not the fuel station "Teboil Karhula Tikankatu"
         hint = f" — did you mean {' or '.join(idx.suggestions(text))}?" if idx.suggestions(text) else ""
         raise Clarify(f"'{text}' is not in the {region} data{hint}")
     raise Clarify(r.message + ("; which one?" if r.status == "ambiguous" else ""))
+
+
+def _other_word(text: str, m: Match) -> bool:
+    """A misspelt match carried by a word both share ("Hesperian puisto" ~ "Espan puisto": the
+    "puisto" is the same, "hesperian" no misspelling of "espan"): the name's own word differs."""
+    if m.how != "fuzzy":
+        return False
+    said, have = normalise(text).split(), normalise(m.matched).split()
+    if len(said) != len(have) or not set(said) & set(have):
+        return False
+    return any(difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() < FUZZY_MIN
+               for a, b in zip(said, have, strict=True) if a != b)
 
 
 def _words_left_out(text: str, m: Match) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -93,10 +94,18 @@ def distance_of(text: str) -> float | None:
 NOT_A_MEASURE = r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%|per ?cent)|\s+(?:minimum|maximum|min|max|total)\b)"
 
 
+#: "build no more than two": the "no" after a verb starts a bound ("no more than"), it is no count of zero
+BOUND_AFTER = r"(?!\s+(?:more|fewer|less|later|further|farther|closer)\b)"
+
+
+#: "more than 420 000 of our 700 000 euros" is money, no count of 420 (thousands, a currency after it)
+NOT_MONEY = r"(?![\s\u202f]\d{3}\b|\s*(?:k\b|€|eur\w*\b|thousand|million|m€))"
+
+
 def count_of(text: str) -> int | None:
     m = re.search(r"\b(?:at least|at most|no more than|not more than|max(?:imum)?(?: of)?|min(?:imum)?(?: of)?|"
                   r"up to|exactly|only|need|get|place|build|keep|allow|than|just)\s+(\d+|" +
-                  lexicon.count_pattern() + r")\b" + NOT_A_MEASURE, text, re.I)
+                  lexicon.count_pattern() + r")\b" + NOT_A_MEASURE + BOUND_AFTER, text, re.I)
     if m:
         return _count_word(m.group(1))
     m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:(?:new|more|ev|\w+)\s+)?" + UNIT_NOUNS, text, re.I)
@@ -115,24 +124,43 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     per_cent = lexicon.percentages(bare)   # "30 %", "thirty per cent"
     share = None
     frac = re.search(r"\b(\d+)\s*/\s*(\d+)\b", bare)
+    vulgar = re.search(r"[¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]", bare)   # "¾ of the budget"
     words = re.search(r"\b(" + lexicon.fraction_pattern() + r")\b", bare)   # "a fifth", "two thirds", "half"
     if per_cent:
         share = per_cent[0][2]
     elif frac and int(frac.group(2)) > 0:
         share = int(frac.group(1)) / int(frac.group(2))
+    elif vulgar and not re.search(r"\d\s*" + vulgar.group(0), bare):   # "1½ km" is a distance
+        share = float(unicodedata.numeric(vulgar.group(0)))
     elif words and lexicon.fraction_value(words.group(1)):
         share = float(lexicon.fraction_value(words.group(1)))
     if share is None:
         amounts = [m.keur for m in money]
+        part = _bare_part(text, money)
+        if part is not None:   # "420 000 of our 700 000 euros": the bare number is money too
+            amounts = [part, *amounts]
         if len(amounts) >= 2 and max(amounts[:2]) > 0:   # a part of the whole, either order ("of the €1.2 M, 300 000 €")
             share = min(amounts[:2]) / max(amounts[:2])
         elif len(amounts) == 1 and budget_keur:
             share = amounts[0] / budget_keur
-        elif re.search(r"\b0?\.\d+\b", low):
-            share = float(re.search(r"\b(0?\.\d+)\b", low).group(1))
+        elif re.search(r"(?<![\d.,])0?[.,]\d+\b", bare):   # "0.6" or "0,6" of the budget
+            share = float(re.search(r"(?<![\d.,])(0?[.,]\d+)\b", bare).group(1).replace(",", "."))
     if share is None:
         return None
     return round(1.0 - share if unspent else share, 4)
+
+
+def _bare_part(text: str, money: list) -> float | None:
+    """The k€ of a bare number said as a part of the one amount of money that follows it ("420 000
+    of our 700 000 euros", "300 000 out of the €1.2 M"): it takes that amount's currency."""
+    if len(money) != 1:
+        return None
+    m = re.search(r"(\d[\d\s\u202f.,]*\d|\d)\s*(k|m|thousand|million)?\s+(?:euros?\s+)?(?:out\s+)?of\s+"
+                  r"(?:the|our|my|its|a|this|that|their)?\s*(?:total\s+|whole\s+)?$", text[:money[0].start], re.I)
+    if not m:
+        return None
+    got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
+    return got[0].keur if got else None
 
 
 def _types(task: str) -> tuple[tuple[str, str], ...]:
@@ -169,7 +197,8 @@ def target_phrase(text: str) -> str | None:
                          r"(?!\d)(?!least\b|most\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
         phrase = re.split(r"\s*(?:,|;|\.\s|\.$|\s-\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b|"
                           r"\band\s+(?=" + CLAUSE_START + r")|"
-                          r"\b(?:would|should|could|must|is|are|will|please|if)\b)",
+                          r"\b(?:would|should|could|must|is|are|will|please|if|may|might|can|cannot|shall|has to|have to|"
+                          r"needs? to|ought)\b)",
                           m.group(1))[0]
         phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase.strip(), flags=re.I).strip(" .!?'\"")
         phrase = re.sub(r"\s+(?:only|too|as well|also|then)$", "", phrase, flags=re.I)   # "outside Kluuvi only"
@@ -207,7 +236,7 @@ def _base(kind: str, **kw: Any) -> dict[str, Any]:
 NEG = re.compile(r"\b(no|not|never|nothing|none|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|clear of|"
                  r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
                  r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
-                 r"shall not|must not|don'?t|\w+n[’']t|do not|without)\b", re.I)
+                 r"shall not|must not|cannot|don'?t|\w+n[’']t|do not|without)\b", re.I)
 OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
                        r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|\w+n[’']t|do not)\b", re.I)
 EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? (?:most|more)|"
@@ -254,7 +283,11 @@ def _plain(text: str) -> str:
     """Politeness off, distances in words as numbers, "closer than 200 m to X" as "… 200 m of X",
     "a 250 m radius of X" as "250 m of X"."""
     t = re.sub(r"[\s,]*\b(?:please|thanks|thank you|if possible|ok)\b[\s.!]*$", "", text.strip(), flags=re.I)
+    # an aside in brackets ("some green (puisto or similar)", "Lohi (kortteli, by its outline)") says
+    # nothing a rule reads unless it holds a number ("(at least 300 m)"): dropped, else read as commas
+    t = re.sub(r"\s*\(([^()]*)\)", lambda m: f", {m.group(1)}," if re.search(r"\d", m.group(1)) else "", t)
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
+    t = _finnish_places(_fronted_place(t))
     for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
         t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
     # "no further than 300 m from X", "at most 300 m from X": within 300 m of X (not "kept away")
@@ -268,14 +301,58 @@ def _plain(text: str) -> str:
     t = re.sub(r"\b" + num + r"\s+or\s+more\b", r"at least \1", t, flags=re.I)
     t = re.sub(r"\b" + num + r"\s+or\s+(?:fewer|less)\b", r"at most \1", t, flags=re.I)
     # "fewer than 4 stations" is at most 3, "more than 2" at least 3 (a count, never a distance or share)
-    t = re.sub(r"\b(?:fewer|less)\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" + NOT_A_MEASURE,
+    t = re.sub(r"\b(?:fewer|less)\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" + NOT_A_MEASURE + NOT_MONEY,
                lambda m: f"at most {_count_word(m.group(1)) - 1}", t, flags=re.I)
-    t = re.sub(r"(?<!\bno )(?<!\bnot )\bmore\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" + NOT_A_MEASURE,
+    t = re.sub(r"(?<!\bno )(?<!\bnot )\bmore\s+than\s+(\d+|" + lexicon.number_words_pattern() + r")\b" +
+               NOT_A_MEASURE + NOT_MONEY,
                lambda m: f"at least {_count_word(m.group(1)) + 1}", t, flags=re.I)
     t = re.sub(r"\b((?:\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?)|(?:a |one )?kilomet(?:er|re))"
                r")\s+to\b(?!\s+(?:reach|get|walk|find)\b)", r"\1 of", t, flags=re.I)
     return re.sub(r"\b(?:an?\s+)?(\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?))\s+radius\s+(?:of|around|from)\b",
                   r"\1 of", t, flags=re.I)
+
+
+#: Finnish says "from X" and "in X" with case endings on the name, not with a word before it:
+#: "200 metrin säteellä Kiasmasta" (within 200 m of Kiasma), "Kluuvissa" (in Kluuvi). The stem
+#: keeps a linking vowel ("Stockmannista" → "Stockmanni"), which the resolver reads as a misspelling.
+FI_FROM = r"([A-ZÅÄÖ][\w-]+?)(?:sta|stä|lta|ltä)\b"
+FI_IN = re.compile(r"\b([A-ZÅÄÖ][\w-]+?)(?:ssa|ssä)\b")
+
+
+def _finnish_places(t: str) -> str:
+    """Finnish place cases in the English form the rules read: "ei … 200 metrin säteellä Kiasmasta"
+    → "no … within 200 m of Kiasma", "Kluuvissa" → "inside Kluuvi"."""
+    unit = lambda u: "km" if u.startswith("k") else "m"   # noqa: E731
+    t = re.sub(r"\b(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+(?:säteellä|etäisyydellä|sisällä|päässä)\s+"
+               + FI_FROM, lambda m: f"within {m.group(1)} {unit(m.group(2))} of {m.group(3)}", t)
+    t = re.sub(FI_FROM + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+(?:säteellä|etäisyydellä|sisällä|päässä)",
+               lambda m: f"within {m.group(2)} {unit(m.group(3))} of {m.group(1)},", t)
+    t = FI_IN.sub(lambda m: f"inside {m.group(1)}", t)
+    return re.sub(r"(?:^|(?<=\s))(?:[Ee]i|[Ää]lä)\b", "no", t)
+
+
+#: "Kluuvi: max two chargers", "Kiasma: no charger within 200 m": a name fronted with a colon
+FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s*:\s+(.+)$")
+NOT_A_PLACE = re.compile(r"\b(?:note|rule|goal|also|budget|money|instruction|constraint|plan|priority|weight|"
+                         r"then|and|but|or)\b", re.I)
+
+
+def _fronted_place(t: str) -> str:
+    """A place fronted with a colon said the usual way round: "Kluuvi: max two chargers" → "max two
+    chargers inside Kluuvi", "Kiasma: none within 200 m" → "none within 200 m of Kiasma". Not an id
+    ("Parcel 2: school"), a score term or emphasis ("Emphasis: travel time"), or a keyword."""
+    m = FRONTED.match(t)
+    if not m:
+        return t
+    head, rest = m.group(1), m.group(2)
+    if ID_REF.search(head) or RAW_ID.search(head) or EMPH.search(head) or NOT_A_PLACE.search(head) or \
+            any(term_of(head, task) for task in TERMS) or any(type_of(head, task) for task in TERMS) or \
+            re.search(r"\b(?:of|from|near|around|inside|outside|in|within \S+ \S+ of)\s+[A-ZÅÄÖ]", rest):
+        return t
+    rest = rest.rstrip(" .!")
+    if lexicon.distances(rest):
+        return f"{rest} of {head}"
+    return f"{rest} inside {head}"
 
 
 HOMES = r"(?:block|home|resident|household|dwelling|house)"
@@ -333,10 +410,12 @@ def _spacing(x: _Said) -> list[dict[str, Any]] | None:
 
 #: "no residential block more than 500 m from a station", "nobody should have to walk more than
 #: 350 m to reach a charger": every block within that distance of one (the residents' side)
-FAR_FROM = re.compile(r"\b(?:(?:no|not one|not a single|none of the)\s+(?:residential\s+)?" + HOMES +
+FAR_FROM = re.compile(r"\b(?:(?:no|not one|not a single|none of the|not (?:be )?(?:a single|any|one))\s+"
+                      r"(?:(?:residential|housing|city|"
+                      r"apartment|living|dwelling)\s+)?" + HOMES +
                       r"s?|nobody|no ?-?one|not anyone|no resident|no person|no people)\b"
                       r".*\b(?:more than|farther than|further than|over|beyond)\b.*?"
-                      r"\b(?:to (?:reach|get to|walk to|find)|(?:away )?from|to)\s+"
+                      r"\b(?:to (?:reach|get to|walk to|find)|(?:away )?from|to|of)\s+"
                       r"(?:an?\s+|the nearest\s+|the closest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;]|$)")
 #: "homes must have a school within 700 m": the homes, in the plural, as the subject
 HOMES_SAY = re.compile(r"(?:the\s+|our\s+|all\s+)?(?:residential\s+)?(?:homes|residents|households|dwellings|inhabitants)"

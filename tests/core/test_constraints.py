@@ -179,6 +179,42 @@ def test_misspelt_name_is_read_as_the_data_name(station):
     assert c["target"]["name"] == "Simonpuistikko" and "Simonpuistiko" in c["note"]
 
 
+@pytest.mark.parametrize("text, said", [
+    # a word both share ("puisto") carries the ratio; the name's own word is no misspelling of it
+    ("no new links within 300 m of Hesperian puisto", "Hesperian puisto"),
+    ("no chargers within 200 m of Hakaniemen puisto", "Hakaniemen puisto"),
+    ("at least one charger within 400 m of Sinebrychoffin puisto", "Sinebrychoffin puisto"),
+])
+def test_a_name_not_in_the_data_is_said_so_not_read_as_a_look_alike(station, text, said):
+    it = interpret(text, station)
+    assert not it.constraints and f"'{said}' is not in the helsinki data" in it.clarification
+
+
+@pytest.mark.parametrize("text, name", [
+    ("at most one charger inside the city block Lohi", "Lohi"),
+    ("no chargers inside the block Lohi", "Lohi"),
+    ("no chargers within 100 m of the building Stockmann", "Stockmann"),
+])
+def test_a_place_noun_before_the_name_is_read_past(station, text, name):
+    assert interpret(text, station).constraints[0]["target"]["name"] == name
+
+
+@pytest.mark.parametrize("text, name, said", [
+    # a Finnish case ending on a name: its stem, and a linking vowel after a consonant dropped
+    ("vähintään kaksi latausasemaa 400 m säteellä Stockmannista", "Stockmann", "Stockmanni"),
+    ("ei latausasemia 200 metrin säteellä Ateneumista", "Ateneum", "Ateneumi"),
+    ("enintään kaksi latausasemaa Kaartinkaupungissa", "Kaartinkaupunki", "Kaartinkaupungi"),
+])
+def test_finnish_place_cases_resolve_to_the_data_name(station, text, name, said):
+    c = interpret(text, station).constraints[0]
+    assert c["target"]["name"] == name and f"'{said}'" in c["note"]
+
+
+def test_a_district_noun_after_the_name_is_read_past(station):
+    c = interpret("Within the Kluuvi district, no chargers may be built.", station).constraints[0]
+    assert c["kind"] == "outside_area" and c["target"]["name"] == "Kluuvi"
+
+
 def test_instruct_stores_prices_and_removes(station, base_plan, tmp_path):
     ws = write_workspace(station, tmp_path / "ws")
     reply = instruct(ws, "no site 3", station, apply=True, time_limit=TIME)

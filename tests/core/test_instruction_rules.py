@@ -242,3 +242,80 @@ def test_every_rule_reads_its_own_example_and_names_itself():
         got = parse_one(rule.example, rule.task, 500.0)
         assert {c["rule"] for c in got} == {rule.id}, (rule.id, got)
         assert {c["kind"] for c in got} == set(rule.kinds), (rule.id, got)
+
+
+# Issue 29, the classes the fourth held-out half showed (retired to dev after its one run; each
+# class in phrasings, places and tasks of our own, not its items)
+@pytest.mark.parametrize("text, task, expect", [
+    # coverage from the residents' side with a word before the homes, and a Finnish category
+    ("make sure no housing block ends up more than 400 m from a charger", "station",
+     [("coverage", "charging", 400.0, None, None, None)]),
+    ("no apartment block should sit further than 600 metres from a koulu", "land",
+     [("coverage", "school", 600.0, None, None, None)]),
+    ("No city block may end up farther than 700 m from a latausasema.", "station",
+     [("coverage", "charging", 700.0, None, None, None)]),
+    # an aside in brackets without a number says nothing a rule reads; the name before it stays whole
+    ("no home should be further than 300 m from a school (koulu or similar)", "land",
+     [("coverage", "school", 300.0, None, None, None)]),
+    ("At most two chargers inside Kluuvi (the district, by its outline).", "station",
+     [("count_max", "Kluuvi", None, 2, None, None)]),
+    ("No charger within 200 m of Kiasma (the museum building).", "station",
+     [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+    # "build no more than two": the "no" starts a bound, it is no count of zero; the area fronted
+    ("Within Kluuvi, place no more than one charger.", "station", [("count_max", "Kluuvi", None, 1, None, None)]),
+    ("build no more than three offices", "land", [("count_max", None, None, 3, None, None)]),
+    ("Inside Kaartinkaupunki, build no fewer than two new links.", "road",
+     [("count_min", "Kaartinkaupunki", None, 2, None, None)]),
+    # a bare number as a part of an amount of money takes its currency; "more than 420 000" is money
+    ("Spend no more than 300 000 out of the 1 200 000 euros.", "station",
+     [("budget_share_max", None, None, None, 0.25, None)]),
+    ("Spend at most 600 000 of the 900 000 euros.", "station", [("budget_share_max", None, None, None, 0.6667, None)]),
+    ("Spend fewer than 250 000 of our 500 000 euros", "road", [("budget_share_max", None, None, None, 0.5, None)]),
+    # a name ends at a modal verb ("may", "can't", "cannot", "shall"), and "cannot" is a negation
+    ("Parcels inside Kluuvi may not be used for offices.", "land", [("outside_area", "Kluuvi", None, None, None, None)]),
+    ("Sites inside Kaartinkaupunki can't host chargers.", "station",
+     [("outside_area", "Kaartinkaupunki", None, None, None, None)]),
+    ("Blocks in Kluuvi cannot be used as business.", "land", [("outside_area", "Kluuvi", None, None, None, None)]),
+    ("No charger within 200 m of Senaatintori shall be built.", "station",
+     [("exclude_near", "Senaatintori", 200.0, None, None, None)]),
+])
+def test_rules_read_the_fourth_halfs_classes(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # coverage with the negation before its verb ("must not be a single home"), "beyond D of"
+    ("There must not be a single home farther than 800 m from a school.", "land",
+     [("coverage", "school", 800.0, None, None, None)]),
+    ("No dwelling should be located beyond 500 m of a park.", "land", [("coverage", "green", 500.0, None, None, None)]),
+    ("Ensure that no residential block is more than 450 m away from the nearest charger.", "station",
+     [("coverage", "charging", 450.0, None, None, None)]),
+    # a place fronted with a colon; never an id, a score term or a keyword before the colon
+    ("Kluuvi: max two chargers.", "station", [("count_max", "Kluuvi", None, 2, None, None)]),
+    ("Kiasma: no charger within 200 m.", "station", [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+    ("Kaartinkaupunki: no chargers.", "station", [("outside_area", "Kaartinkaupunki", None, None, None, None)]),
+    ("Emphasis: ecology.", "land", [("emphasis", None, None, None, None, "ecology")]),
+    ("Budget: at most 80 %.", "road", [("budget_share_max", None, None, None, 0.8, None)]),
+    # Finnish sentences: the place in a case ending ("Kiasmasta" from, "Kluuvissa" in), "ei" a negation
+    ("ei latausasemia 200 metrin säteellä Kiasmasta", "station", [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+    ("Kiasmasta 300 metrin säteellä ei latausasemia", "station",
+     [("exclude_near", "Kiasma", 300.0, None, None, None)]),
+    ("enintään kaksi latausasemaa Kluuvissa", "station", [("count_max", "Kluuvi", None, 2, None, None)]),
+    ("vähintään kolme latausasemaa 500 m säteellä Ateneumista", "station",
+     [("count_min", "Ateneumi", 500.0, 3, None, None)]),
+    # digit fractions: vulgar fraction signs, a decimal comma
+    ("Spend at most ¾ of the budget.", "station", [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Leave ⅕ of the budget unspent.", "land", [("budget_share_max", None, None, None, 0.8, None)]),
+    ("Use at most 0,6 of the budget.", "road", [("budget_share_max", None, None, None, 0.6, None)]),
+    ("Use no more than ⅔ of the budget.", "road", [("budget_share_max", None, None, None, 0.6667, None)]),
+])
+def test_rules_read_the_fourth_halfs_classes_further(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("enintään yksi uusi linkki Kluuvissa", "new"),
+    ("ei uusia linkkejä 250 metrin säteellä Ateneumista", "new"),
+])
+def test_finnish_road_kinds(text, kind):
+    assert {c["type"] for c in parse(text, "road", 700.0)} == {kind}

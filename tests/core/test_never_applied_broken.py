@@ -1,8 +1,9 @@
 """No instruction is ever reported applied while its plan breaks it (issue 29 item 4).
 
-Every item of the instruction dev half and of the third half (``v3_test``, retired to dev after its
-one held-out run) is instructed rules-only with ``apply`` on its small instance (seed 0), the real
-round trip: the reader, the resolver, the MILP and ``verify``. For each applied reply:
+Every item of the instruction dev half, of the third half (``v3_test``) and of the fourth half
+(``v4_test``), both retired to dev after their one held-out run, is instructed rules-only with
+``apply`` on its small instance (seed 0), the real round trip: the reader, the resolver, the MILP
+and ``verify``. For each applied reply:
 
 * the stored constraints hold on the after-plan as ``verify`` judges them (its own reading of each
   constraint's meaning) AND as the compiled rows judge them (compile.py's reading): the two must
@@ -12,7 +13,7 @@ round trip: the reader, the resolver, the MILP and ``verify``. For each applied 
   after-plan, judged the same two ways: a reading that lost a road kind or read a coverage the wrong
   way round is caught here even when the stored constraint itself holds.
 
-The TEST halves (instructions_test.json, *_v4_test.json) are never opened."""
+The TEST halves (instructions_test.json, *_v5_test.json) are never opened."""
 from __future__ import annotations
 
 from functools import cache
@@ -31,7 +32,7 @@ from cityplanner.plugin.errors import InputError
 from cityplanner.plugin.sandbox.workspace import write_workspace
 from cityplanner.plugin.tasks import task_class
 
-SPLITS = ("dev", "v3_test")   # v3_test: the third half, retired to dev after its one run
+SPLITS = ("dev", "v3_test", "v4_test")   # the third and fourth halves, retired to dev after their one run
 ITEMS = [it for split in SPLITS for it in load_items(split)]
 
 
@@ -65,7 +66,7 @@ def _expected(item: dict, inst) -> list[dict] | None:
 
 
 def test_the_sets_are_the_dev_halves_only():
-    assert len(ITEMS) == 82 and all(it["id"].startswith(("id-", "v3-in-")) for it in ITEMS)
+    assert len(ITEMS) == 122 and all(it["id"].startswith(("id-", "v3-in-", "v4-in-")) for it in ITEMS)
 
 
 @pytest.mark.slow
