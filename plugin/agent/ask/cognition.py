@@ -370,12 +370,15 @@ def _outside_names(request: str, places: list[Place], region: str | None, region
             # "schools in Otsola": a district's name is no part of a building's ("Otsolan Koulu")
             places[i] = Place(p.start, p.end, p.written, "", "", "",
                               f"'{p.written}' is not in the {region} data — did you mean {p.name}?")
-        elif not p.found:
+        elif not p.found and (area or " " not in p.written.strip()):
+            # after near / for only a one-word name is taken for a district or town ("near Kamppi"):
+            # "near Karhulan terveysasema" is a building the data lacks, not a place outside the data
             p.message = _outside(p.written, region, regions, index_of) or p.message
     if region or places:
         return []
     return [m for m in (_outside(request[s:e], None, regions, index_of) for s, e in _namelike_spans(request)
-                        if AREA_BEFORE.search(request[max(0, s - 12):s]) or NEAR_FOR.search(request[max(0, s - 12):s]))
+                        if AREA_BEFORE.search(request[max(0, s - 12):s])
+                        or (NEAR_FOR.search(request[max(0, s - 12):s]) and " " not in request[s:e].strip()))
             if m]
 
 

@@ -216,7 +216,7 @@ THE_KIND = re.compile(r"\b(?:near|to|from|around|of|by|next to|close to)\s+the\s
 #: a name in an area's place: "in Espoo", "inside Kallio", "around Tapiola"
 AREA_BEFORE = re.compile(r"\b(?:in|inside|around|within)\s+(?:the\s+)?$", re.I)
 #: a name where a district or town stands in a plan or search: "near Kamppi", "a plan for Espoo"
-NEAR_FOR = re.compile(r"\b(?:near|for)\s+(?:the\s+)?$", re.I)
+NEAR_FOR = re.compile(r"\b(?:near|nearby|close to|next to|beside|for)\s+(?:the\s+)?$", re.I)
 W: dict[str, re.Pattern[str]] = {**{k: re.compile(v) for k, v in _ON_LOW.items()},
                                  **{k: re.compile(v, re.I) for k, v in _ANY_CASE.items()}, "near_slot": NEAR_SLOT}
 
