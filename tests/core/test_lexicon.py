@@ -105,6 +105,18 @@ def test_finnish_facility_words(word, category, tag):
     assert lexicon.is_finnish(word)   # no English plural ending is put on it
 
 
+@pytest.mark.parametrize("word, tag", [
+    ("pubs", ("amenity", ("pub",))), ("pub", ("amenity", ("pub",))), ("pubit", ("amenity", ("pub",))),
+    ("bars", ("amenity", ("bar", "pub"))), ("baarit", ("amenity", ("bar", "pub"))),
+])
+def test_a_pub_is_a_pub_and_a_bar_either(word, tag):
+    # "how many pubs": the OSM pubs only; "bars" is read widely (a planner's bar may be tagged pub)
+    from cityplanner.plugin.city.vocabulary import category_terms
+
+    (t,) = category_terms(word)
+    assert (t.category, t.tags[0]) == ("business", tag)
+
+
 def test_tonni_is_finnish_for_a_thousand_euros():
     from cityplanner.plugin.city.vocabulary import money_amounts
 

@@ -46,6 +46,7 @@ from .wording import (
     NAME_RUN,
     NAME_TOKEN,
     NAME_WORD,
+    NEAR_FOR,
     NEGATED,
     NEXT_LOWER_WORD,
     SENTENCE_END,
@@ -146,6 +147,7 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
         rest = re.sub("|".join(re.escape(p.written) for p in covered) or "^$", " ", written)
         if covered:
             if not all(p.start >= s and p.end <= e and p.found for p in covered) or not normalise(rest):
+                places = _whole_run(places, s, e, written, rest, covered, idx)
                 continue   # the name found is the whole phrase
             named = [w for w in NAME_WORD.findall(rest) if w[:1].isupper() and normalise(w) not in GENERIC]
             if not named and not all(p.kind == "region" for p in covered):
@@ -156,6 +158,8 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
                         f = kept[0]
                         places[places.index(covered[0])] = Place(s, e, written, f.name, f.id, f.kind,
                                                                  match=covered[0].match)
+                    else:   # "Grand Hotel Oodi Tower": names run together with a generic noun
+                        places = _whole_run(places, s, e, written, rest, covered, idx)
                     continue
                 places = [p for p in places if p not in covered]
                 near = list(dict.fromkeys([p.name for p in covered] + idx.suggestions(written)))[:3]
@@ -174,6 +178,23 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
         else:
             places.append(Place(s, e, written, "", "", "", res.message))
     return sorted(places, key=lambda p: p.start)
+
+
+def _whole_run(places: list[Place], s: int, e: int, written: str, rest: str, covered: list[Place],
+               idx: NameIndex) -> list[Place]:
+    """"Hotel Kamppi Plaza" is one name, not "Hotel Kämp" (a misspelling) beside "WTC Plaza" (a
+    part): a capitalised run made of two or more names, not all exact, is read whole — the feature so
+    named, else absent (the resolver's message). ``places`` with the run's names so replaced (as
+    they were when the run is not such)."""
+    if len(covered) < 2 or any(normalise(w) not in GENERIC for w in NAME_WORD.findall(rest)) \
+            or not all(p.found and p.match is not None and s <= p.start and p.end <= e for p in covered) \
+            or all(p.match.how in ("exact", "alias") for p in covered):
+        return places
+    res = idx.resolve(written)
+    f = res.feature if res.status == "found" else None
+    whole = Place(s, e, written, f.name, f.id, f.kind, match=res.candidates[0]) if f is not None \
+        else Place(s, e, written, "", "", "", res.message)
+    return [p for p in places if p not in covered] + [whole]
 
 
 def _partial(p: Place) -> bool:
@@ -334,18 +355,47 @@ def _outside_names(request: str, places: list[Place], region: str | None, region
     outside them (an absent place's message is replaced); without a region, the messages of the
     names in an area's place that no region has (then the region is not asked for)."""
     for i, p in enumerate(places):
-        if not AREA_BEFORE.search(request[max(0, p.start - 12):p.start]):
+        other = _elsewhere(p.written, region, regions, index_of) if not p.found and region else None
+        if other:
+            p.message = other
             continue
-        if p.found and p.match is not None and _partial(p) and p.kind not in (*AREA_KINDS, "region"):
+        area = AREA_BEFORE.search(request[max(0, p.start - 12):p.start])
+        if not (area or NEAR_FOR.search(request[max(0, p.start - 12):p.start])):
+            continue
+        # "near Kamppi" is no "near Kampin kappeli": after near / for, a name only the resolver's
+        # stemming or spelling tolerance ties to a building's is a district (not "near Stockmann")
+        own_words = set(normalise(p.written).split()) <= set(normalise(p.name).split())
+        if p.found and p.match is not None and _partial(p) and p.kind not in (*AREA_KINDS, "region") \
+                and (area or not own_words):
             # "schools in Otsola": a district's name is no part of a building's ("Otsolan Koulu")
             places[i] = Place(p.start, p.end, p.written, "", "", "",
                               f"'{p.written}' is not in the {region} data — did you mean {p.name}?")
-        elif not p.found:
+        elif not p.found and (area or " " not in p.written.strip()):
+            # after near / for only a one-word name is taken for a district or town ("near Kamppi"):
+            # "near Karhulan terveysasema" is a building the data lacks, not a place outside the data
             p.message = _outside(p.written, region, regions, index_of) or p.message
     if region or places:
         return []
     return [m for m in (_outside(request[s:e], None, regions, index_of) for s, e in _namelike_spans(request)
-                        if AREA_BEFORE.search(request[max(0, s - 12):s])) if m]
+                        if AREA_BEFORE.search(request[max(0, s - 12):s])
+                        or (NEAR_FOR.search(request[max(0, s - 12):s]) and " " not in request[s:e].strip()))
+            if m]
+
+
+def _elsewhere(written: str, region: str, regions: tuple[str, ...], index_of: Callable[[str], NameIndex]) -> str | None:
+    """"route from Kiasma to Marttila" asked of helsinki: a name the asked region lacks that another
+    loaded region has (or nearly has: "Otsonkalio") says where it is, instead of a did-you-mean among
+    the asked region's unrelated names; None when no other region has it."""
+    for r in regions:
+        if r == region:
+            continue
+        if index_of(r).is_name(written):
+            return f"'{written}' is not in the {region} data; it is in the {r} data (ask with the region {r})."
+        res = index_of(r).resolve(written)   # the reading that region's resolver would make ("Otsonkalio")
+        if res.status == "found" and res.feature is not None and res.feature.kind != "region":
+            return (f"'{written}' is not in the {region} data — did you mean {res.feature.name}, in the {r} data "
+                    f"(ask with the region {r})?")
+    return None
 
 
 def _outside(written: str, region: str | None, regions: tuple[str, ...],

@@ -248,6 +248,8 @@ def compare_places(c: Clause) -> list[Goal] | None:
     k = W["closer_to"].search(c.low)
     after = [p for p in cp if k and p.start - c.s >= k.start()]
     target = after[0] if after and len(cp) >= 3 and cp.index(after[0]) != 1 else None
+    if target is None and W["target_colon"].match(c.text):   # "Scandic Paasi: Topelia or Sunnin talo, which is closer?"
+        target = cp[0]
     if target is None:   # "is A or B the nearer park to C": the place after the last 'to'
         tos = [p for p in cp if W["to_before"].search(c.request[max(c.s, p.start - 12):p.start])]
         target = tos[-1] if tos else cp[-1]
@@ -498,6 +500,18 @@ def count_follows(c: Clause) -> list[Goal] | None:
     return []
 
 
+def within_same_kind(c: Clause) -> list[Goal] | None:
+    """"How many cafés are in X, and how many within 300 m of Y?": a count or list around a place
+    that names no kind counts the kind the clause before asked for."""
+    prev = next((g for g in reversed(c.before) if g.slots.get("category")), None)
+    if c.term is not None or not c.cd or not c.cp or prev is None \
+            or not (c.has("how_many") or c.cue("list") or c.cue("count")):
+        return None
+    center = next((p for p in c.cp if W["center_before"].search(c.request[max(c.s, p.start - 10):p.start])), c.cp[-1])
+    kind = {k: prev.slots.get(k) for k in ("category", "tag", "word")}
+    return [c.goal("within", place=center.id or center.written, radius_m=c.cd[0], default_radius=False, **kind)]
+
+
 def count_of_what(c: Clause) -> list[Goal] | None:
     if c.term is None and not c.cm and c.has("how_many"):
         return [c.goal("count", category=None)]   # "How many are there in Kotka?", "how many are within 500 m of X?": of what?
@@ -547,6 +561,7 @@ RULES: tuple[Rule, ...] = (
     Rule("route.from-to", route_from_to, "then from Kiasma to Oodi"),
     Rule("route.bare", route_bare, "how far is it?"),
     Rule("count.follows", count_follows, "cinemas within 400 m of Kiasma — how many?"),
+    Rule("within.same-kind", within_same_kind, "How many cafés are in Kluuvi, and how many within 300 m of Oodi?"),
     Rule("count.of-what", count_of_what, "How many are there in Kotka?", "kotka"),
 )
 

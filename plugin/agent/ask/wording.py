@@ -18,7 +18,8 @@ COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|us
 #: a distance in digits (groups: number, unit); distances in words are ``lexicon.distances``
 DIST = lexicon.distance_re()
 SPLIT = re.compile(
-    r"\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
+    r"\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
+    r"|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
     r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
     r"|\s+(?:→|->)\s+(?=(?-i:[a-z]))"   # "nearest cinema to X → road distance from it to Y"
@@ -40,12 +41,12 @@ CUES = {
     "plan": r"\bplan\w*|where should|\bspend\w*|allocat\w*|sort out|upgrades?|\bbuild\w*|construct\w*|\bput\b|"
             r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
             r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
-            r"\bbest (?:place|location|site|spot)s? for\b",
+            r"\bbest (?:place|location|site|spot)s? for\b|suunnitelm\w*",
     "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
     "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|\blocations?|"
              r"\bstreets?\b.*\bsites?\b|\bsites?\b.*\bstreets?\b|\bwhere\b.*\bsites?\b",
     "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in",
-    "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest",
+    "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest|\blähin\b|\blähimmä\w*|\blähimpä\w*",
     "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
              r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s",
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
@@ -63,7 +64,8 @@ and or but so also then nearest closest neerest nearst route distance count numb
 eval road roads land charging chargers station stations budget with within near from to in of for on at by
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
 thursday friday saturday sunday january february march april may june july august september october november
-december memo council unless provided assuming suppose supposing whether""".split())
+december memo council unless provided assuming suppose supposing whether i've i'll we'll you've you're
+they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re""".split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
             r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest)\b)[a-zåäö]+)?" \
@@ -105,30 +107,44 @@ IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|b
 NEGATED = {">=": "<", "<": ">=", ">": "<=", "<=": ">"}
 
 
+#: the comparison words of a condition (group 1)
+_COMPARE = (r"(at least|no fewer than|more than|over|above|greater than|farther than|further than|longer than|"
+            r"exceeds?|exceeding|beyond|under|below|less than|fewer than|at most|closer than|shorter than|within)")
+
+
+def _op(word: str) -> str:
+    """The sign a comparison word makes ("under" → "<")."""
+    op = {"at least": ">=", "no fewer than": ">=", "at most": "<=", "within": "<="}.get(word)
+    if op is None:
+        op = ">" if word in ("more than", "over", "above", "greater than", "farther than", "further than",
+                             "longer than", "exceed", "exceeds", "exceeding", "beyond") else "<"
+    return op
+
+
 def condition_test(cond: str, counting: bool) -> dict[str, Any]:
     """The comparison a condition makes: {"op", "value"}: a count (``counting``: "at least
     two schools within 800 m" tests the count, the 800 m is the radius), else a distance in
     m or a score."""
     low = cond.casefold()
-    found = [m for m in re.finditer(r"(at least|no fewer than|more than|over|above|greater than|farther than|"
-                                    r"further than|longer than|exceeds?|exceeding|beyond|under|below|less than|"
-                                    r"fewer than|at most|closer than|shorter than|within)\s+(\d+(?:[.,]\d+)?|"
-                                    + lexicon.count_pattern() + r"|any)\b\s*(?:(" + lexicon.unit_pattern() + r")(?!\w))?",
-                                    low)
+    found = [m for m in re.finditer(_COMPARE + r"\s+(\d+(?:[.,]\d+)?|" + lexicon.count_pattern()
+                                    + r"|any)\b\s*(?:(" + lexicon.unit_pattern() + r")(?!\w))?", low)
              if bool(m.group(3)) != counting and not (counting and m.group(1) == "within")]
     m = found[0] if found else None
     if not m and not counting:   # "within walking distance (say 800 m)", "close — under 1 km —": the distance said
         d = DIST.search(low)
         if d and re.search(r"\bwithin\b|\bclose\b|\bwalking distance\b|\bunder\b|\bless\b", low[:d.start()]):
             return {"op": "<=", "value": metres(d)}
+        # "under one and a half kilometres", "more than half a kilometre": a distance in words after
+        # the comparison (the lexicon reads the whole amount; the pattern above only whole numbers)
+        words = lexicon.distances(low)
+        said = re.search(_COMPARE + r"\s*$", low[:words[0].start]) if words else None
+        if said:
+            return {"op": _op(said.group(1)), "value": words[0].metres}
     if not m:
         if counting and re.search(r"\bno\b|\bnone\b|n't\b|\bnot any\b|\bwithout\b", low):
             return {"op": "<", "value": 1.0}   # "if there are no chargers …"
         return {"op": ">=", "value": 1.0}   # "if there are any …", "if X has …"
-    op = {"at least": ">=", "no fewer than": ">=", "at most": "<=", "within": "<="}.get(m.group(1))
-    if op is None:
-        op = ">" if m.group(1) in ("more than", "over", "above", "greater than", "farther than", "further than",
-                                   "longer than", "exceed", "exceeds", "exceeding", "beyond") else "<"
+    op = _op(m.group(1))
     value = lexicon.count_value(m.group(2)) or (1.0 if m.group(2) == "any" else 0.0)
     if m.group(3):
         value *= lexicon.unit_metres(m.group(3))
@@ -164,7 +180,7 @@ _ON_LOW = {
     "closer_to": r"\b(?:closer|nearer)\b(?:\s+\w+){0,3}?\s+(?:to\s+)?",
     "plan_ask": PLAN_ASK,
     "another": r"\b(?:another|second|other)\b",
-    "some_them": r"\b(?:some|them|those|ones?)\b",
+    "some_them": r"\b(?:some|them|those|ones?|more)\b",
     "do_it": r"\bdo it\b",
     "region_facts": r"residents|inhabitants|population|buildings|road km|kilomet\w* of road|junctions|dead ends",
     "what_around": r"\bwhat(?:'?s| is| are| lies)\b.*\b(?:around|in|near)\b",
@@ -188,6 +204,7 @@ _ANY_CASE = {
     "route_role": r"(?:\b(from|to)|(→|->))\s+(?:the\s+)?$",
     "to_the_before": r"\b(?:to|from|of|near|around)\s+the\s+$",
     "to_before": r"\bto\s+(?:the\s+)?$",
+    "target_colon": r"\s*(?:from\s+|to\s+)?[^:,;?]+:\s*\S",   # "X: A or B, which is closer?": X first
     "center_before": r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
     "area_before": r"\b(?:in|on|along|inside|around|at)\s+(?:the\s+)?$",
 }
@@ -198,6 +215,8 @@ KIND_CUE = re.compile(r"\b(?:nearest|closest|any|how many|number of|are there|is
 THE_KIND = re.compile(r"\b(?:near|to|from|around|of|by|next to|close to)\s+the\s+$", re.I)
 #: a name in an area's place: "in Espoo", "inside Kallio", "around Tapiola"
 AREA_BEFORE = re.compile(r"\b(?:in|inside|around|within)\s+(?:the\s+)?$", re.I)
+#: a name where a district or town stands in a plan or search: "near Kamppi", "a plan for Espoo"
+NEAR_FOR = re.compile(r"\b(?:near|nearby|close to|next to|beside|for)\s+(?:the\s+)?$", re.I)
 W: dict[str, re.Pattern[str]] = {**{k: re.compile(v) for k, v in _ON_LOW.items()},
                                  **{k: re.compile(v, re.I) for k, v in _ANY_CASE.items()}, "near_slot": NEAR_SLOT}
 
