@@ -71,6 +71,10 @@ class BoxedBackend:
             self._stop()
             raise BackendError(f"the model gave no answer within its time box ({self.box_s:g} s)")
         if "error" in done:
+            if isinstance(done["error"], BackendError) and self._remaining() <= 0:
+                # the endpoint shut its socket at the box's own deadline: that is the box running out
+                raise BackendError(f"the model gave no answer within its time box ({self.box_s:g} s)") \
+                    from done["error"]
             raise done["error"]
         return done["result"]
 
