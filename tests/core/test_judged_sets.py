@@ -5,7 +5,7 @@ run; their files keep the names ask_v3_test.json and ask_v4_test.json) under the
 instruction dev half and the instruction third and fourth halves (each retired to dev after its one
 held-out run) under the instruction bench's exact-match and execution checks. A reader change that
 loses an item fails here, with the items named. The TEST halves still held out (ask_test.json,
-instructions_test.json, *_v5_test.json) are never opened."""
+instructions_test.json, *_v6_test.json) are never opened."""
 from __future__ import annotations
 
 import json
@@ -20,7 +20,7 @@ def _never_a_test_half(split: str, retired: bool = False) -> None:
     """A TEST half is never run here; a half retired to dev after its one held-out run is named so
     in its record (``split``: the instruction third and fourth halves, ``v3_test``, ``v4_test``)."""
     assert retired or "test" not in split, split
-    assert split not in ("test", "v5", "v5_test"), split   # the halves still held out
+    assert split not in ("test", "v6", "v6_test"), split   # the halves still held out
 
 
 @pytest.mark.slow

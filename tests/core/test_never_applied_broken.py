@@ -13,7 +13,7 @@ and ``verify``. For each applied reply:
   after-plan, judged the same two ways: a reading that lost a road kind or read a coverage the wrong
   way round is caught here even when the stored constraint itself holds.
 
-The TEST halves (instructions_test.json, *_v5_test.json) are never opened."""
+The TEST halves (instructions_test.json, *_v6_test.json) are never opened."""
 from __future__ import annotations
 
 from functools import cache
