@@ -67,8 +67,8 @@ class NeedsDistance(Ambiguous):
 def _fix_spelling(text: str) -> str:
     """Lower-case words within one or two letters of a keyword are read as it (atleast, insdie)."""
     text = re.sub(r"\batleast\b", "at least", text, flags=re.I)
-    text = re.sub(r"\batmost\b", "at most", text, flags=re.I)
-    text = re.sub(r"\bat\s*(?:lest|leats|leat|laest|lease|elast)\b|\bat the very least\b", "at least", text,
+    text = re.sub(r"\batmost\b|\bat the most\b", "at most", text, flags=re.I)
+    text = re.sub(r"\bat\s*(?:lest|leats|leat|laest|lease|elast)\b|\bat the (?:very )?least\b", "at least", text,
                   flags=re.I)   # short words, emphatic words
 
     def fix(m: re.Match) -> str:
@@ -91,7 +91,7 @@ def distance_of(text: str) -> float | None:
 
 
 #: "at least 300 m" is a distance, "need a minimum of two" a count of two
-NOT_A_MEASURE = r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%|per ?cent)|\s+(?:minimum|maximum|min|max|total)\b)"
+NOT_A_MEASURE = r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%|per ?cent|/\s*\d)|\s+(?:minimum|maximum|min|max|total)\b)"
 
 
 #: "build no more than two": the "no" after a verb starts a bound ("no more than"), it is no count of zero
@@ -211,8 +211,8 @@ NAME_LIST = re.compile(r"\b([A-ZÅÄÖ][\w-]*(?: [\w-]+){0,3}?)((?:, [A-ZÅÄÖ]
 def target_phrase(text: str) -> str | None:
     """The place an instruction names: after of / from / near / by / on / around / inside …"""
     text = NAME_LIST.sub(lambda m: m.group(1) + m.group(2).replace(",", f" {m.group(3)}") + f" {m.group(3)} ", text)
-    for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|avoid|"
-                         r"off|outside)\s+"
+    for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|"
+                         r"avoid(?!\s+\w+ing\b)|off|outside)\s+"
                          r"(?!\d)(?!least\b|most\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
         phrase = re.split(r"\s*(?:,|;|\.\s|\.$|\s-\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b|"
                           r"\bfree (?:of|from)\b|\bwith (?:all|any|every|each|the|our|no)\b|"
@@ -316,6 +316,8 @@ def _plain(text: str) -> str:
     # nothing a rule reads unless it holds a number ("(at least 300 m)"): dropped, else read as commas
     t = re.sub(r"\s*\(([^()]*)\)", lambda m: f", {m.group(1)}," if re.search(r"\d", m.group(1)) else "", t)
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
+    t = re.sub(r"(?<![\w.,])(\d+)\s*\+(?![\d\w])", r"at least \1", t)   # "2+ chargers"
+    t = re.sub(r"\b(\d+(?:[.,]\d+)?)-(k?m|kilomet(?:er|re)s?|met(?:er|re)s?)\b", r"\1 \2", t, flags=re.I)   # "a 250-metre radius"
     t = _finnish_places(_fronted_place(t))
     for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
         t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
@@ -342,8 +344,10 @@ def _plain(text: str) -> str:
                lambda m: f"at least {_count_word(m.group(1)) + 1}", t, flags=re.I)
     t = re.sub(r"\b((?:\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?)|(?:a |one )?kilomet(?:er|re))"
                r")\s+to\b(?!\s+(?:reach|get|walk|find)\b)", r"\1 of", t, flags=re.I)
-    return re.sub(r"\b(?:an?\s+)?(\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?))\s+radius\s+(?:of|around|from)\b",
-                  r"\1 of", t, flags=re.I)
+    # "inside a 250 m radius of X" is within 250 m of X (not inside X)
+    return re.sub(r"\b(?:(?:inside|in|within)\s+)?(?:an?\s+|the\s+)?"
+                  r"(\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?))"
+                  r"\s+radius\s+(?:of|around|from)\b", r"within \1 of", t, flags=re.I)
 
 
 #: Finnish says "from X" and "in X" with case endings on the name, not with a word before it:
@@ -382,9 +386,14 @@ def _place_head(head: str, rest: str) -> bool:
 HOMES = r"(?:block|home|resident|household|dwelling|house)"
 #: a place as the sentence's subject: "Kiasma needs at least two chargers within 400 m", "Kluuvi gets
 #: at most one new link" (the place is what the count is about)
-SUBJECT = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s+(?:needs?|gets?|deserves?|receives?|"
-                     r"(?:should|must|shall|may|can|will|is to|has to|ought to)\s+(?:get|have|receive|hold|take))\s+"
-                     r"(.+)$")
+SUBJECT = re.compile(r"^(?:(?:please\s+)?(?:ensure|make sure|see to it)(?:\s+that)?\s+)?"
+                     r"([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s+(?:needs?|gets?|has|deserves?|receives?|"
+                     r"(?:should|must|shall|may|can|will|is to|has to|ought to)(\s+not|n[’']t)?\s+"
+                     r"(?:get|have|receive|hold|take))\s+"
+                     r"(.+)$", re.I)
+#: "Give Kiasma at least one charger within 250 m": the place as the one given the count
+GIVE = re.compile(r"^(?:please\s+)?(?:give|grant|allow)\s+([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s+"
+                  r"((?:at least|at most|no more than|not more than|max\w*|min\w*|up to|only|exactly)\b.+)$", re.I)
 #: "Kluuvi is off-limits for chargers", "Kaartinkaupunki stays a no-go zone": nothing inside the place
 OFF_LIMITS = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s+(?:is|are|stays?|remains?|"
                         r"(?:should|must|shall|will) (?:be|stay|remain))\s+(?:off[- ]limits|out of bounds|"
@@ -405,11 +414,17 @@ def _fronted_place(t: str) -> str:
     if off and not NOT_A_SUBJECT.search(off.group(1)) and _place_head(off.group(1), ""):
         return f"no {off.group(2) or 'candidates'} inside {off.group(1)}"
     m = FRONTED.match(t)
-    if m is None:
+    if m is not None:
+        head, rest = m.group(1), m.group(2)
+    else:
         m = SUBJECT.match(t)
-        if m is None or NOT_A_SUBJECT.search(m.group(1)):
+        give = GIVE.match(t) if m is None else None
+        if give is not None:
+            m, head, rest = give, give.group(1), give.group(2)
+        elif m is not None:
+            head, rest = m.group(1), ("no " if m.group(2) else "") + m.group(3)   # "X must not get offices"
+        if m is None or not head[0].isupper() or NOT_A_SUBJECT.search(head):
             return t
-    head, rest = m.group(1), m.group(2)
     if not _place_head(head, rest):
         return t
     rest = rest.rstrip(" .!")
@@ -620,7 +635,7 @@ def _inside_area(x: _Said) -> list[dict[str, Any]] | None:
         return [_base("count_max" if at_most else "count_min", target=target, count=cnt, type=typ, area=True)]
     if outside:   # "nothing outside Heliä" = only inside it; "chargers outside Kluuvi" = none in it
         return [_base("inside_area" if neg else "outside_area", target=target, type=typ)]
-    if re.search(r"\b(only|all|every|exclusively|solely)\b", low) and not neg:   # "all stations inside X"
+    if re.search(r"\b(only|all|every|everything|exclusively|solely)\b", low) and not neg:   # "all stations inside X"
         return [_base("inside_area", target=target, type=typ)]
     if neg:
         return [_base("outside_area", target=target, type=typ)]
@@ -650,6 +665,9 @@ def _counts(x: _Said) -> list[dict[str, Any]] | None:
     if cnt is None or not re.search(r"\b(at least|at most|no more than|not more than|max\w*|min\w*|up to|"
                                     r"exactly|need|in total|total)\b", low):
         return None
+    if x.dist:   # "… at least two chargers within 300 m" with the place where no rule reads it: never a total
+        raise Ambiguous(f"within {x.dist:g} m of what? name the place, e.g. 'at least {cnt} within {x.dist:g} m of "
+                        "<place>'")
     if re.search(r"\b(at most|no more than|not more than|max\w*|up to)\b", low):
         return [_base("count_max", count=cnt, type=typ)]
     if re.search(r"\bexactly\b", low):

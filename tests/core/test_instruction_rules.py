@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from cityplanner.plugin.constraints.rules import parse
+from cityplanner.plugin.constraints.rules import Ambiguous, parse
 
 
 def brief(cons: list[dict]) -> list[tuple]:
@@ -359,7 +359,32 @@ STRANGER_PHRASINGS = [  # (text, task, expected readings) at a budget of 700 kâ‚
     ("Spend under 70 percent of the budget.", "road", [("budget_share_max", None, None, None, 0.7, None)]),
     ("site 7 is a must", "station", [("lock_in", "7", None, None, None, None)]),
     ("Scrap link 3.", "road", [("lock_out", "3", None, None, None, None)]),
+    # a hyphenated distance, "inside a D radius of X" (within D of X, not inside X), a verb after "avoid"
+    ("There should be no charging points inside a 250-metre radius of Kiasma.", "station",
+     [("exclude_near", "Kiasma", 250.0, None, None, None)]),
+    ("Avoid putting chargers anywhere within 200 m of Senaatintori.", "station",
+     [("exclude_near", "Senaatintori", 200.0, None, None, None)]),
+    # the place as the object of "ensure that X has", "give X", "X must not get"
+    ("Ensure that Stockmann has at least two chargers within 300 m.", "station",
+     [("count_min", "Stockmann", 300.0, 2, None, None)]),
+    ("Give Kiasma at least one charger within 250 m.", "station", [("count_min", "Kiasma", 250.0, 1, None, None)]),
+    ("The Kirahvi kortteli must not get offices.", "land", [("outside_area", "Kirahvi kortteli", None, None, None, None)]),
+    ("Make sure Kaartinkaupunki has no more than two chargers.", "station",
+     [("count_max", "Kaartinkaupunki", None, 2, None, None)]),
+    # "2+", "at the most", a fraction is no count ("more than 2/3" is no "at least 3/3"), "unused", "everything"
+    ("I'd want 2+ chargers within 400 m of Rautatientori.", "station",
+     [("count_min", "Rautatientori", 400.0, 2, None, None)]),
+    ("At the most 2 chargers within 300 m of Kiasma.", "station", [("count_max", "Kiasma", 300.0, 2, None, None)]),
+    ("Don't spend more than 2/3 of what we have.", "road", [("budget_share_max", None, None, None, 0.6667, None)]),
+    ("Keep a quarter of the budget unused.", "road", [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Everything must be in Kaartinkaupunki.", "station", [("inside_area", "Kaartinkaupunki", None, None, None, None)]),
 ]
+
+
+@pytest.mark.parametrize("text", ["at least two chargers within 300 m", "Put at most one school within 500 m."])
+def test_a_count_within_a_distance_of_nothing_named_is_asked_never_a_total(text):
+    with pytest.raises(Ambiguous, match="of what"):
+        parse(text, "land", 700.0)
 
 
 @pytest.mark.parametrize("text, task, kind", [
