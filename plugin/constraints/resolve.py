@@ -34,7 +34,8 @@ from .compile import by_id, candidate_geometries
 
 _FACILITIES = [(re.compile(p, re.I), c, t) for p, c, t in lexicon.facility_terms()]
 #: a generic noun after a data name ("the Makasiinit block", "the Sanomatalo plot": resources/lexicon/facilities.json)
-PLACE_NOUN = re.compile(r"\s+(?:" + lexicon.place_nouns_pattern() + r")$", re.I)
+#: one or two of them, "city" before one: "the Kirahvi city block", "the Hopeatalo building footprint"
+PLACE_NOUN = re.compile(r"(?:\s+(?:city\s+)?(?:" + lexicon.place_nouns_pattern() + r")){1,2}$", re.I)
 #: the same nouns before the name: "the city block Lohi", "kortteli Leijona" (the name capitalised)
 PLACE_NOUN_BEFORE = re.compile(r"^(?i:(?:the\s+)?(?:city\s+)?(?:" + lexicon.place_nouns_pattern() + r"))\s+(?=[A-ZÅÄÖ])")
 STREET_REACH_M = 150.0   # "the school on X street": a school this close to the street
@@ -66,6 +67,21 @@ def category_of(word: str | None) -> str | None:
     return aliases.get(w) or aliases.get(single) or (w if w in CATEGORIES else single if single in CATEGORIES else None)
 
 
+def numbers_held(inst: Instance, show: int = 16) -> str:
+    """The numbers a planner may give the instance's candidates by, for a question about one it lacks:
+    its parcels / blocks (land faces), sites (station) or links (road: new, then rebuilt). A number
+    is the candidate's own (the face, site or link id the layers show), never its place in a list:
+    "block 8" where the instance has no face 8 is asked, not read as the eighth block."""
+    cands = inst.candidates
+    col, noun = ("face_id", "parcels / blocks") if "face_id" in cands else ("site", "sites") if "site" in cands \
+        else ("id", "links")
+    nums = sorted({int(m.group(1)) for v in cands[col].astype(str) if (m := re.match(r"^[a-z]*0*(\d+)", v, re.I))})
+    if not nums:
+        return f"ids look like {', '.join(inst.ids[:3])}"
+    more = f" … ({len(nums)} in all)" if len(nums) > show else ""
+    return f"its {noun} are numbered {', '.join(map(str, nums[:show]))}{more}"
+
+
 def region_of(inst: Instance) -> str | None:
     region = str(inst.meta.get("region", ""))
     return region if region in REGIONS else None
@@ -83,7 +99,7 @@ def resolve_target(inst: Instance, target: dict[str, Any], reach: float = 0.0, a
         m = by_id(inst, tid)
         if not m.any():
             raise Clarify(f"there is no candidate, site, parcel or link '{tid}' in this instance "
-                          f"(ids look like {', '.join(inst.ids[:3])})")
+                          f"({numbers_held(inst)})")
         return Resolved(tid, shapely.union_all(candidate_geometries(inst)[m]).wkt)
     region = region_of(inst)
     if region is None:
@@ -120,17 +136,24 @@ def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
     said = text
     try:
         f = _find(region, text, cat)
-    except Clarify:   # "the Leijona block", "the Pörssitalo outline": the name without its generic noun
+    except Clarify as missing:   # "the Leijona block", "the Pörssitalo outline": the name without its generic noun
         bare = PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", text))
-        # a Finnish case's linking vowel on a name that ends in a consonant ("Stockmannista" → "Stockmanni")
+        # a Finnish case's linking vowel on a name that ends in a consonant ("Stockmannista" → "Stockmanni"):
+        # only onto a name the data has as written ("Kamppi" is no "Kämp" with a vowel)
         stem = re.sub(r"(?<=[bcdfghjklmnpqrstvwxz])i$", "", text) if re.search(r"[^aeiouyäö\s]i$", text) else text
         if bare and bare != text:
             said = text = bare
-        elif stem != text and name_index(region).resolve(stem).status == "found":
+        elif stem != text and name_index(region).is_name(stem):
             said, text = text, stem
         else:
             raise
-        f = _find(region, text, cat)
+        first = name_index(region).lookup(text, limit=1)
+        if said == text and first and first[0].how in ("words", "contains"):
+            raise missing from None   # the name before the noun is a name, not a part of one ("Esplanadi park")
+        try:
+            f = _find(region, text, cat)
+        except Clarify:   # the planner's words, noun and all, are what is not in the data
+            raise missing from None
     geom = _geometry(region, f, area)
     # a distance from a point is said to be one (the data maps no outline of that feature), and one
     # from the building that holds a POI is said to be that
@@ -156,7 +179,58 @@ def _find(region: str, text: str, cat: str | None, kinds: tuple[str, ...] | None
     if r.status == "found":   # "Karhula church" is not the fuel station "Teboil Karhula Tikankatu"
         hint = f" — did you mean {' or '.join(idx.suggestions(text))}?" if idx.suggestions(text) else ""
         raise Clarify(f"'{text}' is not in the {region} data{hint}")
+    closest = one_closest_spelling(idx, text, kinds)
+    if closest is not None:   # "Martilankatu": Marttilankatu is one letter off, Martankatu two
+        return closest
     raise Clarify(r.message + ("; which one?" if r.status == "ambiguous" else ""))
+
+
+#: the shortest name (letters, spaces not counted) a one-letter slip is read for: in shorter names
+#: one letter makes another word
+CLOSEST_MIN_LETTERS = 6
+#: and the likeness a misspelt name needs in free text (``names.scan``'s bar): a changed letter in a
+#: six-letter name makes another name ("Kamppi" is no misspelt "Komppi")
+CLOSEST_MIN_RATIO = 0.86
+
+
+def spelling_distance(a: str, b: str) -> int:
+    """Letters to change, add, drop or swap (two neighbours) to turn ``a`` into ``b`` (the optimal
+    string alignment distance: a swap of two letters, "Marttilanaktu", is one slip, not two)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def one_closest_spelling(idx: Any, text: str, kinds: tuple[str, ...] | None = None) -> NamedFeature | None:
+    """The data name ``text`` misspells when exactly one is a single slip away (a letter changed,
+    added, dropped, or two swapped) and every other close name at least two: read as it, as the
+    ask reader reads a close name that ranks alone. Two names equally close stay a did-you-mean;
+    a name with no name one slip away stays "not in the data"."""
+    said = normalise(re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I))
+    if len(said.replace(" ", "")) < CLOSEST_MIN_LETTERS:
+        return None
+    near: dict[str, tuple[int, bool, NamedFeature]] = {}
+    for m in idx.lookup(text, kinds, limit=16, fuzzy_min=0.75):
+        if m.feature.kind == "region":
+            continue
+        name = normalise(m.feature.name)
+        for written in (m.matched, m.feature.name):
+            have = normalise(written)
+            d = spelling_distance(said, have)
+            if name not in near or d < near[name][0]:
+                alike = difflib.SequenceMatcher(None, said, have, autojunk=False).ratio() >= CLOSEST_MIN_RATIO
+                near[name] = (d, alike, m.feature)
+    ranked = sorted(near.values(), key=lambda p: p[0])
+    if ranked and ranked[0][0] == 1 and ranked[0][1] and (len(ranked) == 1 or ranked[1][0] >= 2):
+        return ranked[0][2]
+    return None
 
 
 def _other_word(text: str, m: Match) -> bool:

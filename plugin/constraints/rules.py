@@ -67,8 +67,8 @@ class NeedsDistance(Ambiguous):
 def _fix_spelling(text: str) -> str:
     """Lower-case words within one or two letters of a keyword are read as it (atleast, insdie)."""
     text = re.sub(r"\batleast\b", "at least", text, flags=re.I)
-    text = re.sub(r"\batmost\b", "at most", text, flags=re.I)
-    text = re.sub(r"\bat\s*(?:lest|leats|leat|laest|lease|elast)\b|\bat the very least\b", "at least", text,
+    text = re.sub(r"\batmost\b|\bat the most\b", "at most", text, flags=re.I)
+    text = re.sub(r"\bat\s*(?:lest|leats|leat|laest|lease|elast)\b|\bat the (?:very )?least\b", "at least", text,
                   flags=re.I)   # short words, emphatic words
 
     def fix(m: re.Match) -> str:
@@ -91,7 +91,7 @@ def distance_of(text: str) -> float | None:
 
 
 #: "at least 300 m" is a distance, "need a minimum of two" a count of two
-NOT_A_MEASURE = r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%|per ?cent)|\s+(?:minimum|maximum|min|max|total)\b)"
+NOT_A_MEASURE = r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%|per ?cent|/\s*\d)|\s+(?:minimum|maximum|min|max|total)\b)"
 
 
 #: "build no more than two": the "no" after a verb starts a bound ("no more than"), it is no count of zero
@@ -139,6 +139,9 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
         part = _bare_part(text, money)
         if part is not None:   # "420 000 of our 700 000 euros": the bare number is money too
             amounts = [part, *amounts]
+        whole = _bare_whole(text, money)
+        if whole is not None:   # "450 000 euros of the 600 000 available": so is the whole after it
+            amounts = [*amounts, whole]
         if len(amounts) >= 2 and max(amounts[:2]) > 0:   # a part of the whole, either order ("of the €1.2 M, 300 000 €")
             share = min(amounts[:2]) / max(amounts[:2])
         elif len(amounts) == 1 and budget_keur:
@@ -157,6 +160,22 @@ def _bare_part(text: str, money: list) -> float | None:
         return None
     m = re.search(r"(\d[\d\s\u202f.,]*\d|\d)\s*(k|m|thousand|million)?\s+(?:euros?\s+)?(?:out\s+)?of\s+"
                   r"(?:the|our|my|its|a|this|that|their)?\s*(?:total\s+|whole\s+)?$", text[:money[0].start], re.I)
+    if not m:
+        return None
+    got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
+    return got[0].keur if got else None
+
+
+def _bare_whole(text: str, money: list) -> float | None:
+    """The k€ of a bare number said as the whole that the one amount of money is a part of ("450 000
+    euros of the 600 000 available", "€300k out of a total of 500 000"): it takes that amount's
+    currency, so the share is of the total said, not of the instance's budget."""
+    if len(money) != 1:
+        return None
+    m = re.match(r"\s*(?:euros?\s+)?(?:out\s+)?of\s+(?:the|our|my|its|a|an|this|that|their|your)?\s*"
+                 r"(?:total(?:\s+of)?\s+|whole\s+|available\s+|overall\s+)?"
+                 r"(\d[\d\s\u202f.,]*\d|\d)(?:\s*(k|m|thousand|million)\b)?(?!\s*(?:%|per ?cent|k?m\b|met|kilomet))",
+                 text[money[0].end:], re.I)
     if not m:
         return None
     got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
@@ -192,10 +211,11 @@ NAME_LIST = re.compile(r"\b([A-ZÅÄÖ][\w-]*(?: [\w-]+){0,3}?)((?:, [A-ZÅÄÖ]
 def target_phrase(text: str) -> str | None:
     """The place an instruction names: after of / from / near / by / on / around / inside …"""
     text = NAME_LIST.sub(lambda m: m.group(1) + m.group(2).replace(",", f" {m.group(3)}") + f" {m.group(3)} ", text)
-    for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|avoid|"
-                         r"off|outside)\s+"
+    for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|"
+                         r"avoid(?!\s+\w+ing\b)|off|outside)\s+"
                          r"(?!\d)(?!least\b|most\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
         phrase = re.split(r"\s*(?:,|;|\.\s|\.$|\s-\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b|"
+                          r"\bfree (?:of|from)\b|\bwith (?:all|any|every|each|the|our|no)\b|"
                           r"\band\s+(?=" + CLAUSE_START + r")|"
                           r"\b(?:would|should|could|must|is|are|will|please|if|may|might|can|cannot|shall|has to|have to|"
                           r"needs? to|ought)\b)",
@@ -233,7 +253,8 @@ def _base(kind: str, **kw: Any) -> dict[str, Any]:
     return out
 
 
-NEG = re.compile(r"\b(no|not|never|nothing|none|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|clear of|"
+NEG = re.compile(r"\b(no|not|never|nothing|none|nowhere|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|clear of|"
+                 r"free (?:of|from)|"
                  r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
                  r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
                  r"shall not|must not|cannot|don'?t|\w+n[’']t|do not|without)\b", re.I)
@@ -279,6 +300,14 @@ def _count_word(w: str) -> int:
     return int(lexicon.count_value(w) or 0)
 
 
+#: a lead-in that puts the whole plan under a bound that follows ("Limit the plan to at most three new
+#: links", "restrict the design to no more than two chargers", "hold the layout to a maximum of …")
+LEAD_IN = re.compile(r"\b(?:limit|restrict|cap|constrain|hold|keep)\s+(?:the\s+|our\s+|your\s+|this\s+)?"
+                     r"(?:plan|design|proposal|layout|scheme|solution|selection|network|result)\s+(?:to|at)\s+"
+                     r"(?=(?:at most|at least|no more than|not more than|no fewer than|max\w*|min\w*|up to|exactly|"
+                     r"only|a maximum|a minimum|\d|≤|≥|<|>)\b)", re.I)
+
+
 def _plain(text: str) -> str:
     """Politeness off, distances in words as numbers, "closer than 200 m to X" as "… 200 m of X",
     "a 250 m radius of X" as "250 m of X"."""
@@ -287,6 +316,8 @@ def _plain(text: str) -> str:
     # nothing a rule reads unless it holds a number ("(at least 300 m)"): dropped, else read as commas
     t = re.sub(r"\s*\(([^()]*)\)", lambda m: f", {m.group(1)}," if re.search(r"\d", m.group(1)) else "", t)
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
+    t = re.sub(r"(?<![\w.,])(\d+)\s*\+(?![\d\w])", r"at least \1", t)   # "2+ chargers"
+    t = re.sub(r"\b(\d+(?:[.,]\d+)?)-(k?m|kilomet(?:er|re)s?|met(?:er|re)s?)\b", r"\1 \2", t, flags=re.I)   # "a 250-metre radius"
     t = _finnish_places(_fronted_place(t))
     for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
         t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
@@ -294,7 +325,12 @@ def _plain(text: str) -> str:
     t = re.sub(r"\b(?:(?:no|not)\s+(?:further|farther|more)\s+than|at most)\s+(?=[\d.,]+\s*(?:k?m\b|kilomet|met))",
                "within ", t, flags=re.I)
     t = re.sub(r"\bwithin\s+([\d.,]+\s*(?:km|m|kilomet\w+|met\w+))\s+(?:away\s+)?from\b", r"within \1 of", t, flags=re.I)
-    t = re.sub(r"\blimit\s+(?:the\s+)?([a-z_ ]+?)\s+to\s+(\d+|[a-z]+)\b" + NOT_A_MEASURE, r"at most \2 \1", t, flags=re.I)
+    t = LEAD_IN.sub("", t)   # "Limit the plan to at most three new links …": the bound says it all
+    # "cap new links at two": at most two new links (not "cap spending at €300 000", "cap it at 80 %")
+    t = re.sub(r"\bcap\s+(?:the\s+)?(?:number\s+of\s+)?([a-z_ ]+?)\s+at\s+(\d+|" + lexicon.count_pattern() + r")\b" +
+               NOT_A_MEASURE + NOT_MONEY, r"at most \2 \1", t, flags=re.I)
+    t = re.sub(r"\b(?:limit|restrict)\s+(?:the\s+)?([a-z_ ]+?)\s+to\s+(\d+|[a-z]+)\b" + NOT_A_MEASURE, r"at most \2 \1",
+               t, flags=re.I)
     # "no fewer than 2" / "2 or more" are at least 2, "2 or fewer" at most 2 (before "fewer than" below)
     num = r"(\d+|" + lexicon.number_words_pattern() + r")"
     t = re.sub(r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+" + num + r"\b" + NOT_A_MEASURE, r"at least \1", t, flags=re.I)
@@ -308,8 +344,10 @@ def _plain(text: str) -> str:
                lambda m: f"at least {_count_word(m.group(1)) + 1}", t, flags=re.I)
     t = re.sub(r"\b((?:\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?)|(?:a |one )?kilomet(?:er|re))"
                r")\s+to\b(?!\s+(?:reach|get|walk|find)\b)", r"\1 of", t, flags=re.I)
-    return re.sub(r"\b(?:an?\s+)?(\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?))\s+radius\s+(?:of|around|from)\b",
-                  r"\1 of", t, flags=re.I)
+    # "inside a 250 m radius of X" is within 250 m of X (not inside X)
+    return re.sub(r"\b(?:(?:inside|in|within)\s+)?(?:an?\s+|the\s+)?"
+                  r"(\d+(?:[.,]\d+)?\s*(?:km|m|kilomet(?:er|re)s?|met(?:er|re)s?))"
+                  r"\s+radius\s+(?:of|around|from)\b", r"within \1 of", t, flags=re.I)
 
 
 #: Finnish says "from X" and "in X" with case endings on the name, not with a word before it:
@@ -337,17 +375,57 @@ NOT_A_PLACE = re.compile(r"\b(?:note|rule|goal|also|budget|money|instruction|con
                          r"then|and|but|or)\b", re.I)
 
 
+def _place_head(head: str, rest: str) -> bool:
+    """Whether fronted words can be a place: no id, score term, emphasis, type or keyword, and no
+    other place named in the rest ("Kluuvi: none within 200 m of Kiasma" is left as it is)."""
+    return not (ID_REF.search(head) or RAW_ID.search(head) or EMPH.search(head) or NOT_A_PLACE.search(head) or
+                any(term_of(head, task) for task in TERMS) or any(type_of(head, task) for task in TERMS) or
+                re.search(r"\b(?:of|from|near|around|inside|outside|in|within \S+ \S+ of)\s+[A-ZÅÄÖ]", rest))
+
+
+HOMES = r"(?:block|home|resident|household|dwelling|house)"
+#: a place as the sentence's subject: "Kiasma needs at least two chargers within 400 m", "Kluuvi gets
+#: at most one new link" (the place is what the count is about)
+SUBJECT = re.compile(r"^(?:(?:please\s+)?(?:ensure|make sure|see to it)(?:\s+that)?\s+)?"
+                     r"([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s+(?:needs?|gets?|has|deserves?|receives?|"
+                     r"(?:should|must|shall|may|can|will|is to|has to|ought to)(\s+not|n[’']t)?\s+"
+                     r"(?:get|have|receive|hold|take))\s+"
+                     r"(.+)$", re.I)
+#: "Give Kiasma at least one charger within 250 m": the place as the one given the count
+GIVE = re.compile(r"^(?:please\s+)?(?:give|grant|allow)\s+([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s+"
+                  r"((?:at least|at most|no more than|not more than|max\w*|min\w*|up to|only|exactly)\b.+)$", re.I)
+#: "Kluuvi is off-limits for chargers", "Kaartinkaupunki stays a no-go zone": nothing inside the place
+OFF_LIMITS = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s+(?:is|are|stays?|remains?|"
+                        r"(?:should|must|shall|will) (?:be|stay|remain))\s+(?:off[- ]limits|out of bounds|"
+                        r"(?:an? )?no-?go(?:\s+(?:area|zone))?|forbidden|excluded|not allowed)"
+                        r"(?:\s+(?:for|to)\s+(.+?))?[\s.!]*$", re.I)
+#: words that make a sentence's first words no place: "Every residential block needs …", "Chargers get …"
+NOT_A_SUBJECT = re.compile(r"\b(?:every|each|all|no|none|any|our|the plan|we|i|you|it|this|that|there|nobody|"
+                           r"everyone|everybody|some|most|residents?|people|" + HOMES + r"s?|" + UNIT_NOUNS + r")\b", re.I)
+
+
 def _fronted_place(t: str) -> str:
-    """A place fronted with a colon said the usual way round: "Kluuvi: max two chargers" → "max two
-    chargers inside Kluuvi", "Kiasma: none within 200 m" → "none within 200 m of Kiasma". Not an id
-    ("Parcel 2: school"), a score term or emphasis ("Emphasis: travel time"), or a keyword."""
+    """A place fronted said the usual way round: with a colon ("Kluuvi: max two chargers" → "max two
+    chargers inside Kluuvi", "Kiasma: none within 200 m" → "none within 200 m of Kiasma"), as the
+    subject ("Kiasma needs at least two chargers within 400 m"), or off-limits ("Kluuvi is off-limits
+    for chargers" → "no chargers inside Kluuvi"). Not an id ("Parcel 2: school"), a score term or
+    emphasis ("Emphasis: travel time"), or a keyword."""
+    off = OFF_LIMITS.match(t)
+    if off and not NOT_A_SUBJECT.search(off.group(1)) and _place_head(off.group(1), ""):
+        return f"no {off.group(2) or 'candidates'} inside {off.group(1)}"
     m = FRONTED.match(t)
-    if not m:
-        return t
-    head, rest = m.group(1), m.group(2)
-    if ID_REF.search(head) or RAW_ID.search(head) or EMPH.search(head) or NOT_A_PLACE.search(head) or \
-            any(term_of(head, task) for task in TERMS) or any(type_of(head, task) for task in TERMS) or \
-            re.search(r"\b(?:of|from|near|around|inside|outside|in|within \S+ \S+ of)\s+[A-ZÅÄÖ]", rest):
+    if m is not None:
+        head, rest = m.group(1), m.group(2)
+    else:
+        m = SUBJECT.match(t)
+        give = GIVE.match(t) if m is None else None
+        if give is not None:
+            m, head, rest = give, give.group(1), give.group(2)
+        elif m is not None:
+            head, rest = m.group(1), ("no " if m.group(2) else "") + m.group(3)   # "X must not get offices"
+        if m is None or not head[0].isupper() or NOT_A_SUBJECT.search(head):
+            return t
+    if not _place_head(head, rest):
         return t
     rest = rest.rstrip(" .!")
     if lexicon.distances(rest):
@@ -355,7 +433,6 @@ def _fronted_place(t: str) -> str:
     return f"{rest} inside {head}"
 
 
-HOMES = r"(?:block|home|resident|household|dwelling|house)"
 #: comparison signs and words for a count's bound (resources/lexicon/numbers.json)
 COMPARISONS = {k.casefold(): v for k, v in lexicon.comparisons().items()}
 COMPARISON = re.compile("|".join(rf"(?<!\w){re.escape(k)}(?!\w)" if k[0].isalnum() else re.escape(k)
@@ -402,7 +479,7 @@ def _emphasis(x: _Said) -> list[dict[str, Any]] | None:
 
 def _spacing(x: _Said) -> list[dict[str, Any]] | None:
     if x.dist and re.search(r"\b(apart|spacing|spaced|separat\w*|closer together|"
-                            r"between (?:the |any |two )?(?:selected )?" + UNIT_NOUNS +
+                            r"between (?:the |any |every |each )?(?:two |pair of )?(?:selected )?" + UNIT_NOUNS +
                             r"|(?:from|of|to) each other|(?:from|of|to) one another|distance between)\b", x.low):
         return [_base("spacing_min", distance_m=x.dist)]
     return None
@@ -415,7 +492,7 @@ FAR_FROM = re.compile(r"\b(?:(?:no|not one|not a single|none of the|not (?:be )?
                       r"apartment|living|dwelling)\s+)?" + HOMES +
                       r"s?|nobody|no ?-?one|not anyone|no resident|no person|no people)\b"
                       r".*\b(?:more than|farther than|further than|over|beyond)\b.*?"
-                      r"\b(?:to (?:reach|get to|walk to|find)|(?:away )?from|to|of)\s+"
+                      r"\b(?:to (?:reach|get to|walk to|find)|(?:away )?from|to|of|for)\s+"
                       r"(?:an?\s+|the nearest\s+|the closest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;]|$)")
 #: "homes must have a school within 700 m": the homes, in the plural, as the subject
 HOMES_SAY = re.compile(r"(?:the\s+|our\s+|all\s+)?(?:residential\s+)?(?:homes|residents|households|dwellings|inhabitants)"
@@ -558,7 +635,7 @@ def _inside_area(x: _Said) -> list[dict[str, Any]] | None:
         return [_base("count_max" if at_most else "count_min", target=target, count=cnt, type=typ, area=True)]
     if outside:   # "nothing outside Heliä" = only inside it; "chargers outside Kluuvi" = none in it
         return [_base("inside_area" if neg else "outside_area", target=target, type=typ)]
-    if re.search(r"\b(only|all|every|exclusively|solely)\b", low) and not neg:   # "all stations inside X"
+    if re.search(r"\b(only|all|every|everything|exclusively|solely)\b", low) and not neg:   # "all stations inside X"
         return [_base("inside_area", target=target, type=typ)]
     if neg:
         return [_base("outside_area", target=target, type=typ)]
@@ -588,6 +665,9 @@ def _counts(x: _Said) -> list[dict[str, Any]] | None:
     if cnt is None or not re.search(r"\b(at least|at most|no more than|not more than|max\w*|min\w*|up to|"
                                     r"exactly|need|in total|total)\b", low):
         return None
+    if x.dist:   # "… at least two chargers within 300 m" with the place where no rule reads it: never a total
+        raise Ambiguous(f"within {x.dist:g} m of what? name the place, e.g. 'at least {cnt} within {x.dist:g} m of "
+                        "<place>'")
     if re.search(r"\b(at most|no more than|not more than|max\w*|up to)\b", low):
         return [_base("count_max", count=cnt, type=typ)]
     if re.search(r"\bexactly\b", low):

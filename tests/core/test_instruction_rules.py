@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from cityplanner.plugin.constraints.rules import parse
+from cityplanner.plugin.constraints.rules import Ambiguous, parse
 
 
 def brief(cons: list[dict]) -> list[tuple]:
@@ -305,6 +305,102 @@ FOURTH_HALF_FURTHER = [  # (text, task, expected readings) at a budget of 700 k�
 ]
 
 
+# Issue 29, the classes the fifth held-out half showed (retired to dev after its one run; each class
+# in phrasings, places, tasks and regions of our own, not its items). Misspelt names and place nouns
+# after a name need the data: tests/core/test_constraints.py.
+FIFTH_HALF_CLASSES = [  # (text, task, expected readings) at a budget of 700 k€
+    # a share given as an amount of an explicitly stated total: of that total, not of the budget
+    ("Spend at most 300 000 euros of the 500 000 available.", "station",
+     [("budget_share_max", None, None, None, 0.6, None)]),
+    ("Use no more than €240k of a total of 400 000.", "road", [("budget_share_max", None, None, None, 0.6, None)]),
+    ("Keep costs to 1.5 million euros out of the 2 million we have.", "land",
+     [("budget_share_max", None, None, None, 0.75, None)]),
+    ("spend 90 000 € of our 120 000", "station", [("budget_share_max", None, None, None, 0.75, None)]),
+    # a lead-in that puts the plan under the bound that follows
+    ("Limit the plan to at most two chargers within 400 m of Stockmann.", "station",
+     [("count_max", "Stockmann", 400.0, 2, None, None)]),
+    ("Restrict the design to no more than one new link inside Kaartinkaupunki.", "road",
+     [("count_max", "Kaartinkaupunki", None, 1, None, None)]),
+    ("Hold the layout to a maximum of three offices.", "land", [("count_max", None, None, 3, None, None)]),
+    ("Keep the plan to at least two schools.", "land", [("count_min", None, None, 2, None, None)]),
+    ("limit the proposal to ≤ 2 chargers within 300 m of Marttilankatu", "station",
+     [("count_max", "Marttilankatu", 300.0, 2, None, None)]),
+    ("Cap new links at two.", "road", [("count_max", None, None, 2, None, None)]),
+    # arrow notation after an id: the id is locked in as the type after the arrow
+    ("parcel 5 → green", "land", [("lock_in", "5", None, None, None, None)]),
+    ("block 12 -> office", "land", [("lock_in", "12", None, None, None, None)]),
+    ("kortteli 10 → koulu", "land", [("lock_in", "10", None, None, None, None)]),
+    ("parcel 5 → green, parcel 10 → school", "land",
+     [("lock_in", "5", None, None, None, None), ("lock_in", "10", None, None, None, None)]),
+    ("link 7 → out", "road", [("lock_out", "7", None, None, None, None)]),
+]
+
+
+STRANGER_PHRASINGS = [  # (text, task, expected readings) at a budget of 700 k€: forms no set of ours has
+    # the place as the sentence's subject, or said off-limits
+    ("Kiasma needs at least two chargers within 400 m.", "station", [("count_min", "Kiasma", 400.0, 2, None, None)]),
+    ("Kluuvi gets at most one new link.", "road", [("count_max", "Kluuvi", None, 1, None, None)]),
+    ("Kluuvi is off-limits for chargers.", "station", [("outside_area", "Kluuvi", None, None, None, None)]),
+    ("Suurniitty should stay a no-go zone for offices.", "land", [("outside_area", "Suurniitty", None, None, None, None)]),
+    # a keep-away said as a buffer kept free, "nowhere", "with all …" after the name
+    ("Keep a 200 m buffer around Senaatintori free of chargers.", "station",
+     [("exclude_near", "Senaatintori", 200.0, None, None, None)]),
+    ("Nowhere within 300 m of Kiasma should get a charger.", "station",
+     [("exclude_near", "Kiasma", 300.0, None, None, None)]),
+    ("Stay 250 m away from Ateneum with all chargers.", "station", [("exclude_near", "Ateneum", 250.0, None, None, None)]),
+    # spacing "between any two", coverage "for a charger"
+    ("Leave at least 350 m between any two chargers.", "station", [("spacing_min", None, 350.0, None, None, None)]),
+    ("No resident should need to go beyond 600 m for a charger.", "station",
+     [("coverage", "charging", 600.0, None, None, None)]),
+    # counts with the bound after the noun, budgets said loosely, ids said as a must
+    ("Two chargers at most within 400 m of Ateneum.", "station", [("count_max", "Ateneum", 400.0, 2, None, None)]),
+    ("The plan may cost no more than three quarters of the budget.", "land",
+     [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Spend under 70 percent of the budget.", "road", [("budget_share_max", None, None, None, 0.7, None)]),
+    ("site 7 is a must", "station", [("lock_in", "7", None, None, None, None)]),
+    ("Scrap link 3.", "road", [("lock_out", "3", None, None, None, None)]),
+    # a hyphenated distance, "inside a D radius of X" (within D of X, not inside X), a verb after "avoid"
+    ("There should be no charging points inside a 250-metre radius of Kiasma.", "station",
+     [("exclude_near", "Kiasma", 250.0, None, None, None)]),
+    ("Avoid putting chargers anywhere within 200 m of Senaatintori.", "station",
+     [("exclude_near", "Senaatintori", 200.0, None, None, None)]),
+    # the place as the object of "ensure that X has", "give X", "X must not get"
+    ("Ensure that Stockmann has at least two chargers within 300 m.", "station",
+     [("count_min", "Stockmann", 300.0, 2, None, None)]),
+    ("Give Kiasma at least one charger within 250 m.", "station", [("count_min", "Kiasma", 250.0, 1, None, None)]),
+    ("The Kirahvi kortteli must not get offices.", "land", [("outside_area", "Kirahvi kortteli", None, None, None, None)]),
+    ("Make sure Kaartinkaupunki has no more than two chargers.", "station",
+     [("count_max", "Kaartinkaupunki", None, 2, None, None)]),
+    # "2+", "at the most", a fraction is no count ("more than 2/3" is no "at least 3/3"), "unused", "everything"
+    ("I'd want 2+ chargers within 400 m of Rautatientori.", "station",
+     [("count_min", "Rautatientori", 400.0, 2, None, None)]),
+    ("At the most 2 chargers within 300 m of Kiasma.", "station", [("count_max", "Kiasma", 300.0, 2, None, None)]),
+    ("Don't spend more than 2/3 of what we have.", "road", [("budget_share_max", None, None, None, 0.6667, None)]),
+    ("Keep a quarter of the budget unused.", "road", [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Everything must be in Kaartinkaupunki.", "station", [("inside_area", "Kaartinkaupunki", None, None, None, None)]),
+]
+
+
+@pytest.mark.parametrize("text", ["at least two chargers within 300 m", "Put at most one school within 500 m."])
+def test_a_count_within_a_distance_of_nothing_named_is_asked_never_a_total(text):
+    with pytest.raises(Ambiguous, match="of what"):
+        parse(text, "land", 700.0)
+
+
+@pytest.mark.parametrize("text, task, kind", [
+    ("parcel 5 → green", "land", "green"), ("block 12 -> office", "land", "office"),
+    ("kortteli 10 → koulu", "land", "school"), ("block 3 ⇒ business", "land", "business"),
+])
+def test_an_arrow_after_an_id_gives_its_type(text, task, kind):
+    assert [c["type"].split("_")[0] for c in parse(text, task, 700.0)] == [kind]
+
+
+@pytest.mark.parametrize("text", ["Every residential block needs a school within 600 metres.",
+                                  "Chargers get at most two sites inside Kluuvi."])
+def test_a_sentence_that_starts_with_a_word_of_ours_is_no_fronted_place(text):
+    assert all(c["target"].get("name") in (None, "Kluuvi") for c in parse(text, "land", 700.0))
+
+
 @pytest.mark.parametrize("text, kind", [
     ("enintään yksi uusi linkki Kluuvissa", "new"),
     ("ei uusia linkkejä 250 metrin säteellä Ateneumista", "new"),
@@ -315,6 +411,7 @@ def test_finnish_road_kinds(text, kind):
 
 @pytest.mark.parametrize("text, task, budget, expect",
                          [(t, k, 500.0, e) for t, k, e in OUR_PHRASINGS + THIRD_HALF_CLASSES]
-                         + [(t, k, 700.0, e) for t, k, e in FOURTH_HALF_CLASSES + FOURTH_HALF_FURTHER])
+                         + [(t, k, 700.0, e) for t, k, e in FOURTH_HALF_CLASSES + FOURTH_HALF_FURTHER
+                            + FIFTH_HALF_CLASSES + STRANGER_PHRASINGS])
 def test_rules_read_each_class_of_phrasing(text, task, budget, expect):
     assert brief(parse(text, task, budget)) == expect
