@@ -406,8 +406,43 @@ def within_radius(c: Clause) -> list[Goal] | None:
         return None
     center = next((p for p in c.cp if W["center_before"].search(c.request[max(c.s, p.start - 10):p.start])), None) \
         or (c.cp[-1] if c.cp else None)
-    place = (center.id or center.written) if center else (c.refs.get("any") or None)
+    place = (center.id or center.written) if center else (c.refs.get("any") or _place_in_force(c))
     return [c.goal("within", place=place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))]
+
+
+def _place_in_force(c: Clause) -> str | None:
+    """The place the clause before searched around or from, for a clause that names none and
+    refers to nothing ("around X - how many cafés within 200 m? and how many bars within 200 m?":
+    the bars around X too); a found facility ("$goal:N") is never in force without an "it"."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.branch or prev.intent not in ("within", "nearest") or c.area_places:
+        return None
+    place = prev.slots.get("place")
+    return None if place is None or str(place).startswith("$goal") else place
+
+
+def _area_in_force(c: Clause) -> str | None:
+    """The area the clause before counted or listed in, for a clause that names no place ("How many
+    cafés are in Kluuvi, and how many bars?": the bars in Kluuvi)."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.branch or prev.intent not in ("find", "count", "exists") or c.area_places:
+        return None
+    return prev.slots.get("area_name") or None
+
+
+def nearest_how_far_follows(c: Clause) -> list[Goal] | None:
+    """"is there a petrol station near X? how far is it by road": 'it' is the one of that kind
+    nearest to X (by road), whether or not one lies within the 'near' radius — the search the
+    clause before made is kept and the nearest one is added, its road distance reported."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "within" or prev.branch or not prev.slots.get("category") \
+            or not c.cue("route") or c.cp or c.term is not None or c.cd or not c.has("it") \
+            or re.search(CUES["count"], prev.clause, re.I):
+        return None
+    place = prev.slots.get("place")
+    if place is None or str(place).startswith("$goal"):
+        return None
+    return [c.goal("nearest", place=place, **{k: prev.slots.get(k) for k in ("category", "tag", "word")})]
 
 
 def route_reported(c: Clause) -> list[Goal] | None:
@@ -452,8 +487,11 @@ def find_kind(c: Clause) -> list[Goal] | None:
         return [c.goal("within", place=point.id, radius_m=NEAR_M, default_radius=True, **term_slots(c.term))]
     intent = "count" if c.cue("count") else "exists" if c.cue("exists") or c.conditional else "find"
     slots = term_slots(c.term)
+    in_force = None if area is not None or c.cp or c.refs else _area_in_force(c)
     if area is not None:   # by name: the tool resolves it among areas (a district, not a shop so named)
         slots["area"] = slots["area_name"] = area.area_name or area.name or area.written
+    elif in_force is not None:
+        slots["area"] = slots["area_name"] = in_force
     elif c.area_places:
         slots["area"] = None
     return [c.goal(intent, **slots)]
@@ -550,6 +588,8 @@ RULES: tuple[Rule, ...] = (
          "If the nearest pharmacy to Kiasma is within 300 m, name it; otherwise just tell me the pharmacy"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
+    Rule("nearest.how-far-follows", nearest_how_far_follows,
+         "is there a pharmacy near Kiasma? how far is it by road"),
     Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),
     Rule("nearest.from-where", nearest_from_where, "what is the distance to the pharmacy?"),
     Rule("route.conditional", route_conditional,
