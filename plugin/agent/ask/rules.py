@@ -407,7 +407,25 @@ def within_radius(c: Clause) -> list[Goal] | None:
     center = next((p for p in c.cp if W["center_before"].search(c.request[max(c.s, p.start - 10):p.start])), None) \
         or (c.cp[-1] if c.cp else None)
     place = (center.id or center.written) if center else (c.refs.get("any") or _place_in_force(c))
-    return [c.goal("within", place=place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))]
+    goal = c.goal("within", place=place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))
+    also = _it_also_the_place(c, place)
+    return [goal] if also is None else [goal, c.goal("within", **{**goal.slots, "place": also})]
+
+
+def _it_also_the_place(c: Clause, place: Any) -> str | None:
+    """"nearest park to X, and the number of car parks within 1 km of it": joined by a bare "and"
+    (no "then", "→", "after that"), "it" may be the park found or X, which both still stand as the
+    topic — both are counted (each line names its centre) rather than one guessed. With a step
+    word ("…, then … of it") or "that park", it is the park found only."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "nearest" or prev.branch or place != f"$goal:{len(c.before) - 1}" \
+            or not re.search(r"\b(?:of|around|near|from)\s+it\b", c.text, re.I):
+        return None
+    gap = c.request[max(0, c.s - 12):c.s] + " " + c.text
+    origin = prev.slots.get("place")
+    if W["sequence"].search(gap) or origin is None or str(origin).startswith("$goal"):
+        return None
+    return origin
 
 
 def _place_in_force(c: Clause) -> str | None:

@@ -207,6 +207,8 @@ _ANY_CASE = {
     "target_colon": r"\s*(?:from\s+|to\s+)?[^:,;?]+:\s*\S",   # "X: A or B, which is closer?": X first
     "center_before": r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
     "area_before": r"\b(?:in|on|along|inside|around|at)\s+(?:the\s+)?$",
+    # a step after a step: "…, then …", "→ …", "after that …" (what "it" then means is the step's result)
+    "sequence": r"\b(?:then|after that|afterwards|next|subsequently|thereafter)\b|→|->|;",
 }
 #: a word asked for as a kind of place: "nearest ATM", "any post offices", "how many bus stops"
 KIND_CUE = re.compile(r"\b(?:nearest|closest|any|how many|number of|are there|is there|count|list|find)\b"
