@@ -47,3 +47,24 @@ def test_which_is_closer_agrees_with_the_shortest_between_features_so_named(tmp_
     verdict = judge(item, out)
     assert verdict["success"], (out.get("answer"), verdict)
     assert verdict["contradictions"] == []
+
+
+def test_the_judge_counts_around_any_feature_of_a_name_as_it_routes_from_any():
+    """The judge's rule for a name with several features ("any of them is right", as for nearest and
+    route) holds for counts within a radius too: it took only the first feature so named before."""
+    import numpy as np
+
+    from cityplanner.plugin.agent.ask.judge import pois
+
+    cafes = pois("helsinki", "business", "amenity=cafe")
+    counts = [sum(1 for p in cafes if p[0] != c[0] and np.hypot(p[2] - c[2], p[3] - c[3]) <= 300.0)
+              for c in place_points("helsinki", "Lasipalatsi")]
+    assert len(set(counts)) > 1   # the features so named do differ in what lies around them
+    item = {"region": "helsinki", "expect": {"kind": "count_within", "of": "Lasipalatsi", "category": "business",
+                                             "radius_m": 300, "osm_tag": "amenity=cafe"}}
+
+    def said(n: int) -> dict:
+        return {"answer": f"There are {n} cafés within 300 m of Lasipalatsi.", "tool_calls": [], "request": ""}
+
+    assert all(judge(item, said(n))["success"] for n in counts)
+    assert not judge(item, said(max(counts) + 7))["success"]
