@@ -463,6 +463,16 @@ def nearest_how_far_follows(c: Clause) -> list[Goal] | None:
     return [c.goal("nearest", place=place, **{k: prev.slots.get(k) for k in ("category", "tag", "word")})]
 
 
+def route_follows(c: Clause) -> list[Goal] | None:
+    """"Otsonkallio to Kumparepuisto by car, how many metres?": a route question that names nothing
+    after a route is that route's (its distance is reported)."""
+    prev = c.before[-1] if c.before else None
+    if prev is not None and prev.intent == "route" and not prev.branch and c.cue("route") and c.bare() \
+            and not c.refs and not c.cd and not c.task_kinds:
+        return []
+    return None
+
+
 def route_reported(c: Clause) -> list[Goal] | None:
     if c.cue("route") and c.term is None and not c.cp and not c.refs and c.before and c.before[-1].intent == "nearest":
         return []   # "nearest pharmacy to X and give the driving distance": the search reports it
@@ -608,6 +618,7 @@ RULES: tuple[Rule, ...] = (
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
     Rule("nearest.how-far-follows", nearest_how_far_follows,
          "is there a pharmacy near Kiasma? how far is it by road"),
+    Rule("route.follows", route_follows, "Otsonkallio to Kumparepuisto by car, how many metres?", "kotka"),
     Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),
     Rule("nearest.from-where", nearest_from_where, "what is the distance to the pharmacy?"),
     Rule("route.conditional", route_conditional,

@@ -37,7 +37,7 @@ SPLIT = re.compile(
     r"(?!which\b[^,;]*\b(?:closer|nearer)\b))\s*", re.I)
 CUES = {
     "participation": r"participation|\bservice\b.*\becology\b|\becology\b|\.geojson\b",
-    "compare": r"\b(?:closer|nearer)\b|\bvs\.?(?!\w)|\bversus\b",
+    "compare": r"\b(?:closer|nearer|shorter|quicker)\b|\bvs\.?(?!\w)|\bversus\b",
     "plan": r"\bplan\w*|where should|\bspend\w*|allocat\w*|sort out|upgrades?|\bbuild\w*|construct\w*|\bput\b|"
             r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
             r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
@@ -45,8 +45,9 @@ CUES = {
     "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
     "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|\blocations?|"
              r"\bstreets?\b.*\bsites?\b|\bsites?\b.*\bstreets?\b|\bwhere\b.*\bsites?\b",
-    "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in",
-    "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest|\blähin\b|\blähimmä\w*|\blähimpä\w*",
+    "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in|\bstats\b|\bstatistics\b|key figures",
+    "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest|\blähin\b|\blähimmä\w*|\blähimpä\w*|"
+               r"\b(?:shortest|quickest) (?:drive|route|way|walk|trip|ride|journey) to (?:an?|any|the)\b",
     "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
              r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s",
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
