@@ -68,3 +68,20 @@ def test_the_judge_counts_around_any_feature_of_a_name_as_it_routes_from_any():
 
     assert all(judge(item, said(n))["success"] for n in counts)
     assert not judge(item, said(max(counts) + 7))["success"]
+
+
+@pytest.mark.parametrize("region, request_, present, absent, target", [
+    ("helsinki", "Is the Ateneum or the Design Museum closer to Kiasma?", "Ateneum", "Design Museum", "Kiasma"),
+    ("kotka", "Which is nearer to Kumparepuisto by road: Otsonkallio or Kotka Maritime Centre?", "Otsonkallio",
+     "Kotka Maritime Centre", "Kumparepuisto"),
+])
+def test_a_comparison_with_an_option_the_data_lacks_measures_the_one_it_has(tmp_path, region, request_, present,
+                                                                             absent, target):
+    """A name absent from the data inside a compound: the part that can be answered is answered (the
+    option the data has, measured by road) and the absent name is said to be missing — no winner."""
+    out = answer_request(request_, default_registry(tmp_path / "ws"), None, region)
+    reply = out.get("answer") or ""
+    assert f"'{absent}' is not in the {region} data" in reply
+    item = {"region": region, "expect": {"kind": "route", "from": present, "to": target}}
+    assert judge(item, out)["success"], reply
+    assert "Closer" not in reply and judge(item, out)["contradictions"] == []

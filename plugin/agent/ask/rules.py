@@ -254,6 +254,13 @@ def compare_places(c: Clause) -> list[Goal] | None:
         tos = [p for p in cp if W["to_before"].search(c.request[max(c.s, p.start - 12):p.start])]
         target = tos[-1] if tos else cp[-1]
     options = [p for p in cp if p is not target]
+    found = [p for p in options if p.found]
+    if target.found and found and len(found) < len(options):
+        # "Is Ateneum or the Design Museum closer to Kiasma?": the option the data has is measured,
+        # the other is said to be missing (the task's absent line), and no winner is claimed
+        return [Goal("compare", {"candidates": [p.id for p in found], "names": [p.name for p in found],
+                                 "target": target.id, "target_name": target.name,
+                                 "missing": [p.written for p in options if not p.found]}, c.text.strip())]
     return [c.goal("compare", candidates=[p.id or p.written for p in options], names=[p.name or p.written for p in options],
                    target=target.id or target.written, target_name=target.name or target.written)]
 

@@ -24,6 +24,10 @@ class Compare(Intent):
         routes = [o.result for o in f.good if o.tool == "route"]
         if not routes:
             return []
+        if f.s.get("missing"):   # an option the data lacks: each one it has is measured, no winner claimed
+            return [f"By road, {_label(x['origin'])} is {x['network_distance_m']} m from {_label(x['destination'])}; "
+                    f"{' and '.join(repr(m) for m in f.s['missing'])} cannot be compared (not in the data)."
+                    for x in routes]
         best = min(routes, key=lambda x: x["network_distance_m"])
         others = "; ".join(f"{_label(x['origin'])} is {x['network_distance_m']} m"
                            for x in routes if x is not best)
