@@ -461,8 +461,8 @@ def nearest_how_far_follows(c: Clause) -> list[Goal] | None:
     clause before made is kept and the nearest one is added, its road distance reported."""
     prev = c.before[-1] if c.before else None
     if prev is None or prev.intent != "within" or prev.branch or not prev.slots.get("category") \
-            or not c.cue("route") or c.cp or c.term is not None or c.cd or not c.has("it") \
-            or re.search(CUES["count"], prev.clause, re.I):
+            or not c.cue("route") or c.cp or c.term is not None or c.cd \
+            or not (c.has("it_that") or c.has("how_far_bare")) or re.search(CUES["count"], prev.clause, re.I):
         return None
     place = prev.slots.get("place")
     if place is None or str(place).startswith("$goal"):
@@ -504,6 +504,21 @@ def route_places(c: Clause) -> list[Goal] | None:
         o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
         return [c.goal("route", origin=o, destination=d)]
     return None
+
+
+def within_kind_follows(c: Clause) -> list[Goal] | None:
+    """"cafés within 150 m of Kiasma? and restaurants?", "…, and what about schools?": a clause that
+    is only a kind of place after a search around a place searches for that kind around the same
+    place, within the same radius."""
+    prev = c.before[-1] if c.before else None
+    if c.term is None or len(c.ct) != 1 or c.cp or c.cd or c.area_places or c.refs or prev is None \
+            or prev.branch or prev.intent != "within" or prev.slots.get("place") is None:
+        return None
+    rest = c.low[:c.term.start - c.s] + " " + c.low[c.term.end - c.s:]
+    if W["kind_only_filler"].sub(" ", rest).strip(" ,.;:!?-–—"):
+        return None
+    return [c.goal("within", place=prev.slots["place"], radius_m=prev.slots.get("radius_m"),
+                   default_radius=prev.slots.get("default_radius", False), **term_slots(c.term))]
 
 
 def find_kind(c: Clause) -> list[Goal] | None:
@@ -618,19 +633,20 @@ RULES: tuple[Rule, ...] = (
     Rule("plan.request", plan_request, "Plan new roads with 400k", "kotka"),
     Rule("plan.terse", plan_terse, "Stations, Kluuvi."),
     Rule("summary", summary, "Give me an overview of Kotka", "kotka"),
+    Rule("nearest.how-far-follows", nearest_how_far_follows,
+         "is there a pharmacy near Kiasma? how far is it by road"),
     Rule("find.those", find_those, "If there are car parks in Kotka, list those car parks", "kotka"),
     Rule("nearest.same-kind", nearest_same_kind,
          "If the nearest pharmacy to Kiasma is within 300 m, name it; otherwise just tell me the pharmacy"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
-    Rule("nearest.how-far-follows", nearest_how_far_follows,
-         "is there a pharmacy near Kiasma? how far is it by road"),
     Rule("route.follows", route_follows, "Otsonkallio to Kumparepuisto by car, how many metres?", "kotka"),
     Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),
     Rule("nearest.from-where", nearest_from_where, "what is the distance to the pharmacy?"),
     Rule("route.conditional", route_conditional,
          "If Erkinkulma is within walking distance (say 800 m) of Otsonkallio, tell me the route length"),
     Rule("route.places", route_places, "how far is Kiasma from Oodi?"),
+    Rule("within.kind-follows", within_kind_follows, "cafés within 150 m of Kiasma? and restaurants?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
     Rule("nearest.no-kind", nearest_no_kind, "what is near Kiasma?"),
     Rule("terse", terse, "pharmacy Stockmann"),

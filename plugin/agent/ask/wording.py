@@ -26,6 +26,7 @@ SPLIT = re.compile(
     r"|\.\s+(?=[A-Z])|\?\s+(?=\w)"
     # a dash before a lowercase clause; "A — an aside — B": the aside stays with A
     r"|\s+[—–]\s+(?:and\s+(?:also\s+)?)?(?=(?-i:[a-zåäö]))(?!(?:which|closer|nearer|better)\b)(?![^—–]*\s[—–]\s)"
+    r"|\s+-\s+(?=(?-i:(?:and )?how (?:far|long))\b)"   # "any pharmacy around Ateneum - how far away?"
     r"|,\s*and\b(?!\s+[^,]*\bor\b)"
     r"|\((?:[a-h]|i{1,3}|iv|[1-9])\)|(?<![\w(])[1-9]\)"
     r"|\band\b(?=\s+(?:is there|are there|do (?:we|you) have|"
@@ -198,9 +199,14 @@ _ON_LOW = {
     "to": r"\bto\b",
     "how_many": r"\bhow many\b|\bnumber of\b",
     "terse_filler": r"\b(?:a|an|the|in|for|at|on|of|please|plan|plans|some|new|more)\b",
+    # what a follow-up that only names another kind holds besides it: "and restaurants?", "what about schools?"
+    "kind_only_filler": r"\b(?:and|also|plus|what|how|about|of|the|any|many|are|is|there|too|as well|please|"
+                        r"same|for|with|count|number)\b",
+    "how_far_bare": r"^\W*(?:and\s+)?how far(?: away)?(?: by road| on foot| by car)?\W*$",
 }
 _ANY_CASE = {
     "it": r"\bit\b",
+    "it_that": r"\b(?:it|that|this|that one|this one)\b",
     "from_there_to": r"\bfrom there\s+to\b",
     "origin_before": r"\b(?:to|from|near|of|around|for)\s+(?:the\s+)?$",
     "route_role": r"(?:\b(from|to)|(→|->))\s+(?:the\s+)?$",
