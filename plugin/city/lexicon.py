@@ -91,6 +91,18 @@ def place_nouns_pattern() -> str:
     return _either(u.get("en"), u.get("fi"))
 
 
+def name_case_endings() -> tuple[str, ...]:
+    """Finnish case endings put on a data name ("Kiasmasta", "Ateneumin"), longest first."""
+    return tuple(sorted(load("facilities")["name_case_endings"], key=len, reverse=True))
+
+
+def landmark_nouns_pattern() -> str:
+    """Regex (no groups) of the nouns that make a name a landmark of its own ("Finlandia Hall"):
+    after a part of a longer data name that lacks the noun, they name another place."""
+    u = load("facilities")["landmark_nouns"]
+    return _either(u.get("en"), u.get("fi"))
+
+
 # ------------------------------------------------------------------ tasks
 def task_patterns() -> tuple[tuple[str, str], ...]:
     """(task key, regex of the words that name that kind of plan), in the reader's order."""
@@ -366,7 +378,8 @@ def unspent_pattern() -> str:
 
 __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "comparisons", "count_pattern", "count_value",
            "distance_re", "distances", "facility_terms", "fraction_pattern", "fraction_value", "fuzzy_words",
-           "id_nouns_pattern", "is_finnish", "is_number_word", "load", "metres", "money_words",
-           "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds", "target_aliases", "task_label",
+           "id_nouns_pattern", "is_finnish", "is_number_word", "landmark_nouns_pattern", "load", "metres",
+           "money_words", "name_case_endings", "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds",
+           "target_aliases", "task_label",
            "task_name", "task_patterns", "task_terms", "task_types", "uncategorised_pattern", "unit_metres",
            "unit_pattern", "unspent_pattern", "word_number"]

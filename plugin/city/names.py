@@ -139,11 +139,30 @@ class NameIndex:
             m = _score(q, qw, core, n, written, f, fuzzy_min, sm)
             if m and (f.id not in best or m.score > best[f.id].score):
                 best[f.id] = m
+        if not any(m.how in ("exact", "alias") for m in best.values()):
+            for m in self._case_stem(q, text):
+                if (not allowed or m.feature.kind in allowed) and (m.feature.id not in best
+                                                                  or m.score > best[m.feature.id].score):
+                    best[m.feature.id] = m
         # on a tie a feature's own name before another's alias ("Helsingin päärautatiasema": the station
         # building so named, not the node "Helsinki" with it as an alias)
         ranked = sorted(best.values(), key=lambda m: (-m.score, normalise(m.matched) != normalise(m.feature.name),
                                                       KIND_ORDER.get(m.feature.kind, 9), len(m.feature.name), m.feature.id))
         return ranked[:limit]
+
+    def _case_stem(self, q: str, text: str) -> list[Match]:
+        """A data name with a Finnish case ending on its last word ("kiasmasta" → Kiasma,
+        "ateneumin" → Ateneum): the name without the ending, when that is exactly a data name."""
+        from .lexicon import name_case_endings
+
+        head, _, last = q.rpartition(" ")
+        for end in name_case_endings():
+            if last.endswith(end) and len(last) - len(end) >= 4:
+                stem = (head + " " if head else "") + last[: -len(end)]
+                hit = self._by_norm.get(stem)
+                if hit:
+                    return [Match(f, 96.0, "alias", written) for written, f in hit]
+        return []
 
     def suggestions(self, text: str, n: int = 3) -> list[str]:
         """Close data names for a name that did not resolve (for 'did you mean …?')."""

@@ -1,9 +1,10 @@
 """Every judged set except the held-out TEST halves runs rules-only (no model) and must keep
 its recorded score (tests/core/data/judged_scores.json): the ask sets (tuning, dev, v1,
-dev2–dev4, v3 and v4 — the ask third and fourth halves, retired to dev after their one held-out
-run; their files keep the names ask_v3_test.json and ask_v4_test.json) under the judge, the
-instruction dev half and the instruction third, fourth and fifth halves (each retired to dev after its
-one held-out run) under the instruction bench's exact-match and execution checks. A reader change that
+dev2–dev4, v3, v4 and v5 — the ask third, fourth and fifth halves, retired to dev after their one
+held-out run; their files keep the names ask_v3_test.json, ask_v4_test.json and ask_v5_test.json)
+under the judge, the instruction dev half and the instruction third, fourth and fifth halves (each
+retired to dev after its one held-out run) under the instruction bench's exact-match and execution
+checks. A reader change that
 loses an item fails here, with the items named. The TEST halves still held out (ask_test.json,
 instructions_test.json, *_v6_test.json) are never opened."""
 from __future__ import annotations

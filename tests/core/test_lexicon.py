@@ -107,10 +107,11 @@ def test_finnish_facility_words(word, category, tag):
 
 @pytest.mark.parametrize("word, tag", [
     ("pubs", ("amenity", ("pub",))), ("pub", ("amenity", ("pub",))), ("pubit", ("amenity", ("pub",))),
-    ("bars", ("amenity", ("bar", "pub"))), ("baarit", ("amenity", ("bar", "pub"))),
+    ("bars", ("amenity", ("bar",))), ("baarit", ("amenity", ("bar", "pub"))),
 ])
-def test_a_pub_is_a_pub_and_a_bar_either(word, tag):
-    # "how many pubs": the OSM pubs only; "bars" is read widely (a planner's bar may be tagged pub)
+def test_a_pub_is_a_pub_and_a_bar_a_bar(word, tag):
+    # "how many pubs": the OSM pubs only; "bars": the OSM bars only, as two independent authors of the
+    # judged sets counted them; the Finnish "baari" stays wide (it is the everyday word for both)
     from cityplanner.plugin.city.vocabulary import category_terms
 
     (t,) = category_terms(word)

@@ -75,3 +75,13 @@ def test_distances_are_not_money():
 def test_category_synonyms(text, category, tag):
     t = category_terms(text)[0]
     assert t.category == category and t.describe() == (f"{category} ({tag})" if tag else category)
+
+
+def test_a_finnish_case_ending_on_a_data_name_is_that_name():
+    """"lähin apteekki Kiasmasta", "Otsonkalliolta", "Ateneumin": the name without the ending (from
+    the lexicon's list), taken only when the stem is exactly a data name — never a guess."""
+    for region, written, name in (("helsinki", "Kiasmasta", "Kiasma"), ("helsinki", "Ateneumin", "Ateneum"),
+                                  ("kotka", "Otsonkalliolta", "Otsonkallio"), ("helsinki", "Kiasmaan", "Kiasma")):
+        res = name_index(region).resolve(written)
+        assert res.status == "found" and res.feature.name == name, (written, res.message)
+    assert name_index("helsinki").resolve("Espoosta").status == "missing"   # 'Espoo' is no data name

@@ -216,9 +216,19 @@ def _described(p: Place, written: str, rest: str, idx: NameIndex) -> Any:
         if alt is not None:
             return alt
     own_noun = any(w not in GENERIC for w in normalise(rest).split())   # "bandstand", not "station"
+    if _partial(p) and _landmark_noun(rest, p.match.matched):
+        return None   # "Finlandia Hall" is no part of the shop Finlandia Caviar: a landmark the data lacks
     if _partial(p) and (cats - {f.category} or (not cats and (f.kind != "poi" or own_noun))):
         return None
     return f
+
+
+def _landmark_noun(rest: str, matched: str) -> bool:
+    """``rest`` (the words written after a name) holds a landmark noun ("Hall", "Monument",
+    "talo") that the data name ``matched`` lacks: the phrase names a landmark of its own."""
+    have = set(normalise(matched).split())
+    return any(normalise(m.group(0)) not in have
+               for m in re.finditer(rf"\b(?:{lexicon.landmark_nouns_pattern()})\b", rest, re.I))
 
 
 def _namelike_spans(text: str) -> list[tuple[int, int]]:

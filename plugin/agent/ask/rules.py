@@ -254,6 +254,13 @@ def compare_places(c: Clause) -> list[Goal] | None:
         tos = [p for p in cp if W["to_before"].search(c.request[max(c.s, p.start - 12):p.start])]
         target = tos[-1] if tos else cp[-1]
     options = [p for p in cp if p is not target]
+    found = [p for p in options if p.found]
+    if target.found and found and len(found) < len(options):
+        # "Is Ateneum or the Design Museum closer to Kiasma?": the option the data has is measured,
+        # the other is said to be missing (the task's absent line), and no winner is claimed
+        return [Goal("compare", {"candidates": [p.id for p in found], "names": [p.name for p in found],
+                                 "target": target.id, "target_name": target.name,
+                                 "missing": [p.written for p in options if not p.found]}, c.text.strip())]
     return [c.goal("compare", candidates=[p.id or p.written for p in options], names=[p.name or p.written for p in options],
                    target=target.id or target.written, target_name=target.name or target.written)]
 
@@ -406,8 +413,71 @@ def within_radius(c: Clause) -> list[Goal] | None:
         return None
     center = next((p for p in c.cp if W["center_before"].search(c.request[max(c.s, p.start - 10):p.start])), None) \
         or (c.cp[-1] if c.cp else None)
-    place = (center.id or center.written) if center else (c.refs.get("any") or None)
-    return [c.goal("within", place=place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))]
+    place = (center.id or center.written) if center else (c.refs.get("any") or _place_in_force(c))
+    goal = c.goal("within", place=place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))
+    also = _it_also_the_place(c, place)
+    return [goal] if also is None else [goal, c.goal("within", **{**goal.slots, "place": also})]
+
+
+def _it_also_the_place(c: Clause, place: Any) -> str | None:
+    """"nearest park to X, and the number of car parks within 1 km of it": joined by a bare "and"
+    (no "then", "→", "after that"), "it" may be the park found or X, which both still stand as the
+    topic — both are counted (each line names its centre) rather than one guessed. With a step
+    word ("…, then … of it") or "that park", it is the park found only."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "nearest" or prev.branch or place != f"$goal:{len(c.before) - 1}" \
+            or not re.search(r"\b(?:of|around|near|from)\s+it\b", c.text, re.I):
+        return None
+    gap = c.request[max(0, c.s - 12):c.s] + " " + c.text
+    origin = prev.slots.get("place")
+    if W["sequence"].search(gap) or origin is None or str(origin).startswith("$goal"):
+        return None
+    return origin
+
+
+def _place_in_force(c: Clause) -> str | None:
+    """The place the clause before searched around or from, for a clause that names none and
+    refers to nothing ("around X - how many cafés within 200 m? and how many bars within 200 m?":
+    the bars around X too); a found facility ("$goal:N") is never in force without an "it"."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.branch or prev.intent not in ("within", "nearest") or c.area_places:
+        return None
+    place = prev.slots.get("place")
+    return None if place is None or str(place).startswith("$goal") else place
+
+
+def _area_in_force(c: Clause) -> str | None:
+    """The area the clause before counted or listed in, for a clause that names no place ("How many
+    cafés are in Kluuvi, and how many bars?": the bars in Kluuvi)."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.branch or prev.intent not in ("find", "count", "exists") or c.area_places:
+        return None
+    return prev.slots.get("area_name") or None
+
+
+def nearest_how_far_follows(c: Clause) -> list[Goal] | None:
+    """"is there a petrol station near X? how far is it by road": 'it' is the one of that kind
+    nearest to X (by road), whether or not one lies within the 'near' radius — the search the
+    clause before made is kept and the nearest one is added, its road distance reported."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "within" or prev.branch or not prev.slots.get("category") \
+            or not c.cue("route") or c.cp or c.term is not None or c.cd \
+            or not (c.has("it_that") or c.has("how_far_bare")) or re.search(CUES["count"], prev.clause, re.I):
+        return None
+    place = prev.slots.get("place")
+    if place is None or str(place).startswith("$goal"):
+        return None
+    return [c.goal("nearest", place=place, **{k: prev.slots.get(k) for k in ("category", "tag", "word")})]
+
+
+def route_follows(c: Clause) -> list[Goal] | None:
+    """"Otsonkallio to Kumparepuisto by car, how many metres?": a route question that names nothing
+    after a route is that route's (its distance is reported)."""
+    prev = c.before[-1] if c.before else None
+    if prev is not None and prev.intent == "route" and not prev.branch and c.cue("route") and c.bare() \
+            and not c.refs and not c.cd and not c.task_kinds:
+        return []
+    return None
 
 
 def route_reported(c: Clause) -> list[Goal] | None:
@@ -436,6 +506,21 @@ def route_places(c: Clause) -> list[Goal] | None:
     return None
 
 
+def within_kind_follows(c: Clause) -> list[Goal] | None:
+    """"cafés within 150 m of Kiasma? and restaurants?", "…, and what about schools?": a clause that
+    is only a kind of place after a search around a place searches for that kind around the same
+    place, within the same radius."""
+    prev = c.before[-1] if c.before else None
+    if c.term is None or len(c.ct) != 1 or c.cp or c.cd or c.area_places or c.refs or prev is None \
+            or prev.branch or prev.intent != "within" or prev.slots.get("place") is None:
+        return None
+    rest = c.low[:c.term.start - c.s] + " " + c.low[c.term.end - c.s:]
+    if W["kind_only_filler"].sub(" ", rest).strip(" ,.;:!?-–—"):
+        return None
+    return [c.goal("within", place=prev.slots["place"], radius_m=prev.slots.get("radius_m"),
+                   default_radius=prev.slots.get("default_radius", False), **term_slots(c.term))]
+
+
 def find_kind(c: Clause) -> list[Goal] | None:
     if c.term is None or not (c.cue("count") or c.cue("exists") or c.cue("list") or c.conditional or not c.cp):
         return None
@@ -452,8 +537,11 @@ def find_kind(c: Clause) -> list[Goal] | None:
         return [c.goal("within", place=point.id, radius_m=NEAR_M, default_radius=True, **term_slots(c.term))]
     intent = "count" if c.cue("count") else "exists" if c.cue("exists") or c.conditional else "find"
     slots = term_slots(c.term)
+    in_force = None if area is not None or c.cp or c.refs else _area_in_force(c)
     if area is not None:   # by name: the tool resolves it among areas (a district, not a shop so named)
         slots["area"] = slots["area_name"] = area.area_name or area.name or area.written
+    elif in_force is not None:
+        slots["area"] = slots["area_name"] = in_force
     elif c.area_places:
         slots["area"] = None
     return [c.goal(intent, **slots)]
@@ -545,16 +633,20 @@ RULES: tuple[Rule, ...] = (
     Rule("plan.request", plan_request, "Plan new roads with 400k", "kotka"),
     Rule("plan.terse", plan_terse, "Stations, Kluuvi."),
     Rule("summary", summary, "Give me an overview of Kotka", "kotka"),
+    Rule("nearest.how-far-follows", nearest_how_far_follows,
+         "is there a pharmacy near Kiasma? how far is it by road"),
     Rule("find.those", find_those, "If there are car parks in Kotka, list those car parks", "kotka"),
     Rule("nearest.same-kind", nearest_same_kind,
          "If the nearest pharmacy to Kiasma is within 300 m, name it; otherwise just tell me the pharmacy"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
+    Rule("route.follows", route_follows, "Otsonkallio to Kumparepuisto by car, how many metres?", "kotka"),
     Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),
     Rule("nearest.from-where", nearest_from_where, "what is the distance to the pharmacy?"),
     Rule("route.conditional", route_conditional,
          "If Erkinkulma is within walking distance (say 800 m) of Otsonkallio, tell me the route length"),
     Rule("route.places", route_places, "how far is Kiasma from Oodi?"),
+    Rule("within.kind-follows", within_kind_follows, "cafés within 150 m of Kiasma? and restaurants?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
     Rule("nearest.no-kind", nearest_no_kind, "what is near Kiasma?"),
     Rule("terse", terse, "pharmacy Stockmann"),

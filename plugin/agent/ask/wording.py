@@ -26,6 +26,7 @@ SPLIT = re.compile(
     r"|\.\s+(?=[A-Z])|\?\s+(?=\w)"
     # a dash before a lowercase clause; "A — an aside — B": the aside stays with A
     r"|\s+[—–]\s+(?:and\s+(?:also\s+)?)?(?=(?-i:[a-zåäö]))(?!(?:which|closer|nearer|better)\b)(?![^—–]*\s[—–]\s)"
+    r"|\s+-\s+(?=(?-i:(?:and )?how (?:far|long))\b)"   # "any pharmacy around Ateneum - how far away?"
     r"|,\s*and\b(?!\s+[^,]*\bor\b)"
     r"|\((?:[a-h]|i{1,3}|iv|[1-9])\)|(?<![\w(])[1-9]\)"
     r"|\band\b(?=\s+(?:is there|are there|do (?:we|you) have|"
@@ -37,7 +38,7 @@ SPLIT = re.compile(
     r"(?!which\b[^,;]*\b(?:closer|nearer)\b))\s*", re.I)
 CUES = {
     "participation": r"participation|\bservice\b.*\becology\b|\becology\b|\.geojson\b",
-    "compare": r"\b(?:closer|nearer)\b|\bvs\.?(?!\w)|\bversus\b",
+    "compare": r"\b(?:closer|nearer|shorter|quicker)\b|\bvs\.?(?!\w)|\bversus\b",
     "plan": r"\bplan\w*|where should|\bspend\w*|allocat\w*|sort out|upgrades?|\bbuild\w*|construct\w*|\bput\b|"
             r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
             r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
@@ -45,8 +46,10 @@ CUES = {
     "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
     "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|\blocations?|"
              r"\bstreets?\b.*\bsites?\b|\bsites?\b.*\bstreets?\b|\bwhere\b.*\bsites?\b",
-    "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in",
-    "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest|\blähin\b|\blähimmä\w*|\blähimpä\w*",
+    "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in|\bstats\b|\bstatistics\b|key figures",
+    "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest|\blähin\b|\blähimmä\w*|\blähimpä\w*|"
+               r"\b(?:shortest|quickest) (?:drive|route|way|walk|trip|ride|journey) to (?:an?|any|the)\b|"
+               r"\b(?:reach|get to|come to|hit) first\b",
     "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
              r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s",
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
@@ -196,9 +199,14 @@ _ON_LOW = {
     "to": r"\bto\b",
     "how_many": r"\bhow many\b|\bnumber of\b",
     "terse_filler": r"\b(?:a|an|the|in|for|at|on|of|please|plan|plans|some|new|more)\b",
+    # what a follow-up that only names another kind holds besides it: "and restaurants?", "what about schools?"
+    "kind_only_filler": r"\b(?:and|also|plus|what|how|about|of|the|any|many|are|is|there|too|as well|please|"
+                        r"same|for|with|count|number)\b",
+    "how_far_bare": r"^\W*(?:and\s+)?how far(?: away)?(?: by road| on foot| by car)?\W*$",
 }
 _ANY_CASE = {
     "it": r"\bit\b",
+    "it_that": r"\b(?:it|that|this|that one|this one)\b",
     "from_there_to": r"\bfrom there\s+to\b",
     "origin_before": r"\b(?:to|from|near|of|around|for)\s+(?:the\s+)?$",
     "route_role": r"(?:\b(from|to)|(→|->))\s+(?:the\s+)?$",
@@ -207,6 +215,8 @@ _ANY_CASE = {
     "target_colon": r"\s*(?:from\s+|to\s+)?[^:,;?]+:\s*\S",   # "X: A or B, which is closer?": X first
     "center_before": r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
     "area_before": r"\b(?:in|on|along|inside|around|at)\s+(?:the\s+)?$",
+    # a step after a step: "…, then …", "→ …", "after that …" (what "it" then means is the step's result)
+    "sequence": r"\b(?:then|after that|afterwards|next|subsequently|thereafter)\b|→|->|;",
 }
 #: a word asked for as a kind of place: "nearest ATM", "any post offices", "how many bus stops"
 KIND_CUE = re.compile(r"\b(?:nearest|closest|any|how many|number of|are there|is there|count|list|find)\b"

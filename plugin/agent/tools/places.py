@@ -23,7 +23,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from ...city import CATEGORIES, City, load_city
-from ...city.names import NameIndex, name_index
+from ...city.names import NameIndex, name_index, normalise
 from ...city.streets import namer_for_city
 from ...city.vocabulary import matches_tags
 from .registry import Tool, ToolContext, ToolFailure, object_schema, region_schema
@@ -72,6 +72,15 @@ class RegionIndex:
         """Features whose name (or alias) is ``text`` or contains it as words, best first."""
         return [_place(m.feature) for m in self.names.lookup(text, limit=MAX_LIST * 5, fuzzy_min=1.1)
                 if m.how in ("exact", "alias", "words")]
+
+    def same_named(self, p: Place) -> list[Place]:
+        """``p`` and every other feature whose name (or an alias) is exactly ``p``'s name: what a name
+        that the data gives to several features stands for (a square, its stops and its building)."""
+        n = normalise(p.name)
+        if not n or p.kind == "point":
+            return [p]
+        return [p] + [_place(f) for f in self.names.features if f.kind != "region" and f.id != p.id
+                      and (normalise(f.name) == n or n in {normalise(x) for x in f.aliases})]
 
     def resolve(self, text: str) -> Place:
         text = str(text).strip()
@@ -225,6 +234,12 @@ def route(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     idx = region_index(ctx, a["region"])
     src, dst = idx.resolve(a["origin"]), idx.resolve(a["destination"])
     g = idx.city.graph
+    named = None
+    if a.get("every_named"):   # the shortest route between any features so named (a square and its stops)
+        srcs, dsts = idx.same_named(src), idx.same_named(dst)
+        named = {"origin": len(srcs), "destination": len(dsts)}
+        if len(srcs) * len(dsts) > 1:
+            src, dst = _closest_pair(idx, srcs, dsts)
     try:
         length, nodes = nx.single_source_dijkstra(g, idx.node(src), idx.node(dst), weight="length")
     except nx.NetworkXNoPath:
@@ -243,7 +258,21 @@ def route(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     return {"region": a["region"], "origin": src.to_json(), "destination": dst.to_json(),
             "network_distance_m": round(float(length), 1), "straight_distance_m": round(_straight(src, dst), 1),
             "road_segments": len(nodes) - 1, "streets": streets,
-            "geometry": {"type": "LineString", "coordinates": coords}, "crs": idx.city.crs}
+            "geometry": {"type": "LineString", "coordinates": coords}, "crs": idx.city.crs,
+            **({"features_so_named": named} if named else {})}
+
+
+def _closest_pair(idx: RegionIndex, srcs: list[Place], dsts: list[Place]) -> tuple[Place, Place]:
+    """The (origin, destination) of ``srcs`` × ``dsts`` nearest by road (the first of each when none
+    is connected: the route then says no road connects them)."""
+    g = idx.city.graph
+    dist = nx.multi_source_dijkstra_path_length(g, {idx.node(p) for p in srcs}, weight="length")
+    dst = min(dsts, key=lambda p: dist.get(idx.node(p), float("inf")))
+    try:
+        _, path = nx.multi_source_dijkstra(g, {idx.node(p) for p in srcs}, target=idx.node(dst), weight="length")
+    except nx.NetworkXNoPath:
+        return srcs[0], dsts[0]
+    return next(p for p in srcs if idx.node(p) == path[0]), dst
 
 
 def within_distance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
@@ -286,7 +315,11 @@ def tools(ctx: ToolContext) -> list[Tool]:
              nearest_facility),
         Tool("route", "Shortest drivable route between two places: network distance (m), straight "
              "distance, the streets in order and the line geometry.",
-             object_schema({"region": region, "origin": place, "destination": place}, ["region", "origin", "destination"]),
+             object_schema({"region": region, "origin": place, "destination": place,
+                            "every_named": {"type": "boolean", "description": "measure between every feature "
+                                            "named as the origin and every one named as the destination (a name "
+                                            "the data gives to several features) and keep the shortest"}},
+                           ["region", "origin", "destination"]),
              route),
         Tool("within_distance", "Points of interest within a straight-line radius (m) of a place, "
              "optionally of one category; counts by category and the nearest 20.",

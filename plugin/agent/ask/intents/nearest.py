@@ -9,7 +9,8 @@ from .base import Calls, Facts, Intent, Step, last_result, slot_args
 
 class Nearest(Intent):
     name = "nearest"
-    rules = ("nearest.same-kind", "nearest.search", "nearest.from-where", "nearest.no-kind", "terse")
+    rules = ("nearest.same-kind", "nearest.search", "nearest.how-far-follows", "nearest.from-where", "nearest.no-kind",
+             "terse")
     follows = ("route.reported",)   # "… and give the driving distance": the search reports it
     needs = (("place", "the start place (where to search from)"),
              ("category", "the kind of facility (a category such as pharmacy, school or parking)"))

@@ -11,6 +11,7 @@ class Route(Intent):
     name = "route"
     # nearest.search: "nearest pharmacy to X and how far is it by road" reads a search and its route
     rules = ("nearest.search", "route.conditional", "route.places", "route.from-to", "route.bare")
+    follows = ("route.follows",)   # "A to B by car, how many metres?": that route's distance
     needs = (("origin", "the start place"), ("destination", "the destination place"))
     tools = ("route",)
 
