@@ -14,7 +14,7 @@ setup:
 test: setup
 	$(PY) -m ruff check .
 	$(PY) scripts/enum_check.py
-	bash scripts/test.sh
+	$(PY) -m pytest -q -p no:cacheprovider -m "not scale"
 
 # The builds at scale (20,000 roads, own links, residents under 2 GB: ~10-20 min on 2 cores);
 # `bench --suite scale --tasks memory` measures the same. docs/limits.md (Memory)
