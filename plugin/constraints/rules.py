@@ -367,13 +367,37 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
                     or category_of(word) in cats or term_of(word, task) in terms
                     or any(word.split()[0] in n for n in names)):
                 left.append(word)
-    return list(dict.fromkeys(left))
+    return list(dict.fromkeys(left + _unread_numbers(text, constraints)))
+
+
+#: a number in digits ("300", "1.5", "1 200"), not one inside a word or an id ("s05", "Q-Park 2")
+DIGITS = re.compile(r"(?<![\w.,])(\d+(?:[ \u202f]\d{3})*(?:[.,]\d+)?)(?![\w]|[.,]\d)")
+
+
+def _unread_numbers(text: str, constraints: list[dict[str, Any]]) -> list[str]:
+    """Numbers in digits that no constraint uses as a count (or its bound: "fewer than 4" is at most 3),
+    a distance (m or km), an id or a per cent; money and shares are left to the budget rule."""
+    if any(c["kind"] == "budget_share_max" for c in constraints):
+        return []
+    used: set[float] = set()
+    for c in constraints:
+        if c.get("count") is not None:
+            used |= {c["count"] - 1, c["count"], c["count"] + 1}
+        if c.get("distance_m") is not None:
+            used |= {c["distance_m"], c["distance_m"] / 1000}
+        tid = str((c.get("target") or {}).get("id") or "")
+        used |= {float(d) for d in re.findall(r"\d+", tid)}
+        used |= {float(d) for d in re.findall(r"\d+", str((c.get("target") or {}).get("name") or ""))}
+    return [m.group(1) for m in DIGITS.finditer(text) if _number(m.group(1)) not in used]
 
 
 def _say_it(left: list[str], task: str) -> str:
     """How to say an instruction so that the left-out words are read."""
     if any(w[:1].isupper() for w in left):
         return f"say it as, e.g., 'at most 2 inside {left[0]}' or 'at least 1 within 300 m of {left[0]}'"
+    if any(DIGITS.fullmatch(w) for w in left):
+        return ("say it as its own instruction, e.g. a count ('at most 5 in total'), a distance ('within 300 m "
+                "of <place>') or an id ('site 5 in')")
     if any(re.fullmatch(rf"(?:{pat})", w, re.I) for w in left for _, pat in _types(task)):   # a kind, in a reading without one
         return (f"this constraint holds for every kind: say it as a count of that kind (e.g. 'at most 2 {left[0]} …') "
                 f"or without '{left[0]}'")

@@ -437,6 +437,11 @@ def test_rules_read_each_class_of_phrasing(text, task, budget, expect):
     ("at least two rapid chargers within 300 m of Kiasma", "station", "rapid"),
     ("no more than three slow chargers", "station", "slow"),
     ("Keep site 7, with a 50 kW charger.", "station", "50 kw"),
+    # a number no constraint of the reading uses (as a count, its bound, a distance, an id or a share)
+    ("No charger within 300 m of Kiasma, 5 sites at most", "station", "5"),
+    ("Keep 400 m between stations, 3 of them", "station", "3"),
+    ("site 5 in, 250 m from Ateneum", "station", "5"),
+    ("No more than 2 links, 4 new", "road", "4"),
     # a land or road kind that the constraint read cannot carry (a spacing, a budget share)
     ("Spend at most half the budget on school parcels.", "land", "school"),
     ("Keep 200 m between new links.", "road", "new links"),
@@ -454,6 +459,9 @@ def test_a_word_of_meaning_left_unread_is_asked_never_applied(text, task, unread
     ("Keep 300 m between stations.", "station"),
     ("Every residential block must be within 600 metres of a school.", "land"),
     ("Parcels inside Suurniitty may not be used for offices.", "land"),
+    ("at most 2 chargers within 1.5 km of Kiasma", "station"),   # 1.5 km is the 1500 m read
+    ("fewer than 4 stations", "station"),                        # 4 bounds the count of 3
+    ("parcels 3, 4 and 9 in", "land"),
 ])
 def test_every_word_of_meaning_read_is_no_question(text, task):
     assert parse(text, task, 700.0)
