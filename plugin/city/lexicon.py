@@ -383,3 +383,17 @@ __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "comparisons", "c
            "target_aliases", "task_label",
            "task_name", "task_patterns", "task_terms", "task_types", "uncategorised_pattern", "unit_metres",
            "unit_pattern", "unspent_pattern", "word_number"]
+
+
+# ------------------------------------------------------------------ words a reading must use
+def unread_type_pattern(task: str) -> str:
+    """Regex (no groups) of the kinds a planner may name that ``task``'s candidates have no type for
+    ("fast charger": a station candidate is a site with a configuration, not a typed charger); "" if none."""
+    u = load("tasks")["unread"]["type_words"].get(task) or {}
+    return _either(u.get("en"), u.get("fi"))
+
+
+@cache
+def not_names() -> frozenset[str]:
+    """Capitalised words that are never a place (sentence starts, verbs, fillers), lower-case."""
+    return frozenset(load("tasks")["unread"]["not_names"])

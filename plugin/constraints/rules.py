@@ -8,16 +8,18 @@ but lacks something the planner must give (the reply asks).
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from ..city import lexicon
 from ..city.vocabulary import money_amounts
+from .schema import summary
 
 #: land-use types (land task) and site types (station task), and each task's score terms, by
 #: the words planners use (resources/lexicon/tasks.json); first match wins
@@ -287,12 +289,120 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     # re.split backtrack quadratically (8,000 spaces: over 40 s)
     text = " ".join(text.split())
     parts = [p for p in CLAUSES.split(text.strip()) if p.strip()]
+    got = None
     if len(parts) > 1:
-        try:
-            return [c for p in parts for c in parse_one(p, task, budget_keur)]
-        except NoRule:
-            pass
-    return parse_one(text, task, budget_keur)
+        with contextlib.suppress(NoRule):   # a part no rule reads: the text is read whole
+            got = [c for p in parts for c in parse_one(p, task, budget_keur)]
+    if got is None:
+        got = parse_one(text, task, budget_keur)
+    left = unread_words(text, got, task)
+    if left:   # a reading that leaves out a word of meaning would apply what was not said: asked
+        raise Ambiguous(f"I read '{text}' as {'; '.join(summary(c) for c in got)}, but not "
+                        f"{', '.join(repr(w) for w in left)} — {_say_it(left, task)}")
+    return got
+
+
+#: a capitalised word: a name when no lexicon word and no reading uses it
+CAPITALISED = re.compile(r"(?<![\w'’-])([A-ZÅÄÖ][\w'’-]*)")
+#: English inflections no name of the data's language ends in that a sentence's first word often has
+#: ("Shorter walks …", "Prioritising …", "Allocated …", "Ideally …")
+INFLECTED = re.compile(r"\w{3,}(?:ing|ed|er|est|ly|ies|ness|ment|tion|ise|ize)", re.I)
+
+
+@cache
+def _known_words() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The words (and word stems: "charg" of ``charg\\w*``) that the lexicon and the rules' own
+    keyword patterns hold: a capitalised one of them starts a sentence, it names no place."""
+    sources = [NEG.pattern, OUT_WORDS.pattern, EMPH.pattern, IN_WORDS.pattern, CLAUSE_START, UNIT_NOUNS,
+               NOT_A_SUBJECT.pattern, NOT_A_PLACE.pattern, LEAD_IN.pattern, " ".join(VOCAB)]
+
+    def strings(v: Any) -> list[str]:
+        if isinstance(v, str):
+            return [v]
+        if isinstance(v, dict):
+            return [s for x in v.values() for s in strings(x)]
+        if isinstance(v, list):
+            return [s for x in v for s in strings(x)]
+        return []
+    for name in ("facilities", "tasks", "numbers", "measures"):
+        sources += [s for k, v in lexicon.load(name).items() if not k.startswith("_") for s in strings(v)]
+    words, stems = set(), set()
+    for src in sources:
+        for m in re.finditer(r"(?<![\\?])\b([a-zåäö]{2,})(\\w\*|\[)?", src):
+            (stems if m.group(2) and len(m.group(1)) >= 4 else words).add(m.group(1))
+    return frozenset(words), tuple(sorted(stems))
+
+
+def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> list[str]:
+    """Words of ``text`` that carry meaning but that no constraint of the reading uses: a capitalised
+    name that is no target's, a kind ("fast", "school", "new") that is no constraint's type, term or
+    target. One check after reading, whichever rules fired (stop words and fillers: the lexicon)."""
+    from .resolve import category_of
+
+    names = " ".join(str((c.get("target") or {}).get("name") or "") for c in constraints).casefold().split()
+    types = {str(c.get("type") or "").casefold() for c in constraints} - {""}
+    cats = {(c.get("target") or {}).get("category") for c in constraints} - {None}
+    terms = {c.get("term") for c in constraints} - {None}
+    left: list[str] = []
+    for m in CAPITALISED.finditer(text):
+        w = re.split(r"['’]", m.group(1))[0].strip("-")   # "I'd", "Kiasma's"
+        low = w.casefold()
+        known, stems = _known_words()
+        first = m.start() == 0 or re.search(r"[.!?;:]\s*$", text[:m.start()])
+        if (low in lexicon.not_names() or low in known or low.startswith(stems) or lexicon.is_number_word(low)
+                or (first and INFLECTED.fullmatch(low)) or re.fullmatch(r"(?:" + ID_NOUN + r")s?|" + UNIT_NOUNS, low, re.I)
+                or RAW_ID.fullmatch(low) or type_of(low, task) or term_of(low, task) or category_of(low)):
+            continue
+        if not any(low.startswith(n[:max(3, len(n) - 1)]) or n.startswith(low[:max(3, len(low) - 1)])
+                   for n in names):
+            left.append(w)
+    low_text = text.casefold()
+    extra = lexicon.unread_type_pattern(task)
+    if extra:
+        left += [m.group(0) for m in re.finditer(rf"\b(?:{extra})\b", low_text)]
+    for name, pat in _types(task):
+        for m in re.finditer(rf"\b(?:{pat})\b", low_text):
+            word = m.group(0)
+            if not (any(name.casefold().startswith(t) or t.startswith(name.casefold()) for t in types)
+                    or category_of(word) in cats or term_of(word, task) in terms
+                    or any(word.split()[0] in n for n in names)):
+                left.append(word)
+    return list(dict.fromkeys(left + _unread_numbers(text, constraints)))
+
+
+#: a number in digits ("300", "1.5", "1 200"), not one inside a word or an id ("s05", "Q-Park 2")
+DIGITS = re.compile(r"(?<![\w.,])(\d+(?:[ \u202f]\d{3})*(?:[.,]\d+)?)(?![\w]|[.,]\d)")
+
+
+def _unread_numbers(text: str, constraints: list[dict[str, Any]]) -> list[str]:
+    """Numbers in digits that no constraint uses as a count (or its bound: "fewer than 4" is at most 3),
+    a distance (m or km), an id or a per cent; money and shares are left to the budget rule."""
+    if any(c["kind"] == "budget_share_max" for c in constraints):
+        return []
+    used: set[float] = set()
+    for c in constraints:
+        if c.get("count") is not None:
+            used |= {c["count"] - 1, c["count"], c["count"] + 1}
+        if c.get("distance_m") is not None:
+            used |= {c["distance_m"], c["distance_m"] / 1000}
+        tid = str((c.get("target") or {}).get("id") or "")
+        used |= {float(d) for d in re.findall(r"\d+", tid)}
+        used |= {float(d) for d in re.findall(r"\d+", str((c.get("target") or {}).get("name") or ""))}
+    return [m.group(1) for m in DIGITS.finditer(text) if _number(m.group(1)) not in used]
+
+
+def _say_it(left: list[str], task: str) -> str:
+    """How to say an instruction so that the left-out words are read."""
+    if any(w[:1].isupper() for w in left):
+        return f"say it as, e.g., 'at most 2 inside {left[0]}' or 'at least 1 within 300 m of {left[0]}'"
+    if any(DIGITS.fullmatch(w) for w in left):
+        return ("say it as its own instruction, e.g. a count ('at most 5 in total'), a distance ('within 300 m "
+                "of <place>') or an id ('site 5 in')")
+    if any(re.fullmatch(rf"(?:{pat})", w, re.I) for w in left for _, pat in _types(task)):   # a kind, in a reading without one
+        return (f"this constraint holds for every kind: say it as a count of that kind (e.g. 'at most 2 {left[0]} …') "
+                f"or without '{left[0]}'")
+    kinds = ", ".join(n for n, _ in _types(task)) or "none"
+    return f"the kinds a constraint here can name are {kinds}: say it as one of them, or without '{left[0]}'"
 
 
 def _count_word(w: str) -> int:
@@ -399,6 +509,10 @@ OFF_LIMITS = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s+(?:i
                         r"(?:should|must|shall|will) (?:be|stay|remain))\s+(?:off[- ]limits|out of bounds|"
                         r"(?:an? )?no-?go(?:\s+(?:area|zone))?|forbidden|excluded|not allowed)"
                         r"(?:\s+(?:for|to)\s+(.+?))?[\s.!]*$", re.I)
+#: "Kluuvi at most two chargers", "Kaisaniemen puisto max one station": a name and then a bound, no verb —
+#: the bound is within the place (when the first word can be a name: not a verb or filler of the lexicon)
+BOUNDED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s+((?:at most|at least|no more than|not more than|"
+                     r"max(?:imum)?|min(?:imum)?|up to|exactly)\b.+)$")
 #: words that make a sentence's first words no place: "Every residential block needs …", "Chargers get …"
 NOT_A_SUBJECT = re.compile(r"\b(?:every|each|all|no|none|any|our|the plan|we|i|you|it|this|that|there|nobody|"
                            r"everyone|everybody|some|most|residents?|people|" + HOMES + r"s?|" + UNIT_NOUNS + r")\b", re.I)
@@ -419,8 +533,11 @@ def _fronted_place(t: str) -> str:
     else:
         m = SUBJECT.match(t)
         give = GIVE.match(t) if m is None else None
+        bounded = BOUNDED.match(t) if m is None and give is None else None
         if give is not None:
             m, head, rest = give, give.group(1), give.group(2)
+        elif bounded is not None and bounded.group(1).split()[0].casefold() not in lexicon.not_names():
+            m, head, rest = bounded, bounded.group(1), bounded.group(2)
         elif m is not None:
             head, rest = m.group(1), ("no " if m.group(2) else "") + m.group(3)   # "X must not get offices"
         if m is None or not head[0].isupper() or NOT_A_SUBJECT.search(head):

@@ -408,10 +408,60 @@ def test_a_sentence_that_starts_with_a_word_of_ours_is_no_fronted_place(text):
 def test_finnish_road_kinds(text, kind):
     assert {c["type"] for c in parse(text, "road", 700.0)} == {kind}
 
+#: "<Name> at most N <things>" (a name, then a bound, no verb or colon): the bound is within the place
+NAME_THEN_BOUND = [
+    ("Kluuvi at most two chargers", "station", [("count_max", "Kluuvi", None, 2, None, None)]),
+    ("Punavuori at least one school parcel.", "land", [("count_min", "Punavuori", None, 1, None, None)]),
+    ("Kaartinkaupunki no more than 3 new links", "road", [("count_max", "Kaartinkaupunki", None, 3, None, None)]),
+    ("Ateneum ≤ 1 charger within 250 m", "station", [("count_max", "Ateneum", 250.0, 1, None, None)]),
+    ("Stockmann at least two chargers within 400 metres.", "station", [("count_min", "Stockmann", 400.0, 2, None, None)]),
+]
+
 
 @pytest.mark.parametrize("text, task, budget, expect",
                          [(t, k, 500.0, e) for t, k, e in OUR_PHRASINGS + THIRD_HALF_CLASSES]
                          + [(t, k, 700.0, e) for t, k, e in FOURTH_HALF_CLASSES + FOURTH_HALF_FURTHER
-                            + FIFTH_HALF_CLASSES + STRANGER_PHRASINGS])
+                            + FIFTH_HALF_CLASSES + STRANGER_PHRASINGS + NAME_THEN_BOUND])
 def test_rules_read_each_class_of_phrasing(text, task, budget, expect):
     assert brief(parse(text, task, budget)) == expect
+
+
+
+@pytest.mark.parametrize("text, task, unread", [
+    # a name no reading uses: never a count over the whole plan
+    ("Two chargers at most, Kluuvi", "station", "Kluuvi"),
+    ("at most one school parcel please Marttila", "land", "Marttila"),
+    ("Kaisaniemen puisto max one station", "station", "Kaisaniemen"),
+    # a kind the candidates have no type for: never dropped ("fast" is no site kind)
+    ("Site 4 must get a fast charger", "station", "fast"),
+    ("at least two rapid chargers within 300 m of Kiasma", "station", "rapid"),
+    ("no more than three slow chargers", "station", "slow"),
+    ("Keep site 7, with a 50 kW charger.", "station", "50 kw"),
+    # a number no constraint of the reading uses (as a count, its bound, a distance, an id or a share)
+    ("No charger within 300 m of Kiasma, 5 sites at most", "station", "5"),
+    ("Keep 400 m between stations, 3 of them", "station", "3"),
+    ("site 5 in, 250 m from Ateneum", "station", "5"),
+    ("No more than 2 links, 4 new", "road", "4"),
+    # a land or road kind that the constraint read cannot carry (a spacing, a budget share)
+    ("Spend at most half the budget on school parcels.", "land", "school"),
+    ("Keep 200 m between new links.", "road", "new links"),
+    ("Use no more than 60 % of the money for rebuilding links.", "road", "rebuilding"),
+])
+def test_a_word_of_meaning_left_unread_is_asked_never_applied(text, task, unread):
+    with pytest.raises(Ambiguous, match=f"but not .*'{unread}'.* say it as"):
+        parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text, task", [
+    ("Prohibit charging stations within 250 m of Kiasma.", "station"),
+    ("Spend at most €900k out of the €1.2M.", "road"),
+    ("No business parcels inside Punavuori.", "land"),
+    ("Keep 300 m between stations.", "station"),
+    ("Every residential block must be within 600 metres of a school.", "land"),
+    ("Parcels inside Suurniitty may not be used for offices.", "land"),
+    ("at most 2 chargers within 1.5 km of Kiasma", "station"),   # 1.5 km is the 1500 m read
+    ("fewer than 4 stations", "station"),                        # 4 bounds the count of 3
+    ("parcels 3, 4 and 9 in", "land"),
+])
+def test_every_word_of_meaning_read_is_no_question(text, task):
+    assert parse(text, task, 700.0)
