@@ -36,6 +36,7 @@ from .wording import (
     BRACKET_OPEN,
     COUNTRY,
     COUNTRY_SAID,
+    CUES,
     HYPHEN_PAIR,
     IF_AFTER,
     IF_RE,
@@ -240,8 +241,8 @@ def _namelike_spans(text: str) -> list[tuple[int, int]]:
         s, e = m.start(), m.end()
         word = m.group(1)
         initial = s == 0 or SENTENCE_END.search(text[:s]) is not None
-        if initial and " " not in word and not m.group(2):
-            continue
+        if initial and " " not in word and (not m.group(2) or re.fullmatch(CUES["nearest"], word.casefold())):
+            continue   # "Lähin koulu Otsonkalliolta": a sentence's first word that asks, before a kind, is no name
         out.append((s, e))
     return out
 

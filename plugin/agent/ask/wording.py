@@ -26,7 +26,7 @@ SPLIT = re.compile(
     r"|\.\s+(?=[A-Z])|\?\s+(?=\w)"
     # a dash before a lowercase clause; "A — an aside — B": the aside stays with A
     r"|\s+[—–]\s+(?:and\s+(?:also\s+)?)?(?=(?-i:[a-zåäö]))(?!(?:which|closer|nearer|better)\b)(?![^—–]*\s[—–]\s)"
-    r"|\s+-\s+(?=(?-i:(?:and )?how (?:far|long))\b)"   # "any pharmacy around Ateneum - how far away?"
+    r"|\s+-\s+(?=(?-i:(?:and )?(?:how (?:far|long)|is it))\b)"   # "any pharmacy around Ateneum - how far away?"
     r"|,\s*and\b(?!\s+[^,]*\bor\b)"
     r"|\((?:[a-h]|i{1,3}|iv|[1-9])\)|(?<![\w(])[1-9]\)"
     r"|\band\b(?=\s+(?:is there|are there|do (?:we|you) have|"
@@ -203,6 +203,9 @@ _ON_LOW = {
     "kind_only_filler": r"\b(?:and|also|plus|what|how|about|of|the|any|many|are|is|there|too|as well|please|"
                         r"same|for|with|count|number)\b",
     "how_far_bare": r"^\W*(?:and\s+)?how far(?: away)?(?: by road| on foot| by car)?\W*$",
+    # a yes / no question about the place just found: "Also: is it within 300 m?", "onko se alle 400 metrin päässä?"
+    "is_it": r"^\W*(?:(?:and|also|plus|but|ja|entä)\W+)*(?:is|isn'?t|would|onko|olisiko)\s+"
+             r"(?:it|that|that one|this one|the \w+|se|sinne|tämä)\b",
 }
 _ANY_CASE = {
     "it": r"\bit\b",
