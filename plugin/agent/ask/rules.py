@@ -643,6 +643,15 @@ def count_of_what(c: Clause) -> list[Goal] | None:
     return None
 
 
+def locate_where(c: Clause) -> list[Goal] | None:
+    """"Where is Oodi?": one place named, no kind asked for; a name the data lacks is said to be
+    absent (the goal carries it), never searched for."""
+    if not c.has("where_is") or len(c.cp) != 1 or c.term is not None or c.cd or c.cue("nearest"):
+        return None
+    p = c.cp[0]
+    return [c.goal("locate", place=p.id or p.written, name=p.name or p.written)]
+
+
 @dataclass(frozen=True)
 class Rule:
     """One reading rule: ``id`` (in traces and the readings file), ``test`` (the clause → its goals,
@@ -695,6 +704,7 @@ RULES: tuple[Rule, ...] = (
     Rule("count.follows", count_follows, "cinemas within 400 m of Kiasma — how many?"),
     Rule("within.same-kind", within_same_kind, "How many cafés are in Kluuvi, and how many within 300 m of Oodi?"),
     Rule("count.of-what", count_of_what, "How many are there in Kotka?", "kotka"),
+    Rule("locate.where", locate_where, "Where is Oodi?"),
 )
 
 

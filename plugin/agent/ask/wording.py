@@ -203,12 +203,17 @@ _ON_LOW = {
     "kind_only_filler": r"\b(?:and|also|plus|what|how|about|of|the|any|many|are|is|there|too|as well|please|"
                         r"same|for|with|count|number)\b",
     "how_far_bare": r"^\W*(?:and\s+)?how far(?: away)?(?: by road| on foot| by car)?\W*$",
+    # where a named place is: "Where is Oodi?", "where's Kiasma", "Missä on Otsonkallio?", "missä Kiasma sijaitsee"
+    "where_is": r"^\W*(?:(?:and|also|so|ja|entä)\W+)?(?:where(?:'s|’s|\s+is|\s+are|\s+exactly\s+is)|whereabouts\s+is|"
+                r"missä\s+(?:on|sijaitsee)|missä\b.*\bsijaitsee)\b",
     # a yes / no question about the place just found: "Also: is it within 300 m?", "onko se alle 400 metrin päässä?"
     "is_it": r"^\W*(?:(?:and|also|plus|but|ja|entä)\W+)*(?:is|isn'?t|would|onko|olisiko)\s+"
              r"(?:it|that|that one|this one|the \w+|se|sinne|tämä)\b",
 }
 _ANY_CASE = {
     "it": r"\bit\b",
+    # a question word that starts a sentence, capitalised, before a name ("Missä Ateneum sijaitsee?")
+    "asking_word": r"missä|mistä|mihin|mikä|mitkä|montako|kuinka|onko|paljonko",
     "it_that": r"\b(?:it|that|this|that one|this one)\b",
     "from_there_to": r"\bfrom there\s+to\b",
     "origin_before": r"\b(?:to|from|near|of|around|for)\s+(?:the\s+)?$",
