@@ -53,9 +53,11 @@ def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
         word = m.group(2).lower()
         if (word == "there" and (prev.intent != "nearest" or (role == "from" and not W["it"].search(text)
                                                              and not W["from_there_to"].search(text)))) \
+                or prev.intent == "locate" \
                 or (prev.intent in ("within", "find", "count", "exists") and prev.slots.get("place")
                     and re.search(CUES["count"], prev.clause, re.I)):
-            # a number of places counted around X is no place to go from: 'it' is X ("a gym near X … to it": the gym)
+            # a number of places counted around X is no place to go from: 'it' is X ("a gym near X … to it": the gym);
+            # "Where's X, and the nearest school to it?": X itself
             value = prev.slots.get("place") or prev.slots.get("origin") or f"$goal:{last}"
         else:
             value = f"$goal:{last}"

@@ -213,7 +213,8 @@ _ON_LOW = {
 _ANY_CASE = {
     "it": r"\bit\b",
     # a question word that starts a sentence, capitalised, before a name ("Missä Ateneum sijaitsee?")
-    "asking_word": r"missä|mistä|mihin|mikä|mitkä|montako|kuinka|onko|paljonko",
+    "asking_word": r"missä|mistä|mihin|mikä|mitkä|montako|kuinka|onko|paljonko|kerro|näytä|anna|etsi|listaa|laske|"
+                   r"where(?:'s|’s)?|whereabouts|what(?:'s|’s)?|which|how|tell|show|give|list|find|count",
     "it_that": r"\b(?:it|that|this|that one|this one)\b",
     "from_there_to": r"\bfrom there\s+to\b",
     "origin_before": r"\b(?:to|from|near|of|around|for)\s+(?:the\s+)?$",
