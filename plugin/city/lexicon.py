@@ -318,15 +318,28 @@ def unit_metres(unit: str) -> float:
 @cache
 def distance_re() -> re.Pattern:
     """The one distance-in-digits pattern (groups: number, unit)."""
-    # "1 500 m": thousands written with a space are one number, not 500 m
-    return re.compile(r"((?<![\d.,])\d{1,3}(?:[  ]\d{3})+|\d+(?:[.,]\d+)?)\s*(" + unit_pattern() + r")(?![\w€])",
-                      re.I)   # "2 M€" is money
+    # "1 500 m": thousands written with a space are one number, not 500 m; "1½ km", "¾ km": a
+    # fraction sign after (or instead of) the whole number
+    signs = "".join(_fraction_signs())
+    return re.compile(r"((?<![\d.,])\d{1,3}(?:[  ]\d{3})+|\d+(?:[.,]\d+)?(?:[  ]?[" + signs + r"])?|[" + signs
+                      + r"])\s*(" + unit_pattern() + r")(?![\w€])", re.I)   # "2 M€" is money
+
+
+@cache
+def _fraction_signs() -> dict[str, float]:
+    return {k: float(v) for k, v in load("measures")["fraction_signs"].items()}
+
+
+@cache
+def _distance_amount_words() -> dict[str, float]:
+    return {k.casefold(): float(v) for k, v in load("measures")["distance_amount_words"].items()}
 
 
 @cache
 def _word_distance_re() -> re.Pattern:
     n = _numbers()
-    amount = (r"(?P<frac>(?:a\s+)?quarter(?:\s+of)?\s+an?|half\s+an?|three\s+quarters\s+of\s+an?|puoli)"
+    said = "|".join(sorted(map(re.escape, _distance_amount_words()), key=len, reverse=True))
+    amount = (rf"(?P<frac>(?:a\s+)?quarter(?:\s+of)?\s+an?|half\s+an?|three\s+quarters\s+of\s+an?|{said})"
               rf"|(?P<num>{n['words']}|an?)(?P<half>\s+and\s+a\s+half)?")
     return re.compile(rf"(?<!\w)(?:{amount})\s+(?P<unit>{unit_pattern()})(?![\w€])", re.I)
 
@@ -341,7 +354,10 @@ class Distance:
 
 def metres(m: re.Match) -> float:
     """Metres of a ``distance_re`` match."""
-    return float(re.sub(r"[  ]", "", m.group(1)).replace(",", ".")) * unit_metres(m.group(2))
+    number = re.sub(r"[  ]", "", m.group(1)).replace(",", ".")
+    sign = _fraction_signs().get(number[-1:], 0.0)
+    whole = number[:-1] if sign else number
+    return (float(whole or 0) + sign) * unit_metres(m.group(2))
 
 
 def distances(text: str) -> list[Distance]:
@@ -355,7 +371,8 @@ def distances(text: str) -> list[Distance]:
         unit = unit_metres(m.group("unit"))
         if m.group("frac"):   # "a quarter of a", "half a": the fraction before "(of) a"
             frac = re.sub(r"\s+(?:of\s+)?an?$", "", m.group("frac").strip())
-            value = 0.5 if frac.casefold() == "puoli" else float(fraction_value(frac) or 0)   # "puoli kilometriä"
+            said = _distance_amount_words().get(frac.casefold())   # "puoli" / "puolitoista kilometriä"
+            value = said if said is not None else float(fraction_value(frac) or 0)
         else:
             value = count_value(m.group("num")) or 0.0
             value += 0.5 if m.group("half") else 0.0

@@ -453,3 +453,25 @@ def test_exclusions_hundreds_of_metres_arrows_and_which_place_a_noun_means():
     assert not task.missing and task.goals[2].slots["place"] == task.goals[0].slots["origin"]   # the school: Otsolan Koulu
     _, goals = _reading("nearest dentist to Helsingin päärautatiasema? distance by road pls")
     assert goals[0][1]["place"] == "osm:building:122595198"   # misspelt: the building so named, not the node 'Helsinki'
+
+
+def test_where_is_a_place_answers_its_street_and_coordinates_from_the_search(tmp_path):
+    """"Where is X?": the street and coordinates are the place search's own (checked against a
+    direct call of the tool), and a name the data lacks is said to be absent, with no call."""
+    reg = default_registry(tmp_path)
+    out = answer_request("Where is Oodi?", reg, None, "helsinki")
+    direct = reg.call("find_features", {"region": "helsinki", "name": "Helsingin keskustakirjasto Oodi"}).result
+    oodi = next(f for f in direct["features"] if f["name"] == "Helsingin keskustakirjasto Oodi")
+    assert [c["tool"] for c in out["tool_calls"]] == ["find_features"]
+    assert oodi["street"] in out["answer"] and f"x {oodi['x']}, y {oodi['y']}" in out["answer"]
+    out = answer_request("where is Tamminiemi?", reg, None, "helsinki")
+    assert out["tool_calls"] == [] and "'Tamminiemi' is not in the helsinki data" in out["clarification"]
+
+
+def test_yes_no_follow_up_on_a_nearest_search_is_answered_from_its_distances(tmp_path):
+    reg = default_registry(tmp_path)
+    out = answer_request("Closest library to Ateneum. Also: is it within 300 m?", reg, None, "helsinki")
+    near = next(c for c in out["tool_calls"] if c["tool"] == "nearest_facility")["result"]["nearest"]
+    road = near["network_distance_m"]
+    said = "yes" if road <= 300 else "not by road" if near["straight_distance_m"] <= 300 else "no"
+    assert f"Within 300 m: {said}" in out["answer"] and f"{road:g} m by road" in out["answer"]

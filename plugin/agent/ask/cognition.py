@@ -36,6 +36,7 @@ from .wording import (
     BRACKET_OPEN,
     COUNTRY,
     COUNTRY_SAID,
+    CUES,
     HYPHEN_PAIR,
     IF_AFTER,
     IF_RE,
@@ -57,6 +58,7 @@ from .wording import (
     THE_KIND,
     UNITS,
     YES_NO,
+    W,
     condition_test,
 )
 
@@ -240,8 +242,12 @@ def _namelike_spans(text: str) -> list[tuple[int, int]]:
         s, e = m.start(), m.end()
         word = m.group(1)
         initial = s == 0 or SENTENCE_END.search(text[:s]) is not None
-        if initial and " " not in word and not m.group(2):
-            continue
+        first = word.split(" ", 1)[0]
+        asking = initial and (re.fullmatch(CUES["nearest"], first.casefold()) or W["asking_word"].fullmatch(first))
+        if initial and " " not in word and (not m.group(2) or asking):
+            continue   # "Lähin koulu Otsonkalliolta": a sentence's first word that asks, before a kind, is no name
+        if asking and " " in word:   # "Missä Ateneum sijaitsee?": the name starts after the question word
+            s += len(word) - len(word.split(" ", 1)[1])
         out.append((s, e))
     return out
 

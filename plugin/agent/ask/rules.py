@@ -53,9 +53,11 @@ def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
         word = m.group(2).lower()
         if (word == "there" and (prev.intent != "nearest" or (role == "from" and not W["it"].search(text)
                                                              and not W["from_there_to"].search(text)))) \
+                or prev.intent == "locate" \
                 or (prev.intent in ("within", "find", "count", "exists") and prev.slots.get("place")
                     and re.search(CUES["count"], prev.clause, re.I)):
-            # a number of places counted around X is no place to go from: 'it' is X ("a gym near X … to it": the gym)
+            # a number of places counted around X is no place to go from: 'it' is X ("a gym near X … to it": the gym);
+            # "Where's X, and the nearest school to it?": X itself
             value = prev.slots.get("place") or prev.slots.get("origin") or f"$goal:{last}"
         else:
             value = f"$goal:{last}"
@@ -402,6 +404,43 @@ def nearest_search(c: Clause) -> list[Goal] | None:
     return out
 
 
+def route_to_nearest(c: Clause) -> list[Goal] | None:
+    """"the road distance between Kiasma and the nearest cinema to it": a route whose destination
+    is itself a nearest-search, split at "and the nearest". The route read before (its origin, no
+    destination) becomes the search from that origin, and the route runs to what it finds."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "route" or prev.branch or prev.slots.get("destination") is not None \
+            or prev.slots.get("origin") is None or c.term is None or c.cp or not c.cue("nearest"):
+        return None
+    origin = prev.slots["origin"]
+    prev.intent, prev.slots = "nearest", {"place": origin, **term_slots(c.term)}
+    return [c.goal("route", origin=origin, destination=f"$goal:{len(c.before) - 1}")]
+
+
+def nearest_within_follows(c: Clause) -> list[Goal] | None:
+    """"Closest library to Ateneum. Also: is it within 300 m?": a yes / no question about the
+    place just found is answered from that search (its distance against the one asked)."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "nearest" or prev.branch or not prev.slots.get("category") \
+            or not c.cd or c.cp or c.term is not None or not c.has("is_it"):
+        return None
+    prev.slots["within_m"] = c.cd[0]
+    return []
+
+
+def within_refines_follows(c: Clause) -> list[Goal] | None:
+    """"what's near Oodi? cafes specifically, 100m": a kind (and distance) said right after a
+    question about what is near a place, naming no other place, is what that question meant."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "nearest" or prev.branch or prev.slots.get("category") is not None \
+            or prev.slots.get("place") is None or c.term is None or c.refs or c.cue("nearest") \
+            or any((p.id or p.written) != prev.slots["place"] for p in c.cp):
+        return None
+    prev.intent = "within"
+    prev.slots.update(radius_m=c.cd[0] if c.cd else NEAR_M, default_radius=not c.cd, **term_slots(c.term))
+    return []
+
+
 def within_radius(c: Clause) -> list[Goal] | None:
     if c.has("near") and c.term is not None and not (c.cp or c.cd or c.refs or c.area_places or c.cue("route")
                                                       or c.cue("nearest")):
@@ -606,6 +645,15 @@ def count_of_what(c: Clause) -> list[Goal] | None:
     return None
 
 
+def locate_where(c: Clause) -> list[Goal] | None:
+    """"Where is Oodi?": one place named, no kind asked for; a name the data lacks is said to be
+    absent (the goal carries it), never searched for."""
+    if not c.has("where_is") or len(c.cp) != 1 or c.term is not None or c.cd or c.cue("nearest"):
+        return None
+    p = c.cp[0]
+    return [c.goal("locate", place=p.id or p.written, name=p.name or p.written)]
+
+
 @dataclass(frozen=True)
 class Rule:
     """One reading rule: ``id`` (in traces and the readings file), ``test`` (the clause → its goals,
@@ -636,6 +684,9 @@ RULES: tuple[Rule, ...] = (
     Rule("nearest.how-far-follows", nearest_how_far_follows,
          "is there a pharmacy near Kiasma? how far is it by road"),
     Rule("find.those", find_those, "If there are car parks in Kotka, list those car parks", "kotka"),
+    Rule("route.to-nearest", route_to_nearest, "what is the road distance between Kiasma and the nearest cinema to it"),
+    Rule("nearest.within-follows", nearest_within_follows, "Closest library to Ateneum. Also: is it within 300 m?"),
+    Rule("within.refine-follows", within_refines_follows, "what's near Oodi? cafes specifically, 100m"),
     Rule("nearest.same-kind", nearest_same_kind,
          "If the nearest pharmacy to Kiasma is within 300 m, name it; otherwise just tell me the pharmacy"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
@@ -655,6 +706,7 @@ RULES: tuple[Rule, ...] = (
     Rule("count.follows", count_follows, "cinemas within 400 m of Kiasma — how many?"),
     Rule("within.same-kind", within_same_kind, "How many cafés are in Kluuvi, and how many within 300 m of Oodi?"),
     Rule("count.of-what", count_of_what, "How many are there in Kotka?", "kotka"),
+    Rule("locate.where", locate_where, "Where is Oodi?"),
 )
 
 

@@ -26,7 +26,7 @@ SPLIT = re.compile(
     r"|\.\s+(?=[A-Z])|\?\s+(?=\w)"
     # a dash before a lowercase clause; "A — an aside — B": the aside stays with A
     r"|\s+[—–]\s+(?:and\s+(?:also\s+)?)?(?=(?-i:[a-zåäö]))(?!(?:which|closer|nearer|better)\b)(?![^—–]*\s[—–]\s)"
-    r"|\s+-\s+(?=(?-i:(?:and )?how (?:far|long))\b)"   # "any pharmacy around Ateneum - how far away?"
+    r"|\s+-\s+(?=(?-i:(?:and )?(?:how (?:far|long)|is it))\b)"   # "any pharmacy around Ateneum - how far away?"
     r"|,\s*and\b(?!\s+[^,]*\bor\b)"
     r"|\((?:[a-h]|i{1,3}|iv|[1-9])\)|(?<![\w(])[1-9]\)"
     r"|\band\b(?=\s+(?:is there|are there|do (?:we|you) have|"
@@ -203,9 +203,18 @@ _ON_LOW = {
     "kind_only_filler": r"\b(?:and|also|plus|what|how|about|of|the|any|many|are|is|there|too|as well|please|"
                         r"same|for|with|count|number)\b",
     "how_far_bare": r"^\W*(?:and\s+)?how far(?: away)?(?: by road| on foot| by car)?\W*$",
+    # where a named place is: "Where is Oodi?", "where's Kiasma", "Missä on Otsonkallio?", "missä Kiasma sijaitsee"
+    "where_is": r"^\W*(?:(?:and|also|so|ja|entä)\W+)?(?:where(?:'s|’s|\s+is|\s+are|\s+exactly\s+is)|whereabouts\s+is|"
+                r"missä\s+(?:on|sijaitsee)|missä\b.*\bsijaitsee)\b",
+    # a yes / no question about the place just found: "Also: is it within 300 m?", "onko se alle 400 metrin päässä?"
+    "is_it": r"^\W*(?:(?:and|also|plus|but|ja|entä)\W+)*(?:is|isn'?t|would|onko|olisiko)\s+"
+             r"(?:it|that|that one|this one|the \w+|se|sinne|tämä)\b",
 }
 _ANY_CASE = {
     "it": r"\bit\b",
+    # a question word that starts a sentence, capitalised, before a name ("Missä Ateneum sijaitsee?")
+    "asking_word": r"missä|mistä|mihin|mikä|mitkä|montako|kuinka|onko|paljonko|kerro|näytä|anna|etsi|listaa|laske|"
+                   r"where(?:'s|’s)?|whereabouts|what(?:'s|’s)?|which|how|tell|show|give|list|find|count",
     "it_that": r"\b(?:it|that|this|that one|this one)\b",
     "from_there_to": r"\bfrom there\s+to\b",
     "origin_before": r"\b(?:to|from|near|of|around|for)\s+(?:the\s+)?$",

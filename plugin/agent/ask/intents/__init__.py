@@ -8,6 +8,7 @@ from .base import Calls, Facts, Intent, Step
 from .compare import Compare
 from .compare_plans import ComparePlans
 from .find import Count, Exists, Find
+from .locate import Locate
 from .nearest import Nearest
 from .participation import Participation
 from .plan import Plan
@@ -18,6 +19,6 @@ from .within import Within
 #: every intent by name, in the order the model's reading schema lists them
 INTENTS: dict[str, Intent] = {i.name: i for i in (
     Summary(), Find(), Count(), Exists(), Nearest(), Route(), Within(), Compare(), Plan(), ComparePlans(),
-    Participation())}
+    Participation(), Locate())}
 
 __all__ = ["INTENTS", "Calls", "Facts", "Intent", "Step"]

@@ -11,7 +11,8 @@ class Nearest(Intent):
     name = "nearest"
     rules = ("nearest.same-kind", "nearest.search", "nearest.how-far-follows", "nearest.from-where", "nearest.no-kind",
              "terse")
-    follows = ("route.reported",)   # "… and give the driving distance": the search reports it
+    # "… and give the driving distance": the search reports it; "… Also: is it within 300 m?": answered from it
+    follows = ("route.reported", "nearest.within-follows")
     needs = (("place", "the start place (where to search from)"),
              ("category", "the kind of facility (a category such as pharmacy, school or parking)"))
     tools = ("nearest_facility",)
@@ -38,8 +39,12 @@ class Nearest(Intent):
         g, s, r, out = f.g, f.s, f.r, []
         n = r.get("nearest")
         if n is not None:
-            return [f"The nearest {_what(g, 1)} to {_label(r['origin'])} is {site_label(_label(n), n.get('street'))}: "
-                    f"{n['network_distance_m']} m by road ({n['straight_distance_m']} m straight)."]
+            out.append(f"The nearest {_what(g, 1)} to {_label(r['origin'])} is {site_label(_label(n), n.get('street'))}: "
+                       f"{n['network_distance_m']} m by road ({n['straight_distance_m']} m straight).")
+            if s.get("within_m") is not None:
+                out.append(_within_line(float(s["within_m"]), float(n["network_distance_m"]),
+                                        float(n["straight_distance_m"])))
+            return out
         out.append(f"There is no {_what(g, 1)} in the {f.region} data, so none is near {_label(r['origin'])}.")
         broad = next((o.result for o in f.good if o.tool == "nearest_facility" and not o.params.get("tag")
                       and o.result.get("nearest")), None)
@@ -49,3 +54,13 @@ class Nearest(Intent):
                        f"{site_label(_label(b), b.get('street'))}: {b['network_distance_m']} m by road "
                        f"({b['straight_distance_m']} m straight).")
         return out
+
+
+def _within_line(limit: float, road: float, straight: float) -> str:
+    """"… is it within 300 m?" answered from the search's two distances: by road first (the
+    distance the search ranks by), and the straight line when the two answers differ."""
+    if road <= limit:
+        return f"Within {limit:g} m: yes, {road:g} m by road."
+    if straight <= limit:
+        return f"Within {limit:g} m: not by road ({road:g} m), but yes in a straight line ({straight:g} m)."
+    return f"Within {limit:g} m: no, it is {road:g} m by road ({straight:g} m straight)."

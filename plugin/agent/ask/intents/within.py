@@ -12,7 +12,8 @@ class Within(Intent):
     # find.those: "… list those" after a within search; find.kind: "count cafés Kiasma" (around a point)
     rules = ("within.radius", "find.those", "within.kind-follows", "find.kind", "within.same-kind")
     # "… say within 400 metres": that search's radius; "cafés within 300 m of X — how many?": its count
-    follows = ("within.radius-follows", "count.follows")
+    # "what's near X? cafes specifically, 100m": the kind that vague question meant
+    follows = ("within.radius-follows", "count.follows", "within.refine-follows")
     needs = (("place", "the start place (where to search from)"),)
     tools = ("within_distance",)
 
