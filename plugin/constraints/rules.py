@@ -295,6 +295,10 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
             got = [c for p in parts for c in parse_one(p, task, budget_keur)]
     if got is None:
         got = parse_one(text, task, budget_keur)
+    same = _one_kind_said_two_ways(text, task)
+    if same:
+        raise Ambiguous(f"'{same[0]}' and '{same[1]}' are one kind here ({same[2]}), and one of them is negated: "
+                        f"say only whether it is in or out, e.g. 'link 5 in' or 'no {same[2]} links'")
     left = unread_words(text, got, task)
     if left:   # a reading that leaves out a word of meaning would apply what was not said: asked
         raise Ambiguous(f"I read '{text}' as {'; '.join(summary(c) for c in got)}, but not "
@@ -344,6 +348,7 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
     cats = {(c.get("target") or {}).get("category") for c in constraints} - {None}
     terms = {c.get("term") for c in constraints} - {None}
     left: list[str] = []
+    money = _budget_words() if any(c["kind"] == "budget_share_max" for c in constraints) else None
     for m in CAPITALISED.finditer(text):
         w = re.split(r"['’]", m.group(1))[0].strip("-")   # "I'd", "Kiasma's"
         low = w.casefold()
@@ -351,7 +356,8 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
         first = m.start() == 0 or re.search(r"[.!?;:]\s*$", text[:m.start()])
         if (low in lexicon.not_names() or low in known or low.startswith(stems) or lexicon.is_number_word(low)
                 or (first and INFLECTED.fullmatch(low)) or re.fullmatch(r"(?:" + ID_NOUN + r")s?|" + UNIT_NOUNS, low, re.I)
-                or RAW_ID.fullmatch(low) or type_of(low, task) or term_of(low, task) or category_of(low)):
+                or RAW_ID.fullmatch(low) or type_of(low, task) or term_of(low, task) or category_of(low)
+                or (money is not None and money.search(low))):
             continue
         if not any(low.startswith(n[:max(3, len(n) - 1)]) or n.startswith(low[:max(3, len(low) - 1)])
                    for n in names):
@@ -361,13 +367,33 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
     if extra:
         left += [m.group(0) for m in re.finditer(rf"\b(?:{extra})\b", low_text)]
     for name, pat in _types(task):
-        for m in re.finditer(rf"\b(?:{pat})\b", low_text):
-            word = m.group(0)
+        for word in dict.fromkeys(m.group(0) for m in re.finditer(rf"\b(?:{pat})\b", low_text)):
             if not (any(name.casefold().startswith(t) or t.startswith(name.casefold()) for t in types)
                     or category_of(word) in cats or term_of(word, task) in terms
                     or any(word.split()[0] in n for n in names)):
                 left.append(word)
     return list(dict.fromkeys(left + _unread_numbers(text, constraints)))
+
+
+def _one_kind_said_two_ways(text: str, task: str) -> tuple[str, str, str] | None:
+    """Two words that are one kind here, in a sentence that negates ("only as an upgrade, not a
+    rebuild": both are the road kind 'rebuild'): no reading can keep the difference the planner made."""
+    low = text.casefold()
+    if not re.search(r"\b(?:not|never|no|ei|eikä)\b", low):
+        return None
+    for name, pat in _types(task):
+        said = list(dict.fromkeys(m.group(0) for m in re.finditer(rf"\b(?:{pat})\b", low)))
+        if len({w[:4] for w in said}) > 1:
+            return said[0], said[1], name
+    return None
+
+
+def _budget_words() -> re.Pattern[str]:
+    """A capitalised money word ("M" of "2 M€") or budget compound ("Kokonaisbudjetti", a total
+    budget): no name when the reading is a budget share."""
+    money = lexicon.money_words()
+    return re.compile(rf"^(?:{money['million']}|{money['thousand']}|{money['euro']})$|(?:{money['budget_cue']})$",
+                      re.I)
 
 
 #: a number in digits ("300", "1.5", "1 200"), not one inside a word or an id ("s05", "Q-Park 2")

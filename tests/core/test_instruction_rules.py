@@ -453,6 +453,28 @@ def test_a_word_of_meaning_left_unread_is_asked_never_applied(text, task, unread
 
 
 @pytest.mark.parametrize("text, task", [
+    # two words that are one kind here, one negated: the difference cannot be kept, so it is asked
+    ("link 12 is fine but only as an upgrade, not a rebuild", "road"),
+    ("widen link 3, but do not repair it", "road"),
+    ("link 8 ok as an improvement of the existing road, never as a reconstruction", "road"),
+])
+def test_one_kind_said_two_ways_with_a_negation_is_asked(text, task):
+    with pytest.raises(Ambiguous, match="are one kind here"):
+        parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text, task, share", [
+    # money words and budget compounds are no names in a budget share
+    ("Road budget 3 M€, don't go over 2,4 M€.", "road", 0.8),
+    ("Kokonaisbudjetti 800 000 €, käytä enintään 600 000 €.", "land", 0.75),
+    ("Total budget 1.2 MEUR: spend no more than 0.9 MEUR.", "station", 0.75),
+])
+def test_money_words_are_no_names_in_a_budget_share(text, task, share):
+    [c] = parse(text, task, 700.0)
+    assert c["kind"] == "budget_share_max" and c["share"] == pytest.approx(share, abs=1e-3)
+
+
+@pytest.mark.parametrize("text, task", [
     ("Prohibit charging stations within 250 m of Kiasma.", "station"),
     ("Spend at most €900k out of the €1.2M.", "road"),
     ("No business parcels inside Punavuori.", "land"),
