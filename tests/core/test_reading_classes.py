@@ -99,3 +99,17 @@ def test_a_landmark_noun_after_a_part_of_a_longer_name_is_a_place_the_data_lacks
         task = _read(request, region)
         place = task.goals[0].slots["place"]
         assert task.absent == [] and next(f.name for f in name_index(region).features if f.id == place) == name
+
+
+def test_a_comparison_after_the_number_is_the_condition_s_test():
+    """'three or more', '2 or fewer', 'kolme tai enemmän': the count the condition tests is the number
+    said (it used to be read as 'any', >= 1)."""
+    for request, region, test in (
+            ("if kotka has three or more fuel stations list them, otherwise the closest one to Hillerinkatu",
+             "kotka", {"op": ">=", "value": 3.0}),
+            ("If there are 4 or more pharmacies in helsinki, list them; otherwise say how many", "helsinki",
+             {"op": ">=", "value": 4.0}),
+            ("if helsinki has two libraries or fewer, tell me the nearest library to Kiasma", "helsinki",
+             {"op": "<=", "value": 2.0})):
+        task = _read(request, region)
+        assert task.test == test, request

@@ -133,6 +133,19 @@ def condition_test(cond: str, counting: bool) -> dict[str, Any]:
                                     + r"|any)\b\s*(?:(" + lexicon.unit_pattern() + r")(?!\w))?", low)
              if bool(m.group(3)) != counting and not (counting and m.group(1) == "within")]
     m = found[0] if found else None
+    if not m:   # the comparison after the number: "three or more fuel stations", "2 km or less"
+        after = [a for a in re.finditer(r"\b(\d+(?:[.,]\d+)?|" + lexicon.count_pattern() + r")\s*(?:("
+                                        + lexicon.unit_pattern() + r")(?!\w)\s*)?(?:\S+\s+)?"
+                                        r"(or more|or over|or above|or fewer|or less|or under|tai enemmän|tai yli"
+                                        r"|tai vähemmän|tai alle)\b", low)
+                 if bool(a.group(2)) != counting]
+        if after:
+            a = after[0]
+            value = lexicon.count_value(a.group(1)) or 0.0
+            if a.group(2):
+                value *= lexicon.unit_metres(a.group(2))
+            more = a.group(3).split()[-1] in ("more", "over", "above", "enemmän", "yli")
+            return {"op": ">=" if more else "<=", "value": value}
     if not m and not counting:   # "within walking distance (say 800 m)", "close — under 1 km —": the distance said
         d = DIST.search(low)
         if d and re.search(r"\bwithin\b|\bclose\b|\bwalking distance\b|\bunder\b|\bless\b", low[:d.start()]):
