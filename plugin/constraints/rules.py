@@ -379,7 +379,7 @@ def _one_kind_said_two_ways(text: str, task: str) -> tuple[str, str, str] | None
     """Two words that are one kind here, in a sentence that negates ("only as an upgrade, not a
     rebuild": both are the road kind 'rebuild'): no reading can keep the difference the planner made."""
     low = text.casefold()
-    if not re.search(r"\b(?:not|never|no|ei|eikä)\b", low):
+    if not OUT_WORDS.search(low):
         return None
     for name, pat in _types(task):
         said = list(dict.fromkeys(m.group(0) for m in re.finditer(rf"\b(?:{pat})\b", low)))
@@ -388,6 +388,7 @@ def _one_kind_said_two_ways(text: str, task: str) -> tuple[str, str, str] | None
     return None
 
 
+@cache
 def _budget_words() -> re.Pattern[str]:
     """A capitalised money word ("M" of "2 M€") or budget compound ("Kokonaisbudjetti", a total
     budget): no name when the reading is a budget share."""
