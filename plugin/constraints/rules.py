@@ -42,7 +42,7 @@ ID_REF = re.compile(r"\b(" + ID_NOUN + r")s?\s*(?:#|no\.?|nr\.?|number)?\s*(\d+)
 #: "sites 2 and 5", "parcels 3, 4 and 9": every number of the list is an id
 ID_LIST = re.compile(r"\b(?:" + ID_NOUN + r")s?\s*(?:#|no\.?|nr\.?|number)?\s*"
                      r"(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or|-|–|to|through)\s*"
-                     r"(?:(?:" + ID_NOUN + r")s?\s*)?#?\d+)*)"
+                     r"(?:(?:" + ID_NOUN + r")s?\s*)?#?\d+\b(?!\s+(?:(?:new|more|ev|extra)\s+)?" + UNIT_NOUNS + r"))*)"
                      r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%))", re.I)
 RAW_ID = re.compile(r"\b([snrf]\d{1,3}(?:c\d+|-[a-z_]+)?)\b")   # "s05c1", "n002", terse "s5"
 
@@ -190,10 +190,21 @@ def _types(task: str) -> tuple[tuple[str, str], ...]:
 
 
 def type_of(text: str, task: str) -> str | None:
+    """The type (land use, site kind, road kind) the text names, None when none; a word that fits
+    several types ("hospital": large or small) gives their shared prefix (lexicon ``type_families``),
+    a constraint over all of them. Words of a name in the genitive ("Kaisaniemen puisto") are no type."""
+    text = GENITIVE_NAME.sub(" ", text)
     for name, pat in _types(task):
-        if re.search(rf"\b(?:{pat})\b", text, re.I):
-            return name
+        m = re.search(rf"\b(?:{pat})\b", text, re.I)
+        if m:
+            return next((fam for fam, fpat in lexicon.type_families(task)
+                         if re.fullmatch(rf"(?:{fpat})", m.group(0), re.I)), name)
     return None
+
+
+#: a capitalised name in the genitive and the noun after it are one name ("Kaisaniemen puisto",
+#: "Helsingin sairaala"): the noun is the name's, no type or place word of the instruction
+GENITIVE_NAME = re.compile(r"(?<![\w'’-])[A-ZÅÄÖ][\w'’-]*n\s+[a-zåäö]+\b")
 
 
 def term_of(text: str, task: str) -> str | None:
@@ -210,20 +221,26 @@ def term_of(text: str, task: str) -> str | None:
 NAME_LIST = re.compile(r"\b([A-ZÅÄÖ][\w-]*(?: [\w-]+){0,3}?)((?:, [A-ZÅÄÖ][\w-]*(?: [\w-]+){0,3}?)+),? (and|or) (?=[A-ZÅÄÖ])")
 
 
+#: words after a place that say how, not which place ("outside Kluuvi only", "out of the Lohi block
+#: entirely", "off Kiasma altogether"): lower-case adverbs in -ly and a few fixed ones, any run of them
+TRAILING = re.compile(r"(?:\s+(?:(?i:only|too|as well|also|then|altogether|at all|whatsoever|anyway|either|"
+                      r"for now|for good|any ?more|please)|[a-zåäö]{3,}ly))+$")
+
+
 def target_phrase(text: str) -> str | None:
     """The place an instruction names: after of / from / near / by / on / around / inside …"""
     text = NAME_LIST.sub(lambda m: m.group(1) + m.group(2).replace(",", f" {m.group(3)}") + f" {m.group(3)} ", text)
     for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|"
                          r"avoid(?!\s+\w+ing\b)|off|outside)\s+"
                          r"(?!\d)(?!least\b|most\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
-        phrase = re.split(r"\s*(?:,|;|\.\s|\.$|\s-\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b|"
+        phrase = re.split(r"\s*(?:,|;|\.\s|\.$|[?!]|\s[-—–]\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b|"
                           r"\bfree (?:of|from)\b|\bwith (?:all|any|every|each|the|our|no)\b|"
                           r"\band\s+(?=" + CLAUSE_START + r")|"
                           r"\b(?:would|should|could|must|is|are|will|please|if|may|might|can|cannot|shall|has to|have to|"
                           r"needs? to|ought)\b)",
                           m.group(1))[0]
         phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase.strip(), flags=re.I).strip(" .!?'\"")
-        phrase = re.sub(r"\s+(?:only|too|as well|also|then)$", "", phrase, flags=re.I)   # "outside Kluuvi only"
+        phrase = TRAILING.sub("", phrase)   # "outside Kluuvi only", "the Lohi block entirely"
         first = phrase.split()[0].lower() if phrase else ""
         if first[:1].isdigit() or lexicon.is_number_word(first):   # "a 250 m radius of X", "a minimum of two chargers"
             continue
@@ -507,7 +524,11 @@ def _finnish_places(t: str) -> str:
 
 
 #: "Kluuvi: max two chargers", "Kiasma: no charger within 200 m": a name fronted with a colon
-FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s*:\s+(.+)$")
+FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)(?:\s*:|\s+[—–-])\s+(.+)$")
+#: "Majavankatu — we'd like at least one upgrade within 500 m of it", "As for Kiasma, no chargers within
+#: 200 m of it": a place fronted, then "it" where the place stands in the rest
+FRONTED_IT = re.compile(r"^(?:(?i:as for|about|regarding|concerning)\s+)?([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)"
+                        r"(?:\s*[:,]|\s+[—–-])\s+(.+\b(?i:of|from|in|inside|around|near|off|outside|by|to|into)\s+)it\b(.*)$")
 NOT_A_PLACE = re.compile(r"\b(?:note|rule|goal|also|budget|money|instruction|constraint|plan|priority|weight|"
                          r"then|and|but|or)\b", re.I)
 
@@ -551,6 +572,9 @@ def _fronted_place(t: str) -> str:
     subject ("Kiasma needs at least two chargers within 400 m"), or off-limits ("Kluuvi is off-limits
     for chargers" → "no chargers inside Kluuvi"). Not an id ("Parcel 2: school"), a score term or
     emphasis ("Emphasis: travel time"), or a keyword."""
+    it = FRONTED_IT.match(t)
+    if it and not NOT_A_SUBJECT.search(it.group(1)) and _place_head(it.group(1), it.group(2) + it.group(3)):
+        return f"{it.group(2)}{it.group(1)}{it.group(3)}"
     off = OFF_LIMITS.match(t)
     if off and not NOT_A_SUBJECT.search(off.group(1)) and _place_head(off.group(1), ""):
         return f"no {off.group(2) or 'candidates'} inside {off.group(1)}"
