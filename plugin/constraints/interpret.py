@@ -190,7 +190,8 @@ def _narrow_type(c: dict[str, Any], inst: Instance) -> None:
     if len(fits) == 1:
         c["type"] = fits[0]
     elif len(fits) > 1:
-        c["note"] = "; ".join(x for x in (c.get("note"), f"'{typ}' is {' and '.join(fits)} here: it holds for each") if x)
+        said = f"'{typ}' covers {' and '.join(fits)} here: the constraint is over all of them"
+        c["note"] = "; ".join(x for x in (c.get("note"), said) if x)
 
 
 def finish(c: dict[str, Any], inst: Instance, text: str, source: str, selection: str | None = None) -> dict[str, Any]:

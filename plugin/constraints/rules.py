@@ -204,7 +204,7 @@ def type_of(text: str, task: str) -> str | None:
 
 #: a capitalised name in the genitive and the noun after it are one name ("Kaisaniemen puisto",
 #: "Helsingin sairaala"): the noun is the name's, no type or place word of the instruction
-GENITIVE_NAME = re.compile(r"(?<![\w'’-])[A-ZÅÄÖ][\w'’-]*n\s+[a-zåäö]+\b")
+GENITIVE_NAME = re.compile(r"(?<![\w'’-])[A-ZÅÄÖ][\w'’-]*n(?:\s+[a-zåäö]+n)*\s+[a-zåäö]+\b")
 
 
 def term_of(text: str, task: str) -> str | None:
@@ -232,7 +232,7 @@ def target_phrase(text: str) -> str | None:
     text = NAME_LIST.sub(lambda m: m.group(1) + m.group(2).replace(",", f" {m.group(3)}") + f" {m.group(3)} ", text)
     for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|"
                          r"avoid(?!\s+\w+ing\b)|off|outside)\s+"
-                         r"(?!\d)(?!least\b|most\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
+                         r"(?!\d)(?!least\b|most\b)(?!at\s+(?:least|most)\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
         phrase = re.split(r"\s*(?:,|;|\.\s|\.$|[?!]|\s[-—–]\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b|"
                           r"\bfree (?:of|from)\b|\bwith (?:all|any|every|each|the|our|no)\b|"
                           r"\band\s+(?=" + CLAUSE_START + r")|"
@@ -314,7 +314,9 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
         got = parse_one(text, task, budget_keur)
     same = _one_kind_said_two_ways(text, task)
     if same:
-        raise Ambiguous(f"'{same[0]}' and '{same[1]}' are one kind here ({same[2]}), and one of them is negated: "
+        why = (" (the road task's links are new links and rebuilds of links the network lost: an upgrade of a "
+               "link is its rebuild, no kind of its own)" if task == "road" else "")
+        raise Ambiguous(f"'{same[0]}' and '{same[1]}' are one kind here ({same[2]}){why}, and one of them is negated: "
                         f"say only whether it is in or out, e.g. 'link 5 in' or 'no {same[2]} links'")
     left = unread_words(text, got, task)
     if left:   # a reading that leaves out a word of meaning would apply what was not said: asked
@@ -383,9 +385,14 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
     extra = lexicon.unread_type_pattern(task)
     if extra:
         left += [m.group(0) for m in re.finditer(rf"\b(?:{extra})\b", low_text)]
+    def of_types(name: str) -> bool:
+        return any(name.casefold().startswith(t) or t.startswith(name.casefold()) for t in types)
+    # the words of a type the reading holds ("small hospitals" of hospital_s): "hospitals" in them is read
+    held = [m.span() for name, pat in _types(task) if of_types(name) for m in re.finditer(rf"\b(?:{pat})\b", low_text)]
     for name, pat in _types(task):
-        for word in dict.fromkeys(m.group(0) for m in re.finditer(rf"\b(?:{pat})\b", low_text)):
-            if not (any(name.casefold().startswith(t) or t.startswith(name.casefold()) for t in types)
+        found = [m for m in re.finditer(rf"\b(?:{pat})\b", low_text) if not any(a <= m.start() and m.end() <= b for a, b in held)]
+        for word in dict.fromkeys(m.group(0) for m in found):
+            if not (of_types(name)
                     or category_of(word) in cats or term_of(word, task) in terms
                     or any(word.split()[0] in n for n in names)):
                 left.append(word)

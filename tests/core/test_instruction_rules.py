@@ -381,6 +381,82 @@ STRANGER_PHRASINGS = [  # (text, task, expected readings) at a budget of 700 k�
 ]
 
 
+# Issue 29, the classes the sixth held-out half showed (retired to dev after its one run; each class in
+# phrasings, places, tasks and regions of our own, not its items). The names' resolution (edge nouns, a
+# place noun and an adverb after a name, "hospital" against the instance's types): test_instruction_names.py.
+SIXTH_HALF_CLASSES = [  # (text, task, expected readings) at a budget of 700 k€
+    # a name followed by "?" or "!" and more words: the place ends at the sign
+    ("any chance of at most one charger within 300 m of Kiasma? it's busy there", "station",
+     [("count_max", "Kiasma", 300.0, 1, None, None)]),
+    ("no new links within 250 m of Kluuvi? the streets are narrow", "road",
+     [("exclude_near", "Kluuvi", 250.0, None, None, None)]),
+    ("keep offices 200 m away from Stockmann! shoppers need room", "land",
+     [("exclude_near", "Stockmann", 200.0, None, None, None)]),
+    ("at least one charger within 400 m of Lasipalatsi?! it is a meeting point", "station",
+     [("count_min", "Lasipalatsi", 400.0, 1, None, None)]),
+    # a place (noun) followed by an adverb: the adverb says how, not which place
+    ("No chargers in the Lohi block at all.", "station", [("outside_area", "Lohi block", None, None, None, None)]),
+    ("Keep new links off the Kirahvi kortteli completely", "road",
+     [("outside_area", "Kirahvi kortteli", None, None, None, None)]),
+    ("offices out of the Leijona city block altogether", "land",
+     [("outside_area", "Leijona city block", None, None, None, None)]),
+    ("Chargers only inside Kluuvi, strictly", "station", [("inside_area", "Kluuvi", None, None, None, None)]),
+    # a name, a kind noun and "boundary" / "edge" / "reuna": the phrase as said (the resolver reads past them)
+    ("no chargers within 150 m of the Lohi block edge", "station",
+     [("exclude_near", "Lohi block edge", 150.0, None, None, None)]),
+    ("at most one new link within 300 m of the Kumparepuisto park boundary", "road",
+     [("count_max", "Kumparepuisto park boundary", 300.0, 1, None, None)]),
+    ("no schools within 250 m of Kumparepuiston reuna", "land",
+     [("exclude_near", "Kumparepuiston reuna", 250.0, None, None, None)]),
+    # a place fronted (dash, colon, comma, "as for"), then "it" where the place stands
+    ("Kiasma — no chargers within 200 m of it", "station", [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+    ("As for Stockmann, at most two chargers within 300 m of it.", "station",
+     [("count_max", "Stockmann", 300.0, 2, None, None)]),
+    ("Kluuvi: we want no new links in it", "road", [("outside_area", "Kluuvi", None, None, None, None)]),
+    ("Suurniitty, at least one school within 400 m of it please", "land",
+     [("count_min", "Suurniitty", 400.0, 1, None, None)]),
+    ("Marttilankatu - keep rebuilds at least 300 m away from it", "road",
+     [("exclude_near", "Marttilankatu", 300.0, None, None, None)]),
+    # a fronted place with a dash and a bound, as with a colon
+    ("Kluuvi — max two chargers", "station", [("count_max", "Kluuvi", None, 2, None, None)]),
+    # a Finnish genitive name and its noun are one name ("Kaisaniemen puisto"), never a type and a name
+    ("Kaisaniemen puisto max one station", "station", [("count_max", "Kaisaniemen puisto", None, 1, None, None)]),
+    ("no more than 2 parcels in Kaisaniemen puisto", "land",
+     [("count_max", "Kaisaniemen puisto", None, 2, None, None)]),
+    ("Tähtitorninvuoren puisto at most two chargers", "station",
+     [("count_max", "Tähtitorninvuoren puisto", None, 2, None, None)]),
+    ("Vanhan kirkon puisto: no offices", "land", [("outside_area", "Vanhan kirkon puisto", None, None, None, None)]),
+]
+
+
+@pytest.mark.parametrize("text, task, typ", [
+    # a word that fits several types the instance distinguishes: the types' prefix (all of them)
+    ("No hospitals inside Punavuori.", "land", "hospital"),
+    ("at most one hospital", "land", "hospital"),
+    ("ei sairaaloita 300 m säteellä Kiasmasta", "land", "hospital"),
+    ("no hospital parcels within 250 m of Ateneum", "land", "hospital"),
+    # a word of one type stays that type
+    ("at least one large hospital", "land", "hospital_l"),
+    ("at least two clinics", "land", "hospital_s"),
+    ("no small hospitals inside Kluuvi", "land", "hospital_s"),
+    # a genitive name's noun is no type: no green in "Kaisaniemen puisto"
+    ("no more than 2 parcels in Kaisaniemen puisto", "land", None),
+])
+def test_a_type_word_of_several_types_is_their_prefix(text, task, typ):
+    assert {c.get("type") for c in parse(text, task, 700.0)} == {typ}
+
+
+@pytest.mark.parametrize("text, task, unread", [
+    # a count after "and" is no id: "site 3 and 12 chargers" is no "sites 3 and 12"
+    ("Keep site 3 and 12 chargers", "station", "12"),
+    ("Drop link 4 and 3 new links at most", "road", "3"),
+    ("parcel 5 in and 2 schools", "land", "2"),
+])
+def test_a_count_after_and_is_no_id(text, task, unread):
+    with pytest.raises(Ambiguous, match=f"but not '{unread}'"):
+        parse(text, task, 700.0)
+
+
 @pytest.mark.parametrize("text", ["at least two chargers within 300 m", "Put at most one school within 500 m."])
 def test_a_count_within_a_distance_of_nothing_named_is_asked_never_a_total(text):
     with pytest.raises(Ambiguous, match="of what"):
@@ -421,7 +497,7 @@ NAME_THEN_BOUND = [
 @pytest.mark.parametrize("text, task, budget, expect",
                          [(t, k, 500.0, e) for t, k, e in OUR_PHRASINGS + THIRD_HALF_CLASSES]
                          + [(t, k, 700.0, e) for t, k, e in FOURTH_HALF_CLASSES + FOURTH_HALF_FURTHER
-                            + FIFTH_HALF_CLASSES + STRANGER_PHRASINGS + NAME_THEN_BOUND])
+                            + FIFTH_HALF_CLASSES + STRANGER_PHRASINGS + NAME_THEN_BOUND + SIXTH_HALF_CLASSES])
 def test_rules_read_each_class_of_phrasing(text, task, budget, expect):
     assert brief(parse(text, task, budget)) == expect
 
@@ -431,7 +507,6 @@ def test_rules_read_each_class_of_phrasing(text, task, budget, expect):
     # a name no reading uses: never a count over the whole plan
     ("Two chargers at most, Kluuvi", "station", "Kluuvi"),
     ("at most one school parcel please Marttila", "land", "Marttila"),
-    ("Kaisaniemen puisto max one station", "station", "Kaisaniemen"),
     # a kind the candidates have no type for: never dropped ("fast" is no site kind)
     ("Site 4 must get a fast charger", "station", "fast"),
     ("at least two rapid chargers within 300 m of Kiasma", "station", "rapid"),
