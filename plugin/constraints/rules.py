@@ -116,10 +116,16 @@ def count_of(text: str) -> int | None:
     return None
 
 
+#: what is left of the budget after the share said ("the rest stays in reserve"): no unspent share of its own
+REST = r"\b(?:the rest|the remainder|what(?:'s| is) left(?: over)?|whatever is left|everything else|the balance|the leftovers?)\b"
+
+
 def share_of(text: str, budget_keur: float | None) -> float | None:
     """The budget share an instruction allows (0..1), None when it names none."""
     low = text.lower()
-    unspent = bool(re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", low))
+    # "spend at most 70 % and keep the rest in reserve": the reserve is the rest, the share said is spent
+    unspent = bool(re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", low)) and \
+        not re.search(REST + r".*\b(?:" + lexicon.unspent_pattern() + r")\b", low)
     money = money_amounts(text)
     # a fraction or per cent inside an amount of money ("half a million of the €800 000") is no share
     bare = "".join(" " if any(m.start <= k < m.end for m in money) else ch for k, ch in enumerate(low))

@@ -429,6 +429,28 @@ SIXTH_HALF_CLASSES = [  # (text, task, expected readings) at a budget of 700 k�
 ]
 
 
+#: stranger instructions of our own after the sixth half (all three tasks, both regions), as they read
+SIXTH_HALF_STRANGER = [  # (text, task, expected readings) at a budget of 700 k€
+    # "the rest" kept in reserve is no unspent share: the share said is what may be spent
+    ("We can't afford more than 60 % of the budget, and the rest stays in reserve", "road",
+     [("budget_share_max", None, None, None, 0.6, None)]),
+    ("Spend at most 70 % and keep the rest in reserve", "station", [("budget_share_max", None, None, None, 0.7, None)]),
+    ("Use at most 3/4 of the budget; the remainder stays unspent", "land",
+     [("budget_share_max", None, None, None, 0.75, None)]),
+    ("keep a fifth of the money in reserve, spend the rest", "road", [("budget_share_max", None, None, None, 0.8, None)]),
+    # a question word before the instruction, a fronted topic with "regarding", a trailing "no more"
+    ("Chargers? Not within 250 m of Kiasma, thanks.", "station", [("exclude_near", "Kiasma", 250.0, None, None, None)]),
+    ("Regarding Ateneum: keep every charger at least 150 m away from it.", "station",
+     [("exclude_near", "Ateneum", 150.0, None, None, None)]),
+    ("at most two chargers within 500 m of Suurniitty please, no more", "station",
+     [("count_max", "Suurniitty", 500.0, 2, None, None)]),
+    ("Heliän hautausmaa: no new links within 300 m of it", "road",
+     [("exclude_near", "Heliän hautausmaa", 300.0, None, None, None)]),
+    ("at least one rebuild within 400 m of Majavankatu? it floods often", "road",
+     [("count_min", "Majavankatu", 400.0, 1, None, None)]),
+]
+
+
 @pytest.mark.parametrize("text, task, typ", [
     # a word that fits several types the instance distinguishes: the types' prefix (all of them)
     ("No hospitals inside Punavuori.", "land", "hospital"),
@@ -497,7 +519,8 @@ NAME_THEN_BOUND = [
 @pytest.mark.parametrize("text, task, budget, expect",
                          [(t, k, 500.0, e) for t, k, e in OUR_PHRASINGS + THIRD_HALF_CLASSES]
                          + [(t, k, 700.0, e) for t, k, e in FOURTH_HALF_CLASSES + FOURTH_HALF_FURTHER
-                            + FIFTH_HALF_CLASSES + STRANGER_PHRASINGS + NAME_THEN_BOUND + SIXTH_HALF_CLASSES])
+                            + FIFTH_HALF_CLASSES + STRANGER_PHRASINGS + NAME_THEN_BOUND + SIXTH_HALF_CLASSES
+                            + SIXTH_HALF_STRANGER])
 def test_rules_read_each_class_of_phrasing(text, task, budget, expect):
     assert brief(parse(text, task, budget)) == expect
 
