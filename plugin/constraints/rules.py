@@ -113,7 +113,10 @@ def count_of(text: str) -> int | None:
     m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:(?:new|more|ev|\w+)\s+)?" + UNIT_NOUNS, text, re.I)
     if m:
         return _count_word(m.group(1))
-    return None
+    # "two at most around X", "3 max": the bound after the count, no noun between
+    m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:at most|at least|max(?:imum)?|min(?:imum)?|tops)\b",
+                  text, re.I)
+    return _count_word(m.group(1)) if m else None
 
 
 #: what is left of the budget after the share said ("the rest stays in reserve"): no unspent share of its own
@@ -500,6 +503,11 @@ def _plain(text: str) -> str:
                t, flags=re.I)
     # "no fewer than 2" / "2 or more" are at least 2, "2 or fewer" at most 2 (before "fewer than" below)
     num = r"(\d+|" + lexicon.number_words_pattern() + r")"
+    # "don't let more than one charger …", "never more than two": a bound, not "at least 2" negated
+    t = re.sub(r"\b(?:do not|don['’]?t|never|cannot|can['’]?t|won['’]?t|shouldn['’]?t|must not|mustn['’]?t|should not|"
+               r"may not)\s+((?:[a-z]+\s+){0,3}?)more\s+than\s+" + num + r"\b" + NOT_A_MEASURE + NOT_MONEY,
+               lambda m: f"{m.group(1)}at most {m.group(2)}", t, flags=re.I)
+    t = re.sub(r"\s+(?:at all|whatsoever)\b", "", t, flags=re.I)   # "no new links at all": emphasis, no place "all"
     t = re.sub(r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+" + num + r"\b" + NOT_A_MEASURE, r"at least \1", t, flags=re.I)
     t = re.sub(r"\b" + num + r"\s+or\s+more\b", r"at least \1", t, flags=re.I)
     t = re.sub(r"\b" + num + r"\s+or\s+(?:fewer|less)\b", r"at most \1", t, flags=re.I)
@@ -674,7 +682,7 @@ FAR_FROM = re.compile(r"\b(?:(?:no|not one|not a single|none of the|not (?:be )?
                       r"s?|nobody|no ?-?one|not anyone|no resident|no person|no people)\b"
                       r".*\b(?:more than|farther than|further than|over|beyond)\b.*?"
                       r"\b(?:to (?:reach|get to|walk to|find)|(?:away )?from|to|of|for)\s+"
-                      r"(?:an?\s+|the nearest\s+|the closest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;]|$)")
+                      r"(?:an?\s+|the nearest\s+|the closest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;!?]|$)")
 #: "homes must have a school within 700 m": the homes, in the plural, as the subject
 HOMES_SAY = re.compile(r"(?:the\s+|our\s+|all\s+)?(?:residential\s+)?(?:homes|residents|households|dwellings|inhabitants)"
                        r"\b.*\b(?:should|must|need|have|has|get|be|within)\b")
@@ -702,7 +710,7 @@ def _coverage(x: _Said) -> list[dict[str, Any]] | None:
         raise Ambiguous("a distance from every home is read as coverage only ('every residential block within 500 m "
                         "of a school'); to keep sites away from somewhere, name the place: 'no station within 200 m "
                         "of <place>'")
-    m = re.search(r"\bof (?:an? |the nearest |some )?([a-z ]+?)\s*(?:[.,;]|$)", low) or \
+    m = re.search(r"\bof (?:an? |the nearest |some )?([a-z ]+?)\s*(?:[.,;!?]|$)", low) or \
         re.search(r"\b(?:have|has|get|gets|with|needs?|reach(?:es)?)\s+(?:an?\s+|some\s+|the\s+)?([a-z ]+?)\s+within\b",
                   low)
     from .resolve import category_of
@@ -780,6 +788,9 @@ def _near_place(x: _Said) -> list[dict[str, Any]] | None:
         raise NeedsDistance(phrase, near_word.group(1))
     neg = NEG.search(re.sub(re.escape(phrase), " ", t, flags=re.I))
     cnt = count_of(t)
+    if cnt is None and re.search(r"\b(?:at most|no more than|not more than|max(?:imum)?)\b", low):
+        # a bound with no count read: never "at least one" (the bound's opposite)
+        raise Ambiguous(f"at most how many within {dist:g} m of {phrase}? e.g. 'at most 2 within {dist:g} m of {phrase}'")
     at_most = re.search(r"\b(at most|no more than|not more than|max(?:imum)?|up to|only)\b", low)
     if re.search(r"\bexactly\b", low) and cnt is not None:   # "exactly two within 500 m of X"
         return [_base("count_min", target=target, distance_m=dist, count=cnt, type=typ),

@@ -448,7 +448,26 @@ SIXTH_HALF_STRANGER = [  # (text, task, expected readings) at a budget of 700 k‚
      [("exclude_near", "Heli√§n hautausmaa", 300.0, None, None, None)]),
     ("at least one rebuild within 400 m of Majavankatu? it floods often", "road",
      [("count_min", "Majavankatu", 400.0, 1, None, None)]),
+    # the bound after a bare count ("two at most"); a negated "more than" is a bound, never "at least N+1"
+    ("Stations: two at most around Rautatientori, say within 350 m", "station",
+     [("count_max", "Rautatientori", 350.0, 2, None, None)]),
+    ("three max within 250 m of Kiasma", "station", [("count_max", "Kiasma", 250.0, 3, None, None)]),
+    ("Don't let more than one charger land within 200 m of Kiasma; it's a museum!", "station",
+     [("count_max", "Kiasma", 200.0, 1, None, None)]),
+    ("never more than two new links within 300 m of Majavankatu", "road",
+     [("count_max", "Majavankatu", 300.0, 2, None, None)]),
+    ("We shouldn't put more than 2 schools within 500 m of Stockmann.", "land",
+     [("count_max", "Stockmann", 500.0, 2, None, None)]),
+    # "at all" is emphasis, never a place "all"; coverage ends at "!"
+    ("Kluuvi shouldn't get any new links at all", "road", [("outside_area", "Kluuvi", None, None, None, None)]),
+    ("Every dwelling should be within 800 m of a clinic!", "land", [("coverage", "clinic", 800.0, None, None, None)]),
 ]
+
+
+@pytest.mark.parametrize("text", ["at most chargers within 300 m of Kiasma", "Max stations within 200 m of Ateneum."])
+def test_a_bound_with_no_count_near_a_place_is_asked_never_at_least_one(text):
+    with pytest.raises(Ambiguous, match="at most how many"):
+        parse(text, "station", 700.0)
 
 
 @pytest.mark.parametrize("text, task, typ", [
