@@ -245,6 +245,7 @@ def target_phrase(text: str) -> str | None:
         phrase = re.split(r"\s*(?:,|;|\.\s|\.$|[?!]|\s[-—–]\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b|"
                           r"\bfree (?:of|from)\b|\bwith (?:all|any|every|each|the|our|no)\b|"
                           r"\band\s+(?=" + CLAUSE_START + r")|"
+                          r"\bwe\b|\byou\b|\bthey\b|\bI\b|"
                           r"\b(?:would|should|could|must|is|are|will|please|if|may|might|can|cannot|shall|has to|have to|"
                           r"needs? to|ought)\b)",
                           m.group(1))[0]
@@ -870,6 +871,10 @@ def _counts(x: _Said) -> list[dict[str, Any]] | None:
 def _except(x: _Said) -> list[dict[str, Any]] | None:
     """"nothing but green inside X" names what to allow, which no one constraint says: asked (read
     by the later rules it was stored as its opposite, "no green inside X")."""
+    if re.search(r"\b(?:all|every\w*|each)\b.*\b(?:except|apart from|other than|save for|but not)\b", x.low):
+        # "all links except link 5": read by the later rules it was stored as its opposite, "link 5 in"
+        raise Ambiguous("'all … except …' keeps one out and the rest in, which no one constraint says: say what to "
+                        "keep out, e.g. 'link 5 out', and what to keep in")
     if re.search(r"\b(?:nothing|none|no\w*) (?:but|except|other than|apart from)\b|\banything but\b", x.low):
         raise Ambiguous("'nothing but …' allows one kind and keeps out the rest: say which to keep out, e.g. "
                         "'no offices inside <area>'")

@@ -461,7 +461,22 @@ SIXTH_HALF_STRANGER = [  # (text, task, expected readings) at a budget of 700 k�
     # "at all" is emphasis, never a place "all"; coverage ends at "!"
     ("Kluuvi shouldn't get any new links at all", "road", [("outside_area", "Kluuvi", None, None, None, None)]),
     ("Every dwelling should be within 800 m of a clinic!", "land", [("coverage", "clinic", 800.0, None, None, None)]),
+    # a place fronted with "within D of X", then the clause's subject
+    ("Within 300 m of Stockmann we want exactly two chargers.", "station",
+     [("count_min", "Stockmann", 300.0, 2, None, None), ("count_max", "Stockmann", 300.0, 2, None, None)]),
+    ("Near Kiasma, within 200 m, I want no chargers.", "station", [("exclude_near", "Kiasma", 200.0, None, None, None)]),
 ]
+
+
+@pytest.mark.parametrize("text, task", [
+    # "all … except …" keeps one out and the rest in: asked (the later rules read it as its opposite, a lock-in)
+    ("All links except link 5", "road"),
+    ("every site but not site 3", "station"),
+    ("Use all parcels apart from parcel 10.", "land"),
+])
+def test_all_except_is_asked_never_its_opposite(text, task):
+    with pytest.raises(Ambiguous, match="all … except"):
+        parse(text, task, 700.0)
 
 
 @pytest.mark.parametrize("text", ["at most chargers within 300 m of Kiasma", "Max stations within 200 m of Ateneum."])
@@ -521,6 +536,7 @@ def test_a_sentence_that_starts_with_a_word_of_ours_is_no_fronted_place(text):
 @pytest.mark.parametrize("text, kind", [
     ("enintään yksi uusi linkki Kluuvissa", "new"),
     ("ei uusia linkkejä 250 metrin säteellä Ateneumista", "new"),
+    ("ei uusia teitä Kumparepuistossa", "new"),   # "tie" (road) is "tei-" in the plural
 ])
 def test_finnish_road_kinds(text, kind):
     assert {c["type"] for c in parse(text, "road", 700.0)} == {kind}
