@@ -310,11 +310,17 @@ CLAUSES = re.compile(r"\s*(?:;|(?<=[.!?])\s+|,\s*(?=(?:and\s+)?(?:link|site|parc
                      r"\balso\b|,\s*and\s+|,?\s+and\s+(?=" + CLAUSE_START + r"))\s*", re.I)
 
 
+#: a question the text answers itself the other way ("… out? no — keep it in", "… in? actually, out")
+CORRECTED = re.compile(r"\?\s*(?:no|nope|nah|actually|wait|sorry|scratch that|on second thought)\b[\s,.!—–-]", re.I)
+
+
 def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
     """Constraints (neutral form) of one instruction; NoRule / Ambiguous when it cannot."""
     # one space between words: several patterns start with \s*, and a long run of spaces made
     # re.split backtrack quadratically (8,000 spaces: over 40 s)
     text = " ".join(text.split())
+    if CORRECTED.search(text):   # "link 2 is out? no — keep it in": read whole, the first words would win
+        raise Ambiguous(f"'{text}' takes back what it said first: say it once, as you mean it (e.g. 'link 2 in')")
     parts = [p for p in CLAUSES.split(text.strip()) if p.strip()]
     got = None
     if len(parts) > 1:

@@ -479,6 +479,17 @@ def test_all_except_is_asked_never_its_opposite(text, task):
         parse(text, task, 700.0)
 
 
+@pytest.mark.parametrize("text, task", [
+    # a question the text answers itself the other way: asked (read whole, the first words won: "link 2 out")
+    ("link 2 is out? no — keep it in", "road"),
+    ("Site 5 in? Actually, leave it out.", "station"),
+    ("parcel 10 as a school? wait, no, an office", "land"),
+])
+def test_an_instruction_that_takes_itself_back_is_asked(text, task):
+    with pytest.raises(Ambiguous, match="takes back what it said first"):
+        parse(text, task, 700.0)
+
+
 @pytest.mark.parametrize("text", ["at most chargers within 300 m of Kiasma", "Max stations within 200 m of Ateneum."])
 def test_a_bound_with_no_count_near_a_place_is_asked_never_at_least_one(text):
     with pytest.raises(Ambiguous, match="at most how many"):
