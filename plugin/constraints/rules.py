@@ -202,7 +202,7 @@ def type_of(text: str, task: str) -> str | None:
     """The type (land use, site kind, road kind) the text names, None when none; a word that fits
     several types ("hospital": large or small) gives their shared prefix (lexicon ``type_families``),
     a constraint over all of them. Words of a name in the genitive ("Kaisaniemen puisto") are no type."""
-    text = GENITIVE_NAME.sub(" ", text)
+    text = GENITIVE_NAME.sub(lambda m: m.group(0) if _no_genitive(m.group(1), task) else " ", text)
     for name, pat in _types(task):
         m = re.search(rf"\b(?:{pat})\b", text, re.I)
         if m:
@@ -213,7 +213,14 @@ def type_of(text: str, task: str) -> str | None:
 
 #: a capitalised name in the genitive and the noun after it are one name ("Kaisaniemen puisto",
 #: "Helsingin sairaala"): the noun is the name's, no type or place word of the instruction
-GENITIVE_NAME = re.compile(r"(?<![\w'’-])[A-ZÅÄÖ][\w'’-]*n(?:\s+[a-zåäö]+n)*\s+[a-zåäö]+\b")
+GENITIVE_NAME = re.compile(r"(?<![\w'’-])([A-ZÅÄÖ][\w'’-]*n)(?:\s+[a-zåäö]+n)*\s+[a-zåäö]+\b")
+
+
+def _no_genitive(word: str, task: str) -> bool:
+    """A capitalised word in -n that is a word of ours, no name: "Green spaces …", "Within 300 m …"."""
+    low = word.casefold()
+    return low in _known_words()[0] or low in lexicon.not_names() or any(
+        re.fullmatch(rf"(?:{pat})", low) for _, pat in _types(task))
 
 
 def term_of(text: str, task: str) -> str | None:

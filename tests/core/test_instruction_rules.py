@@ -508,6 +508,9 @@ def test_a_bound_with_no_count_near_a_place_is_asked_never_at_least_one(text):
     ("no small hospitals inside Kluuvi", "land", "hospital_s"),
     # a genitive name's noun is no type: no green in "Kaisaniemen puisto"
     ("no more than 2 parcels in Kaisaniemen puisto", "land", None),
+    # a word of ours in -n at the start is no genitive name: "Green" keeps its type
+    ("Green spaces: at least two", "land", "green_s"),
+    ("Green areas at least 2 within 500 m of Kiasma", "land", "green_s"),
 ])
 def test_a_type_word_of_several_types_is_their_prefix(text, task, typ):
     assert {c.get("type") for c in parse(text, task, 700.0)} == {typ}
