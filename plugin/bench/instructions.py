@@ -54,6 +54,8 @@ def load_items(split: str) -> list[dict[str, Any]]:
         for c in item["expect"] if isinstance(item["expect"], list) else ():
             if c.get("road_kind") in kinds:
                 c["type"] = kinds[c.pop("road_kind")]["data_kind"]
+            if item.get("note") and c.get("type") and not c.get("note"):   # "hospital: hospital_s or hospital_l
+                c["note"] = item["note"]                                    # accepted", said of the whole item
     return items
 
 

@@ -91,6 +91,13 @@ def place_nouns_pattern() -> str:
     return _either(u.get("en"), u.get("fi"))
 
 
+def edge_nouns_pattern() -> str:
+    """Regex (no groups) of the nouns for a named place's outline ("boundary", "edge", "reuna"): after
+    the name and an optional kind noun ("the Kumparepuisto park boundary")."""
+    u = load("facilities")["edge_nouns"]
+    return _either(u.get("en"), u.get("fi"))
+
+
 def name_case_endings() -> tuple[str, ...]:
     """Finnish case endings put on a data name ("Kiasmasta", "Ateneumin"), longest first."""
     return tuple(sorted(load("facilities")["name_case_endings"], key=len, reverse=True))
@@ -129,6 +136,12 @@ def task_types(task: str) -> tuple[tuple[str, str], ...]:
             kinds.setdefault(v["data_kind"], []).append(_either(v.get("en"), v.get("fi")))
         return tuple((k, "|".join(ps)) for k, ps in kinds.items())
     return tuple((n, p) for n, p in load("tasks")["types"].get(task, ()))
+
+
+def type_families(task: str) -> tuple[tuple[str, str], ...]:
+    """(prefix, regex) of the words that fit several of a task's types ("hospital": hospital_l and
+    hospital_s): a constraint of such a word holds for all of them."""
+    return tuple(load("tasks").get("type_families", {}).get(task, {}).items())
 
 
 def id_nouns_pattern() -> str:
@@ -394,11 +407,12 @@ def unspent_pattern() -> str:
 
 
 __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "comparisons", "count_pattern", "count_value",
-           "distance_re", "distances", "facility_terms", "fraction_pattern", "fraction_value", "fuzzy_words",
+           "distance_re", "distances", "edge_nouns_pattern", "facility_terms", "fraction_pattern", "fraction_value",
+           "fuzzy_words",
            "id_nouns_pattern", "is_finnish", "is_number_word", "landmark_nouns_pattern", "load", "metres",
            "money_words", "name_case_endings", "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds",
            "target_aliases", "task_label",
-           "task_name", "task_patterns", "task_terms", "task_types", "uncategorised_pattern", "unit_metres",
+           "task_name", "task_patterns", "task_terms", "task_types", "type_families", "uncategorised_pattern", "unit_metres",
            "unit_pattern", "unspent_pattern", "word_number"]
 
 

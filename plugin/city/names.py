@@ -153,16 +153,26 @@ class NameIndex:
     def _case_stem(self, q: str, text: str) -> list[Match]:
         """A data name with a Finnish case ending on its last word ("kiasmasta" → Kiasma,
         "ateneumin" → Ateneum): the name without the ending, when that is exactly a data name."""
+        stem = self.case_stem(q)
+        return [Match(f, 96.0, "alias", written) for written, f in self._by_norm[stem]] if stem else []
+
+    def case_stem(self, text: str, linking_vowel: bool = False) -> str | None:
+        """The data name (normal form) that ``text`` is with a Finnish case ending off its last word
+        ("Kiasmasta" → "kiasma", "Kluuvissa" → "kluuvi"), None when no such form is a data name. The
+        one place Finnish stems are read (lookup and the instruction resolver both call it).
+        ``linking_vowel``: also a linking "i" after a consonant left where the ending was cut before
+        ("Stockmanni", of "Stockmannista" → "stockmann"), only onto a name the data has as written."""
         from .lexicon import name_case_endings
 
+        q = normalise(text)
         head, _, last = q.rpartition(" ")
+        head = head + " " if head else ""
         for end in name_case_endings():
-            if last.endswith(end) and len(last) - len(end) >= 4:
-                stem = (head + " " if head else "") + last[: -len(end)]
-                hit = self._by_norm.get(stem)
-                if hit:
-                    return [Match(f, 96.0, "alias", written) for written, f in hit]
-        return []
+            if last.endswith(end) and len(last) - len(end) >= 4 and head + last[: -len(end)] in self._by_norm:
+                return head + last[: -len(end)]
+        if linking_vowel and re.search(r"[bcdfghjklmnpqrstvwxz]i$", last) and head + last[:-1] in self._by_norm:
+            return head + last[:-1]
+        return None
 
     def suggestions(self, text: str, n: int = 3) -> list[str]:
         """Close data names for a name that did not resolve (for 'did you mean …?')."""

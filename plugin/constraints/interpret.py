@@ -18,7 +18,7 @@ from ..tasks.base import Instance
 from .compile import by_id, compile_constraints
 from .resolve import Clarify, Resolved, resolve_target
 from .rules import Ambiguous, NeedsDistance, NoRule, parse
-from .schema import schema_errors
+from .schema import TYPE_COLUMNS, schema_errors
 
 SELECTION = re.compile(r"^(?:the\s+)?(?:current\s+|given\s+)?(?:selection|selected(?:\s+(?:features?|area|parcels?|blocks?))?|"
                        r"area|polygons?|layer)$", re.I)
@@ -178,6 +178,22 @@ def _finish_each(c: dict[str, Any], inst: Instance, text: str, source: str, sele
         return [finish({**c, "target": {**c["target"], "name": n}}, inst, text, source, selection) for n in names]
 
 
+def _narrow_type(c: dict[str, Any], inst: Instance) -> None:
+    """A type word that fits several types ("hospital": rules.type_of gives the prefix) is read against
+    what the instance offers: the one type it has of them, else the constraint holds for all of them
+    and the note says which."""
+    typ = str(c.get("type") or "")
+    offered = sorted({str(v) for k in TYPE_COLUMNS if k in inst.candidates for v in inst.candidates[k].astype(str)})
+    if not typ or typ in offered:
+        return
+    fits = [v for v in offered if v.casefold().startswith(typ.casefold())]
+    if len(fits) == 1:
+        c["type"] = fits[0]
+    elif len(fits) > 1:
+        said = f"'{typ}' covers {' and '.join(fits)} here: the constraint is over all of them"
+        c["note"] = "; ".join(x for x in (c.get("note"), said) if x)
+
+
 def finish(c: dict[str, Any], inst: Instance, text: str, source: str, selection: str | None = None) -> dict[str, Any]:
     """Resolve the target, check the schema and that it compiles; Clarify when it cannot."""
     c = {k: v for k, v in c.items() if v is not None and k != "spelled_as"}
@@ -210,6 +226,7 @@ def finish(c: dict[str, Any], inst: Instance, text: str, source: str, selection:
             c["geometry"] = r.wkt
         if r.note:
             c["note"] = "; ".join(x for x in (c.get("note"), r.note) if x)
+    _narrow_type(c, inst)
     c.update(text=text, source=source)
     errs = schema_errors(c)
     if errs:

@@ -17,6 +17,7 @@ station) are taken together.
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 import re
 from dataclasses import dataclass
@@ -36,6 +37,10 @@ _FACILITIES = [(re.compile(p, re.I), c, t) for p, c, t in lexicon.facility_terms
 #: a generic noun after a data name ("the Makasiinit block", "the Sanomatalo plot": resources/lexicon/facilities.json)
 #: one or two of them, "city" before one: "the Kirahvi city block", "the Hopeatalo building footprint"
 PLACE_NOUN = re.compile(r"(?:\s+(?:city\s+)?(?:" + lexicon.place_nouns_pattern() + r")){1,2}$", re.I)
+#: a noun for the outline after a name, and one lower-case kind word before it ("the Kumparepuisto park
+#: boundary", "the Lohi block edge", "Kumparepuiston reuna"): a named place is measured from its outline anyway
+EDGE_NOUN = re.compile(r"(?:['’]s)?\s+(?:outer\s+)?(?i:" + lexicon.edge_nouns_pattern() + r")$")
+KIND_EDGE_NOUN = re.compile(r"(?:['’]s)?\s+[a-zåäö]+\s+(?:outer\s+)?(?i:" + lexicon.edge_nouns_pattern() + r")$")
 #: the same nouns before the name: "the city block Lohi", "kortteli Leijona" (the name capitalised)
 PLACE_NOUN_BEFORE = re.compile(r"^(?i:(?:the\s+)?(?:city\s+)?(?:" + lexicon.place_nouns_pattern() + r"))\s+(?=[A-ZÅÄÖ])")
 STREET_REACH_M = 150.0   # "the school on X street": a school this close to the street
@@ -137,23 +142,25 @@ def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
     try:
         f = _find(region, text, cat)
     except Clarify as missing:   # "the Leijona block", "the Pörssitalo outline": the name without its generic noun
-        bare = PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", text))
-        # a Finnish case's linking vowel on a name that ends in a consonant ("Stockmannista" → "Stockmanni"):
-        # only onto a name the data has as written ("Kamppi" is no "Kämp" with a vowel)
-        stem = re.sub(r"(?<=[bcdfghjklmnpqrstvwxz])i$", "", text) if re.search(r"[^aeiouyäö\s]i$", text) else text
-        if bare and bare != text:
-            said = text = bare
-        elif stem != text and name_index(region).is_name(stem):
-            said, text = text, stem
-        else:
+        found = None
+        for bare in _without_nouns(text):
+            first = name_index(region).lookup(bare, limit=1)
+            if first and first[0].how in ("words", "contains"):
+                continue   # the name before the noun is a name, not a part of one ("Esplanadi park")
+            with contextlib.suppress(Clarify):
+                found, said = _find(region, bare, cat), bare
+                break
+        # a Finnish case ending or its linking vowel ("Stockmannista" → "Stockmanni" → Stockmann): the
+        # name index's one reading of Finnish stems, only onto a name the data has as written
+        stem = None if found else name_index(region).case_stem(text, linking_vowel=True)
+        if stem:
+            try:
+                found = _find(region, stem, cat)
+            except Clarify:   # the planner's words are what is not in the data
+                raise missing from None
+        if found is None:
             raise
-        first = name_index(region).lookup(text, limit=1)
-        if said == text and first and first[0].how in ("words", "contains"):
-            raise missing from None   # the name before the noun is a name, not a part of one ("Esplanadi park")
-        try:
-            f = _find(region, text, cat)
-        except Clarify:   # the planner's words, noun and all, are what is not in the data
-            raise missing from None
+        f = found
     geom = _geometry(region, f, area)
     # a distance from a point is said to be one (the data maps no outline of that feature), and one
     # from the building that holds a POI is said to be that
@@ -164,6 +171,15 @@ def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
         point = f"distances measured from the outline of the building that holds {f.name}"
     note = "; ".join(x for x in (_read_as(said, f), point) if x) or None
     return Resolved(f.name, geom.wkt, f.category if f.kind == "poi" else None, note)
+
+
+def _without_nouns(text: str) -> list[str]:
+    """``text`` without the generic nouns after (or before) a name, most words kept first: an edge noun
+    ("… park boundary" → "… park", then "…"), then the place nouns ("the Kirahvi city block" → "Kirahvi")."""
+    out: list[str] = []
+    for t in dict.fromkeys((EDGE_NOUN.sub("", text), KIND_EDGE_NOUN.sub("", text), text)):
+        out += [t, PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", t))]
+    return [t for t in dict.fromkeys(out) if t.strip() and t != text]
 
 
 def _find(region: str, text: str, cat: str | None, kinds: tuple[str, ...] | None = None) -> NamedFeature:

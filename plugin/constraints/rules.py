@@ -42,7 +42,7 @@ ID_REF = re.compile(r"\b(" + ID_NOUN + r")s?\s*(?:#|no\.?|nr\.?|number)?\s*(\d+)
 #: "sites 2 and 5", "parcels 3, 4 and 9": every number of the list is an id
 ID_LIST = re.compile(r"\b(?:" + ID_NOUN + r")s?\s*(?:#|no\.?|nr\.?|number)?\s*"
                      r"(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or|-|–|to|through)\s*"
-                     r"(?:(?:" + ID_NOUN + r")s?\s*)?#?\d+)*)"
+                     r"(?:(?:" + ID_NOUN + r")s?\s*)?#?\d+\b(?!\s+(?:(?:new|more|ev|extra)\s+)?" + UNIT_NOUNS + r"))*)"
                      r"(?!\s*(?:k?m\b|km|kilomet|met(?:er|re)|%))", re.I)
 RAW_ID = re.compile(r"\b([snrf]\d{1,3}(?:c\d+|-[a-z_]+)?)\b")   # "s05c1", "n002", terse "s5"
 
@@ -113,13 +113,22 @@ def count_of(text: str) -> int | None:
     m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:(?:new|more|ev|\w+)\s+)?" + UNIT_NOUNS, text, re.I)
     if m:
         return _count_word(m.group(1))
-    return None
+    # "two at most around X", "3 max": the bound after the count, no noun between
+    m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:at most|at least|max(?:imum)?|min(?:imum)?|tops)\b",
+                  text, re.I)
+    return _count_word(m.group(1)) if m else None
+
+
+#: what is left of the budget after the share said ("the rest stays in reserve"): no unspent share of its own
+REST = r"\b(?:the rest|the remainder|what(?:'s| is) left(?: over)?|whatever is left|everything else|the balance|the leftovers?)\b"
 
 
 def share_of(text: str, budget_keur: float | None) -> float | None:
     """The budget share an instruction allows (0..1), None when it names none."""
     low = text.lower()
-    unspent = bool(re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", low))
+    # "spend at most 70 % and keep the rest in reserve": the reserve is the rest, the share said is spent
+    unspent = bool(re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", low)) and \
+        not re.search(REST + r".*\b(?:" + lexicon.unspent_pattern() + r")\b", low)
     money = money_amounts(text)
     # a fraction or per cent inside an amount of money ("half a million of the €800 000") is no share
     bare = "".join(" " if any(m.start <= k < m.end for m in money) else ch for k, ch in enumerate(low))
@@ -190,10 +199,28 @@ def _types(task: str) -> tuple[tuple[str, str], ...]:
 
 
 def type_of(text: str, task: str) -> str | None:
+    """The type (land use, site kind, road kind) the text names, None when none; a word that fits
+    several types ("hospital": large or small) gives their shared prefix (lexicon ``type_families``),
+    a constraint over all of them. Words of a name in the genitive ("Kaisaniemen puisto") are no type."""
+    text = GENITIVE_NAME.sub(lambda m: m.group(0) if _no_genitive(m.group(1), task) else " ", text)
     for name, pat in _types(task):
-        if re.search(rf"\b(?:{pat})\b", text, re.I):
-            return name
+        m = re.search(rf"\b(?:{pat})\b", text, re.I)
+        if m:
+            return next((fam for fam, fpat in lexicon.type_families(task)
+                         if re.fullmatch(rf"(?:{fpat})", m.group(0), re.I)), name)
     return None
+
+
+#: a capitalised name in the genitive and the noun after it are one name ("Kaisaniemen puisto",
+#: "Helsingin sairaala"): the noun is the name's, no type or place word of the instruction
+GENITIVE_NAME = re.compile(r"(?<![\w'’-])([A-ZÅÄÖ][\w'’-]*n)(?:\s+[a-zåäö]+n)*\s+[a-zåäö]+\b")
+
+
+def _no_genitive(word: str, task: str) -> bool:
+    """A capitalised word in -n that is a word of ours, no name: "Green spaces …", "Within 300 m …"."""
+    low = word.casefold()
+    return low in _known_words()[0] or low in lexicon.not_names() or any(
+        re.fullmatch(rf"(?:{pat})", low) for _, pat in _types(task))
 
 
 def term_of(text: str, task: str) -> str | None:
@@ -210,20 +237,27 @@ def term_of(text: str, task: str) -> str | None:
 NAME_LIST = re.compile(r"\b([A-ZÅÄÖ][\w-]*(?: [\w-]+){0,3}?)((?:, [A-ZÅÄÖ][\w-]*(?: [\w-]+){0,3}?)+),? (and|or) (?=[A-ZÅÄÖ])")
 
 
+#: words after a place that say how, not which place ("outside Kluuvi only", "out of the Lohi block
+#: entirely", "off Kiasma altogether"): lower-case adverbs in -ly and a few fixed ones, any run of them
+TRAILING = re.compile(r"(?:\s+(?:(?i:only|too|as well|also|then|altogether|at all|whatsoever|anyway|either|"
+                      r"for now|for good|any ?more|please)|[a-zåäö]{3,}ly))+$")
+
+
 def target_phrase(text: str) -> str | None:
     """The place an instruction names: after of / from / near / by / on / around / inside …"""
     text = NAME_LIST.sub(lambda m: m.group(1) + m.group(2).replace(",", f" {m.group(3)}") + f" {m.group(3)} ", text)
     for m in re.finditer(r"\b(?:of|from|near|nearby|by|next to|close to|around|beside|at|on|inside|in|within|"
                          r"avoid(?!\s+\w+ing\b)|off|outside)\s+"
-                         r"(?!\d)(?!least\b|most\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
-        phrase = re.split(r"\s*(?:,|;|\.\s|\.$|\s-\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b|"
+                         r"(?!\d)(?!least\b|most\b)(?!at\s+(?:least|most)\b)(?!the budget\b)(?=([^,;:]+))", text, re.I):
+        phrase = re.split(r"\s*(?:,|;|\.\s|\.$|[?!]|\s[-—–]\s|\bwithin\b|\bbecause\b|\bsince\b|\bas\b|\bfor\b|\bthere\b|"
                           r"\bfree (?:of|from)\b|\bwith (?:all|any|every|each|the|our|no)\b|"
                           r"\band\s+(?=" + CLAUSE_START + r")|"
+                          r"\bwe\b|\byou\b|\bthey\b|\bI\b|"
                           r"\b(?:would|should|could|must|is|are|will|please|if|may|might|can|cannot|shall|has to|have to|"
                           r"needs? to|ought)\b)",
                           m.group(1))[0]
         phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase.strip(), flags=re.I).strip(" .!?'\"")
-        phrase = re.sub(r"\s+(?:only|too|as well|also|then)$", "", phrase, flags=re.I)   # "outside Kluuvi only"
+        phrase = TRAILING.sub("", phrase)   # "outside Kluuvi only", "the Lohi block entirely"
         first = phrase.split()[0].lower() if phrase else ""
         if first[:1].isdigit() or lexicon.is_number_word(first):   # "a 250 m radius of X", "a minimum of two chargers"
             continue
@@ -283,11 +317,17 @@ CLAUSES = re.compile(r"\s*(?:;|(?<=[.!?])\s+|,\s*(?=(?:and\s+)?(?:link|site|parc
                      r"\balso\b|,\s*and\s+|,?\s+and\s+(?=" + CLAUSE_START + r"))\s*", re.I)
 
 
+#: a question the text answers itself the other way ("… out? no — keep it in", "… in? actually, out")
+CORRECTED = re.compile(r"\?\s*(?:no|nope|nah|actually|wait|sorry|scratch that|on second thought)\b[\s,.!—–-]", re.I)
+
+
 def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
     """Constraints (neutral form) of one instruction; NoRule / Ambiguous when it cannot."""
     # one space between words: several patterns start with \s*, and a long run of spaces made
     # re.split backtrack quadratically (8,000 spaces: over 40 s)
     text = " ".join(text.split())
+    if CORRECTED.search(text):   # "link 2 is out? no — keep it in": read whole, the first words would win
+        raise Ambiguous(f"'{text}' takes back what it said first: say it once, as you mean it (e.g. 'link 2 in')")
     parts = [p for p in CLAUSES.split(text.strip()) if p.strip()]
     got = None
     if len(parts) > 1:
@@ -297,7 +337,9 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
         got = parse_one(text, task, budget_keur)
     same = _one_kind_said_two_ways(text, task)
     if same:
-        raise Ambiguous(f"'{same[0]}' and '{same[1]}' are one kind here ({same[2]}), and one of them is negated: "
+        why = (" (the road task's links are new links and rebuilds of links the network lost: an upgrade of a "
+               "link is its rebuild, no kind of its own)" if task == "road" else "")
+        raise Ambiguous(f"'{same[0]}' and '{same[1]}' are one kind here ({same[2]}){why}, and one of them is negated: "
                         f"say only whether it is in or out, e.g. 'link 5 in' or 'no {same[2]} links'")
     left = unread_words(text, got, task)
     if left:   # a reading that leaves out a word of meaning would apply what was not said: asked
@@ -366,9 +408,14 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
     extra = lexicon.unread_type_pattern(task)
     if extra:
         left += [m.group(0) for m in re.finditer(rf"\b(?:{extra})\b", low_text)]
+    def of_types(name: str) -> bool:
+        return any(name.casefold().startswith(t) or t.startswith(name.casefold()) for t in types)
+    # the words of a type the reading holds ("small hospitals" of hospital_s): "hospitals" in them is read
+    held = [m.span() for name, pat in _types(task) if of_types(name) for m in re.finditer(rf"\b(?:{pat})\b", low_text)]
     for name, pat in _types(task):
-        for word in dict.fromkeys(m.group(0) for m in re.finditer(rf"\b(?:{pat})\b", low_text)):
-            if not (any(name.casefold().startswith(t) or t.startswith(name.casefold()) for t in types)
+        found = [m for m in re.finditer(rf"\b(?:{pat})\b", low_text) if not any(a <= m.start() and m.end() <= b for a, b in held)]
+        for word in dict.fromkeys(m.group(0) for m in found):
+            if not (of_types(name)
                     or category_of(word) in cats or term_of(word, task) in terms
                     or any(word.split()[0] in n for n in names)):
                 left.append(word)
@@ -470,6 +517,11 @@ def _plain(text: str) -> str:
                t, flags=re.I)
     # "no fewer than 2" / "2 or more" are at least 2, "2 or fewer" at most 2 (before "fewer than" below)
     num = r"(\d+|" + lexicon.number_words_pattern() + r")"
+    # "don't let more than one charger …", "never more than two": a bound, not "at least 2" negated
+    t = re.sub(r"\b(?:do not|don['’]?t|never|cannot|can['’]?t|won['’]?t|shouldn['’]?t|must not|mustn['’]?t|should not|"
+               r"may not)\s+((?:[a-z]+\s+){0,3}?)more\s+than\s+" + num + r"\b" + NOT_A_MEASURE + NOT_MONEY,
+               lambda m: f"{m.group(1)}at most {m.group(2)}", t, flags=re.I)
+    t = re.sub(r"\s+(?:at all|whatsoever)\b", "", t, flags=re.I)   # "no new links at all": emphasis, no place "all"
     t = re.sub(r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+" + num + r"\b" + NOT_A_MEASURE, r"at least \1", t, flags=re.I)
     t = re.sub(r"\b" + num + r"\s+or\s+more\b", r"at least \1", t, flags=re.I)
     t = re.sub(r"\b" + num + r"\s+or\s+(?:fewer|less)\b", r"at most \1", t, flags=re.I)
@@ -507,7 +559,11 @@ def _finnish_places(t: str) -> str:
 
 
 #: "Kluuvi: max two chargers", "Kiasma: no charger within 200 m": a name fronted with a colon
-FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s*:\s+(.+)$")
+FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)(?:\s*:|\s+[—–-])\s+(.+)$")
+#: "Majavankatu — we'd like at least one upgrade within 500 m of it", "As for Kiasma, no chargers within
+#: 200 m of it": a place fronted, then "it" where the place stands in the rest
+FRONTED_IT = re.compile(r"^(?:(?i:as for|about|regarding|concerning)\s+)?([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)"
+                        r"(?:\s*[:,]|\s+[—–-])\s+(.+\b(?i:of|from|in|inside|around|near|off|outside|by|to|into)\s+)it\b(.*)$")
 NOT_A_PLACE = re.compile(r"\b(?:note|rule|goal|also|budget|money|instruction|constraint|plan|priority|weight|"
                          r"then|and|but|or)\b", re.I)
 
@@ -551,6 +607,9 @@ def _fronted_place(t: str) -> str:
     subject ("Kiasma needs at least two chargers within 400 m"), or off-limits ("Kluuvi is off-limits
     for chargers" → "no chargers inside Kluuvi"). Not an id ("Parcel 2: school"), a score term or
     emphasis ("Emphasis: travel time"), or a keyword."""
+    it = FRONTED_IT.match(t)
+    if it and not NOT_A_SUBJECT.search(it.group(1)) and _place_head(it.group(1), it.group(2) + it.group(3)):
+        return f"{it.group(2)}{it.group(1)}{it.group(3)}"
     off = OFF_LIMITS.match(t)
     if off and not NOT_A_SUBJECT.search(off.group(1)) and _place_head(off.group(1), ""):
         return f"no {off.group(2) or 'candidates'} inside {off.group(1)}"
@@ -637,7 +696,7 @@ FAR_FROM = re.compile(r"\b(?:(?:no|not one|not a single|none of the|not (?:be )?
                       r"s?|nobody|no ?-?one|not anyone|no resident|no person|no people)\b"
                       r".*\b(?:more than|farther than|further than|over|beyond)\b.*?"
                       r"\b(?:to (?:reach|get to|walk to|find)|(?:away )?from|to|of|for)\s+"
-                      r"(?:an?\s+|the nearest\s+|the closest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;]|$)")
+                      r"(?:an?\s+|the nearest\s+|the closest\s+|some\s+|any\s+)?([a-z ]+?)\s*(?:[.,;!?]|$)")
 #: "homes must have a school within 700 m": the homes, in the plural, as the subject
 HOMES_SAY = re.compile(r"(?:the\s+|our\s+|all\s+)?(?:residential\s+)?(?:homes|residents|households|dwellings|inhabitants)"
                        r"\b.*\b(?:should|must|need|have|has|get|be|within)\b")
@@ -665,7 +724,7 @@ def _coverage(x: _Said) -> list[dict[str, Any]] | None:
         raise Ambiguous("a distance from every home is read as coverage only ('every residential block within 500 m "
                         "of a school'); to keep sites away from somewhere, name the place: 'no station within 200 m "
                         "of <place>'")
-    m = re.search(r"\bof (?:an? |the nearest |some )?([a-z ]+?)\s*(?:[.,;]|$)", low) or \
+    m = re.search(r"\bof (?:an? |the nearest |some )?([a-z ]+?)\s*(?:[.,;!?]|$)", low) or \
         re.search(r"\b(?:have|has|get|gets|with|needs?|reach(?:es)?)\s+(?:an?\s+|some\s+|the\s+)?([a-z ]+?)\s+within\b",
                   low)
     from .resolve import category_of
@@ -743,6 +802,9 @@ def _near_place(x: _Said) -> list[dict[str, Any]] | None:
         raise NeedsDistance(phrase, near_word.group(1))
     neg = NEG.search(re.sub(re.escape(phrase), " ", t, flags=re.I))
     cnt = count_of(t)
+    if cnt is None and re.search(r"\b(?:at most|no more than|not more than|max(?:imum)?)\b", low):
+        # a bound with no count read: never "at least one" (the bound's opposite)
+        raise Ambiguous(f"at most how many within {dist:g} m of {phrase}? e.g. 'at most 2 within {dist:g} m of {phrase}'")
     at_most = re.search(r"\b(at most|no more than|not more than|max(?:imum)?|up to|only)\b", low)
     if re.search(r"\bexactly\b", low) and cnt is not None:   # "exactly two within 500 m of X"
         return [_base("count_min", target=target, distance_m=dist, count=cnt, type=typ),
@@ -822,6 +884,10 @@ def _counts(x: _Said) -> list[dict[str, Any]] | None:
 def _except(x: _Said) -> list[dict[str, Any]] | None:
     """"nothing but green inside X" names what to allow, which no one constraint says: asked (read
     by the later rules it was stored as its opposite, "no green inside X")."""
+    if re.search(r"\b(?:all|every\w*|each)\b.*\b(?:except|apart from|other than|save for|but not)\b", x.low):
+        # "all links except link 5": read by the later rules it was stored as its opposite, "link 5 in"
+        raise Ambiguous("'all … except …' keeps one out and the rest in, which no one constraint says: say what to "
+                        "keep out, e.g. 'link 5 out', and what to keep in")
     if re.search(r"\b(?:nothing|none|no\w*) (?:but|except|other than|apart from)\b|\banything but\b", x.low):
         raise Ambiguous("'nothing but …' allows one kind and keeps out the rest: say which to keep out, e.g. "
                         "'no offices inside <area>'")

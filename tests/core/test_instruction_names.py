@@ -125,3 +125,73 @@ def test_an_id_the_instance_lacks_is_asked_with_the_numbers_it_has():
     have = faces[0]
     (c,) = interpret(f"block {have} → school", land).constraints
     assert (c["kind"], c["target"]["id"], c["type"]) == ("lock_in", str(have), "school")
+
+
+@cache
+def kotka(task: str):
+    """The small kotka instance of ``task`` (seed 0), built once per run."""
+    return task_class(task).build(load_city("kotka"), "small", seed=0)
+
+
+@pytest.mark.parametrize("region, task, text, name", [
+    # a name, a kind noun and "boundary" / "edge" / "reuna": the name's outline (issue 29, sixth half)
+    ("helsinki", "station", "no chargers within 150 m of the Lohi block edge", "Lohi"),
+    ("helsinki", "land", "no offices within 100 m of the Leijona block's outer edge", "Leijona"),
+    ("helsinki", "station", "at most one charger within 200 m of the Kirahvi kortteli boundary", "Kirahvi"),
+    ("kotka", "road", "at most one new link within 300 m of the Kumparepuisto park boundary", "Kumparepuisto"),
+    ("kotka", "land", "no schools within 250 m of Kumparepuiston reuna", "Kumparepuisto"),
+    # a place noun and an adverb after the name, misspelt or not
+    ("helsinki", "station", "No chargers in the Lohi block at all.", "Lohi"),
+    ("helsinki", "road", "Keep new links off the Kirahvi kortteli completely", "Kirahvi"),
+    ("helsinki", "land", "offices out of the Leijonna city block altogether", "Leijona"),
+])
+def test_edge_nouns_and_adverbs_after_a_name_are_read_past(region, task, text, name):
+    inst = small(task) if region == "helsinki" else kotka(task)
+    (c,) = interpret(text, inst).constraints
+    assert c["target"]["name"] == name
+
+
+def test_a_park_boundary_is_measured_from_the_park_outline():
+    # the distance from "the Kumparepuisto park boundary" is the distance from the park's polygon, the
+    # same as from "Kumparepuisto" itself (a polygon, not its point)
+    road = kotka("road")
+    (edge,) = interpret("no new links within 200 m of the Kumparepuisto park boundary", road).constraints
+    (park,) = interpret("no new links within 200 m of Kumparepuisto", road).constraints
+    assert edge["geometry"] == park["geometry"] and edge["geometry"].startswith(("POLYGON", "MULTIPOLYGON"))
+
+
+def test_an_edge_noun_never_makes_a_part_of_a_longer_name_a_name():
+    it = interpret("no chargers within 100 m of the Esplanadi park edge", small("station"))
+    assert not it.constraints and "not in the helsinki data" in it.clarification
+
+
+@pytest.mark.parametrize("text, want", [
+    # "hospital" fits the two hospital types the land instance has: a constraint over both, said so
+    ("No hospital parcels within 300 m of Ateneum.", "hospital"),
+    ("at most one hospital", "hospital"),
+    ("ei sairaaloita 300 m säteellä Kiasmasta", "hospital"),
+    # a word of one type stays that type
+    ("at least one large hospital", "hospital_l"),
+])
+def test_hospital_is_every_hospital_type_the_instance_offers(text, want):
+    land = small("land")
+    offered = sorted(t for t in set(land.candidates["type"]) if t.startswith("hospital"))
+    assert offered == ["hospital_l", "hospital_s"]   # the instance distinguishes them
+    (c,) = interpret(text, land).constraints
+    assert c["type"] == want
+    if want == "hospital":
+        assert "covers hospital_l and hospital_s" in c["note"]
+
+
+@pytest.mark.parametrize("region, written, linking, stem", [
+    # one reading of Finnish stems (the name index's), for lookup and the instruction resolver alike
+    ("helsinki", "Kiasmasta", False, "kiasma"),
+    ("helsinki", "Kluuvissa", False, "kluuvi"),
+    ("helsinki", "Stockmannista", False, "stockmann"),
+    ("helsinki", "Stockmanni", True, "stockmann"),   # the linking vowel the rules leave
+    ("helsinki", "Stockmanni", False, None),
+    ("kotka", "Kumparepuiston", False, "kumparepuisto"),
+    ("helsinki", "Kamppi", True, None),               # a name of its own, no "Kämp" with a vowel
+])
+def test_one_reading_of_finnish_stems(region, written, linking, stem):
+    assert name_index(region).case_stem(written, linking_vowel=linking) == stem

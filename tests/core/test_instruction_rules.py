@@ -381,6 +381,152 @@ STRANGER_PHRASINGS = [  # (text, task, expected readings) at a budget of 700 k�
 ]
 
 
+# Issue 29, the classes the sixth held-out half showed (retired to dev after its one run; each class in
+# phrasings, places, tasks and regions of our own, not its items). The names' resolution (edge nouns, a
+# place noun and an adverb after a name, "hospital" against the instance's types): test_instruction_names.py.
+SIXTH_HALF_CLASSES = [  # (text, task, expected readings) at a budget of 700 k€
+    # a name followed by "?" or "!" and more words: the place ends at the sign
+    ("any chance of at most one charger within 300 m of Kiasma? it's busy there", "station",
+     [("count_max", "Kiasma", 300.0, 1, None, None)]),
+    ("no new links within 250 m of Kluuvi? the streets are narrow", "road",
+     [("exclude_near", "Kluuvi", 250.0, None, None, None)]),
+    ("keep offices 200 m away from Stockmann! shoppers need room", "land",
+     [("exclude_near", "Stockmann", 200.0, None, None, None)]),
+    ("at least one charger within 400 m of Lasipalatsi?! it is a meeting point", "station",
+     [("count_min", "Lasipalatsi", 400.0, 1, None, None)]),
+    # a place (noun) followed by an adverb: the adverb says how, not which place
+    ("No chargers in the Lohi block at all.", "station", [("outside_area", "Lohi block", None, None, None, None)]),
+    ("Keep new links off the Kirahvi kortteli completely", "road",
+     [("outside_area", "Kirahvi kortteli", None, None, None, None)]),
+    ("offices out of the Leijona city block altogether", "land",
+     [("outside_area", "Leijona city block", None, None, None, None)]),
+    ("Chargers only inside Kluuvi, strictly", "station", [("inside_area", "Kluuvi", None, None, None, None)]),
+    # a name, a kind noun and "boundary" / "edge" / "reuna": the phrase as said (the resolver reads past them)
+    ("no chargers within 150 m of the Lohi block edge", "station",
+     [("exclude_near", "Lohi block edge", 150.0, None, None, None)]),
+    ("at most one new link within 300 m of the Kumparepuisto park boundary", "road",
+     [("count_max", "Kumparepuisto park boundary", 300.0, 1, None, None)]),
+    ("no schools within 250 m of Kumparepuiston reuna", "land",
+     [("exclude_near", "Kumparepuiston reuna", 250.0, None, None, None)]),
+    # a place fronted (dash, colon, comma, "as for"), then "it" where the place stands
+    ("Kiasma — no chargers within 200 m of it", "station", [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+    ("As for Stockmann, at most two chargers within 300 m of it.", "station",
+     [("count_max", "Stockmann", 300.0, 2, None, None)]),
+    ("Kluuvi: we want no new links in it", "road", [("outside_area", "Kluuvi", None, None, None, None)]),
+    ("Suurniitty, at least one school within 400 m of it please", "land",
+     [("count_min", "Suurniitty", 400.0, 1, None, None)]),
+    ("Marttilankatu - keep rebuilds at least 300 m away from it", "road",
+     [("exclude_near", "Marttilankatu", 300.0, None, None, None)]),
+    # a fronted place with a dash and a bound, as with a colon
+    ("Kluuvi — max two chargers", "station", [("count_max", "Kluuvi", None, 2, None, None)]),
+    # a Finnish genitive name and its noun are one name ("Kaisaniemen puisto"), never a type and a name
+    ("Kaisaniemen puisto max one station", "station", [("count_max", "Kaisaniemen puisto", None, 1, None, None)]),
+    ("no more than 2 parcels in Kaisaniemen puisto", "land",
+     [("count_max", "Kaisaniemen puisto", None, 2, None, None)]),
+    ("Tähtitorninvuoren puisto at most two chargers", "station",
+     [("count_max", "Tähtitorninvuoren puisto", None, 2, None, None)]),
+    ("Vanhan kirkon puisto: no offices", "land", [("outside_area", "Vanhan kirkon puisto", None, None, None, None)]),
+]
+
+
+#: stranger instructions of our own after the sixth half (all three tasks, both regions), as they read
+SIXTH_HALF_STRANGER = [  # (text, task, expected readings) at a budget of 700 k€
+    # "the rest" kept in reserve is no unspent share: the share said is what may be spent
+    ("We can't afford more than 60 % of the budget, and the rest stays in reserve", "road",
+     [("budget_share_max", None, None, None, 0.6, None)]),
+    ("Spend at most 70 % and keep the rest in reserve", "station", [("budget_share_max", None, None, None, 0.7, None)]),
+    ("Use at most 3/4 of the budget; the remainder stays unspent", "land",
+     [("budget_share_max", None, None, None, 0.75, None)]),
+    ("keep a fifth of the money in reserve, spend the rest", "road", [("budget_share_max", None, None, None, 0.8, None)]),
+    # a question word before the instruction, a fronted topic with "regarding", a trailing "no more"
+    ("Chargers? Not within 250 m of Kiasma, thanks.", "station", [("exclude_near", "Kiasma", 250.0, None, None, None)]),
+    ("Regarding Ateneum: keep every charger at least 150 m away from it.", "station",
+     [("exclude_near", "Ateneum", 150.0, None, None, None)]),
+    ("at most two chargers within 500 m of Suurniitty please, no more", "station",
+     [("count_max", "Suurniitty", 500.0, 2, None, None)]),
+    ("Heliän hautausmaa: no new links within 300 m of it", "road",
+     [("exclude_near", "Heliän hautausmaa", 300.0, None, None, None)]),
+    ("at least one rebuild within 400 m of Majavankatu? it floods often", "road",
+     [("count_min", "Majavankatu", 400.0, 1, None, None)]),
+    # the bound after a bare count ("two at most"); a negated "more than" is a bound, never "at least N+1"
+    ("Stations: two at most around Rautatientori, say within 350 m", "station",
+     [("count_max", "Rautatientori", 350.0, 2, None, None)]),
+    ("three max within 250 m of Kiasma", "station", [("count_max", "Kiasma", 250.0, 3, None, None)]),
+    ("Don't let more than one charger land within 200 m of Kiasma; it's a museum!", "station",
+     [("count_max", "Kiasma", 200.0, 1, None, None)]),
+    ("never more than two new links within 300 m of Majavankatu", "road",
+     [("count_max", "Majavankatu", 300.0, 2, None, None)]),
+    ("We shouldn't put more than 2 schools within 500 m of Stockmann.", "land",
+     [("count_max", "Stockmann", 500.0, 2, None, None)]),
+    # "at all" is emphasis, never a place "all"; coverage ends at "!"
+    ("Kluuvi shouldn't get any new links at all", "road", [("outside_area", "Kluuvi", None, None, None, None)]),
+    ("Every dwelling should be within 800 m of a clinic!", "land", [("coverage", "clinic", 800.0, None, None, None)]),
+    # a place fronted with "within D of X", then the clause's subject
+    ("Within 300 m of Stockmann we want exactly two chargers.", "station",
+     [("count_min", "Stockmann", 300.0, 2, None, None), ("count_max", "Stockmann", 300.0, 2, None, None)]),
+    ("Near Kiasma, within 200 m, I want no chargers.", "station", [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+]
+
+
+@pytest.mark.parametrize("text, task", [
+    # "all … except …" keeps one out and the rest in: asked (the later rules read it as its opposite, a lock-in)
+    ("All links except link 5", "road"),
+    ("every site but not site 3", "station"),
+    ("Use all parcels apart from parcel 10.", "land"),
+])
+def test_all_except_is_asked_never_its_opposite(text, task):
+    with pytest.raises(Ambiguous, match="all … except"):
+        parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text, task", [
+    # a question the text answers itself the other way: asked (read whole, the first words won: "link 2 out")
+    ("link 2 is out? no — keep it in", "road"),
+    ("Site 5 in? Actually, leave it out.", "station"),
+    ("parcel 10 as a school? wait, no, an office", "land"),
+])
+def test_an_instruction_that_takes_itself_back_is_asked(text, task):
+    with pytest.raises(Ambiguous, match="takes back what it said first"):
+        parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text", ["at most chargers within 300 m of Kiasma", "Max stations within 200 m of Ateneum."])
+def test_a_bound_with_no_count_near_a_place_is_asked_never_at_least_one(text):
+    with pytest.raises(Ambiguous, match="at most how many"):
+        parse(text, "station", 700.0)
+
+
+@pytest.mark.parametrize("text, task, typ", [
+    # a word that fits several types the instance distinguishes: the types' prefix (all of them)
+    ("No hospitals inside Punavuori.", "land", "hospital"),
+    ("at most one hospital", "land", "hospital"),
+    ("ei sairaaloita 300 m säteellä Kiasmasta", "land", "hospital"),
+    ("no hospital parcels within 250 m of Ateneum", "land", "hospital"),
+    # a word of one type stays that type
+    ("at least one large hospital", "land", "hospital_l"),
+    ("at least two clinics", "land", "hospital_s"),
+    ("no small hospitals inside Kluuvi", "land", "hospital_s"),
+    # a genitive name's noun is no type: no green in "Kaisaniemen puisto"
+    ("no more than 2 parcels in Kaisaniemen puisto", "land", None),
+    # a word of ours in -n at the start is no genitive name: "Green" keeps its type
+    ("Green spaces: at least two", "land", "green_s"),
+    ("Green areas at least 2 within 500 m of Kiasma", "land", "green_s"),
+])
+def test_a_type_word_of_several_types_is_their_prefix(text, task, typ):
+    assert {c.get("type") for c in parse(text, task, 700.0)} == {typ}
+
+
+@pytest.mark.parametrize("text, task, unread", [
+    # a count after "and" is no id: "site 3 and 12 chargers" is no "sites 3 and 12"
+    ("Keep site 3 and 12 chargers", "station", "12"),
+    ("Drop link 4 and 3 new links at most", "road", "3"),
+    ("parcel 5 in and 2 schools", "land", "2"),
+])
+def test_a_count_after_and_is_no_id(text, task, unread):
+    with pytest.raises(Ambiguous, match=f"but not '{unread}'"):
+        parse(text, task, 700.0)
+
+
 @pytest.mark.parametrize("text", ["at least two chargers within 300 m", "Put at most one school within 500 m."])
 def test_a_count_within_a_distance_of_nothing_named_is_asked_never_a_total(text):
     with pytest.raises(Ambiguous, match="of what"):
@@ -404,6 +550,7 @@ def test_a_sentence_that_starts_with_a_word_of_ours_is_no_fronted_place(text):
 @pytest.mark.parametrize("text, kind", [
     ("enintään yksi uusi linkki Kluuvissa", "new"),
     ("ei uusia linkkejä 250 metrin säteellä Ateneumista", "new"),
+    ("ei uusia teitä Kumparepuistossa", "new"),   # "tie" (road) is "tei-" in the plural
 ])
 def test_finnish_road_kinds(text, kind):
     assert {c["type"] for c in parse(text, "road", 700.0)} == {kind}
@@ -421,7 +568,8 @@ NAME_THEN_BOUND = [
 @pytest.mark.parametrize("text, task, budget, expect",
                          [(t, k, 500.0, e) for t, k, e in OUR_PHRASINGS + THIRD_HALF_CLASSES]
                          + [(t, k, 700.0, e) for t, k, e in FOURTH_HALF_CLASSES + FOURTH_HALF_FURTHER
-                            + FIFTH_HALF_CLASSES + STRANGER_PHRASINGS + NAME_THEN_BOUND])
+                            + FIFTH_HALF_CLASSES + STRANGER_PHRASINGS + NAME_THEN_BOUND + SIXTH_HALF_CLASSES
+                            + SIXTH_HALF_STRANGER])
 def test_rules_read_each_class_of_phrasing(text, task, budget, expect):
     assert brief(parse(text, task, budget)) == expect
 
@@ -431,7 +579,6 @@ def test_rules_read_each_class_of_phrasing(text, task, budget, expect):
     # a name no reading uses: never a count over the whole plan
     ("Two chargers at most, Kluuvi", "station", "Kluuvi"),
     ("at most one school parcel please Marttila", "land", "Marttila"),
-    ("Kaisaniemen puisto max one station", "station", "Kaisaniemen"),
     # a kind the candidates have no type for: never dropped ("fast" is no site kind)
     ("Site 4 must get a fast charger", "station", "fast"),
     ("at least two rapid chargers within 300 m of Kiasma", "station", "rapid"),
