@@ -54,8 +54,10 @@ def load_items(split: str) -> list[dict[str, Any]]:
         for c in item["expect"] if isinstance(item["expect"], list) else ():
             if c.get("road_kind") in kinds:
                 c["type"] = kinds[c.pop("road_kind")]["data_kind"]
-            if item.get("note") and c.get("type") and not c.get("note"):   # "hospital: hospital_s or hospital_l
-                c["note"] = item["note"]                                    # accepted", said of the whole item
+            # "hospital: hospital_s or hospital_l accepted", said of the whole item: only a note that names
+            # types this way stands for the item's typed constraints (another note may hold any word)
+            if c.get("type") and not c.get("note") and re.search(r"\b[a-z]+_[ls]\b", str(item.get("note") or "")):
+                c["note"] = item["note"]
     return items
 
 
