@@ -265,6 +265,12 @@ def target_phrase(text: str) -> str | None:
                                        r"|each other|one another|them|it|here|the money|money)(?:\s+" + UNIT_NOUNS + r")?",
                                        phrase, re.I):
             return phrase
+    # terse: a distance, then the place with no "of" ("min 2 chargers ≤ 300 m Vanha kirkko"): a capitalised
+    # word right after the unit that is no word of ours starts the place, up to where a phrase ends
+    m = re.search(r"\d\s*(?:m|km|metres?|meters?|metriä|kilomet\w+)\s+([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3})", text)
+    if m and m.group(1).split()[0].casefold() not in lexicon.not_names() | _known_words()[0]:
+        phrase = re.split(r"\s*(?:,|;|\.\s|\.$|[?!]|\s[-—–]\s|\b(?:and|but|or|with|within|at|please)\b)", m.group(1))[0]
+        return TRAILING.sub("", phrase.strip(" .!?'\"")) or None
     return None
 
 
@@ -311,9 +317,12 @@ CLAUSE_START = (r"(?:at least|at most|no|not|never|keep|leave|spend|only|every|a
 
 #: where one instruction of several ends: a sentence end ("Link 12 out. No new links in X."), ";",
 #: ", and …" ("… of Teboil, and the plan should favour short service times"), "and" before words
-#: that start an instruction, "also", a comma before the next id. Each part must read on its own,
+#: that start an instruction, "also", a comma before the next id or before a bound over the whole plan
+#: (", at most 3 overall": it was read as the bound within the place before it). Each part must read on its own,
 #: else the text is read whole.
 CLAUSES = re.compile(r"\s*(?:;|(?<=[.!?])\s+|,\s*(?=(?:and\s+)?(?:link|site|parcel|block)\b)|\band also\b|"
+                     r",\s*(?=(?:at (?:least|most)|no more than|not more than|max(?:imum)?|min(?:imum)?|up to)"
+                     r"(?:\s+[\w-]+){1,3}\s+(?:overall|in total|altogether|in all|total)\b)|"
                      r"\balso\b|,\s*and\s+|,?\s+and\s+(?=" + CLAUSE_START + r"))\s*", re.I)
 
 

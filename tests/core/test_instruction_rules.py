@@ -658,3 +658,22 @@ def test_a_road_kind_said_as_nothing_new_is_kept(text, expect):
 ])
 def test_finnish_amount_words_are_no_names(text, task, term):
     assert brief(parse(text, task, 700.0)) == [("emphasis", None, None, None, None, term)]
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # terse: a distance, then the place with no "of"
+    ("min 2 chargers ≤ 300 m Vanha kirkko", "station", [("count_min", "Vanha kirkko", 300.0, 2, None, None)]),
+    ("no chargers within 200 m Kiasma", "station", [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+    ("max 1 new link ≤ 250 m Marttilankatu", "road", [("count_max", "Marttilankatu", 250.0, 1, None, None)]),
+    ("no offices 300 m Porthania", "land", [("exclude_near", "Porthania", 300.0, None, None, None)]),
+    # a bound over the whole plan after a comma is its own clause: it was read as the bound near the place
+    # before it, the "no" dropped ("no chargers within 200 m of Kiasma, at most 3 overall" → at most 3 near Kiasma)
+    ("no chargers within 200 m of Kiasma, at most 3 overall", "station",
+     [("exclude_near", "Kiasma", 200.0, None, None, None), ("count_max", None, None, 3, None, None)]),
+    ("no new links inside Kluuvi, max 4 in total", "road",
+     [("outside_area", "Kluuvi", None, None, None, None), ("count_max", None, None, 4, None, None)]),
+    ("at least one school within 500 m of Stockmann, at most two schools altogether", "land",
+     [("count_min", "Stockmann", 500.0, 1, None, None), ("count_max", None, None, 2, None, None)]),
+])
+def test_round_six_stranger_classes(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
