@@ -326,6 +326,14 @@ CLAUSES = re.compile(r"\s*(?:;|(?<=[.!?])\s+|,\s*(?=(?:and\s+)?(?:link|site|parc
                      r"\balso\b|,\s*and\s+|,?\s+and\s+(?=" + CLAUSE_START + r"))\s*", re.I)
 
 
+#: "no <things> …, at least 2" / "…, two at most" in one clause, the bound bare at its end: none and a bound, which no
+#: one reading keeps (the rules read the bound near the place and dropped the "no", or the other way)
+NONE_THEN_BOUND = re.compile(r"^\s*(?:no|zero|not any|never any)\s[^,;]*,\s*((?:at (?:least|most)|no more than|not more than|"
+                             r"max(?:imum)?|min(?:imum)?|up to|exactly)\s+\w+|\w+\s+(?:at (?:least|most)|max(?:imum)?))"
+                             r"(?:\s+(?:of them|chargers?|stations?|sites?|links?|roads?|parcels?|blocks?))?"
+                             r"(?:\s+please)?\s*[.!]?\s*$", re.I)
+
+
 #: a question the text answers itself the other way ("… out? no — keep it in", "… in? actually, out")
 CORRECTED = re.compile(r"\?\s*(?:no|nope|nah|actually|wait|sorry|scratch that|on second thought)\b[\s,.!—–-]", re.I)
 
@@ -338,6 +346,11 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     if CORRECTED.search(text):   # "link 2 is out? no — keep it in": read whole, the first words would win
         raise Ambiguous(f"'{text}' takes back what it said first: say it once, as you mean it (e.g. 'link 2 in')")
     parts = [p for p in CLAUSES.split(text.strip()) if p.strip()]
+    said_both = next((m for p in parts for m in [NONE_THEN_BOUND.search(p)] if m), None)
+    if said_both:   # "no chargers within 200 m of Kiasma, at least 2": one of the two was read, the other dropped
+        raise Ambiguous(f"'{text}' says none and then '{said_both.group(1)}': say which holds — 'no …' alone, the "
+                        f"bound alone ('{said_both.group(1)} within …'), or a bound over the whole plan "
+                        f"('…, {said_both.group(1)} overall')")
     got = None
     if len(parts) > 1:
         with contextlib.suppress(NoRule):   # a part no rule reads: the text is read whole

@@ -677,3 +677,16 @@ def test_finnish_amount_words_are_no_names(text, task, term):
 ])
 def test_round_six_stranger_classes(text, task, expect):
     assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, task", [
+    # "no …" and then a bare bound in one clause: one was read, the other dropped ("…, at least 2" was read as
+    # at least 2 within 200 m of Kiasma: the opposite of "no chargers"); asked
+    ("no chargers within 200 m of Kiasma, at least 2", "station"),
+    ("no chargers within 200 m of Kiasma, at most 3", "station"),
+    ("No new links near Tikankatu within 300 m, two at most", "road"),
+    ("no schools inside Punavuori, max 2", "land"),
+])
+def test_none_then_a_bare_bound_is_asked(text, task):
+    with pytest.raises(Ambiguous, match="says none and then"):
+        parse(text, task, 700.0)
