@@ -153,6 +153,9 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
         whole = _bare_whole(text, money)
         if whole is not None:   # "450 000 euros of the 600 000 available": so is the whole after it
             amounts = [*amounts, whole]
+        later = _bare_part_of_it(text, money)
+        if later is not None:   # "we have 1,2 million euros; spend at most 900 000 of it": and the part after it
+            amounts = [*amounts, later]
         if len(amounts) >= 2 and max(amounts[:2]) > 0:   # a part of the whole, either order ("of the €1.2 M, 300 000 €")
             share = min(amounts[:2]) / max(amounts[:2])
         elif len(amounts) == 1 and budget_keur:
@@ -171,6 +174,20 @@ def _bare_part(text: str, money: list) -> float | None:
         return None
     m = re.search(r"(\d[\d\s\u202f.,]*\d|\d)\s*(k|m|thousand|million)?\s+(?:euros?\s+)?(?:out\s+)?of\s+"
                   r"(?:the|our|my|its|a|this|that|their)?\s*(?:total\s+|whole\s+)?$", text[:money[0].start], re.I)
+    if not m:
+        return None
+    got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
+    return got[0].keur if got else None
+
+
+def _bare_part_of_it(text: str, money: list) -> float | None:
+    """The k€ of a bare number said after the one amount of money as a part "of it" ("we have 1,2 million
+    euros; spend at most 900 000 of it"): it takes that amount's currency."""
+    if len(money) != 1:
+        return None
+    m = re.search(r"(?<![\w.,])(\d[\d\s\u202f.,]*\d|\d)\s*(k|m|thousand|million)?\s+(?:euros?\s+)?(?:out\s+)?of\s+"
+                  r"(?:it|that|this|them|those|these|that sum|this sum|that amount|this amount)\b",
+                  text[money[0].end:], re.I)
     if not m:
         return None
     got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
@@ -355,6 +372,13 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     if len(parts) > 1:
         with contextlib.suppress(NoRule):   # a part no rule reads: the text is read whole
             got = [c for p in parts for c in parse_one(p, task, budget_keur)]
+        if got and sum(c["kind"] == "budget_share_max" for c in got) > 1:
+            # "Our funds: 500 k€. Use no more than 400k of it.": a total said, then a part of it — one share
+            # of the whole text (each sentence alone was read as a share of the instance's budget)
+            with contextlib.suppress(NoRule, Ambiguous):
+                whole = parse_one(text, task, budget_keur)
+                if [c["kind"] for c in whole] == ["budget_share_max"]:
+                    got = whole
     if got is None:
         got = parse_one(text, task, budget_keur)
     same = _one_kind_said_two_ways(text, task)

@@ -690,3 +690,19 @@ def test_round_six_stranger_classes(text, task, expect):
 def test_none_then_a_bare_bound_is_asked(text, task):
     with pytest.raises(Ambiguous, match="says none and then"):
         parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text, task, share", [
+    # a total said in money, then a bare part "of it": a share of that total (was asked, '900 000' unread)
+    ("We have 1,2 million euros; spend at most 900 000 of it.", "road", 0.75),
+    ("The budget is €800 000 and we may use only 600 000 of that.", "land", 0.75),
+    ("€600 000 available, at most 450 000 of it on chargers", "station", 0.75),
+    # the total in a sentence of its own: one share of the whole text (each sentence was read as a share of
+    # the instance's budget, two caps, the first a wrong one)
+    ("Our funds: 500 k€. Use no more than 400k of it.", "station", 0.8),
+    ("Budget 1 M€. Spend at most 750 000 of that.", "road", 0.75),
+    ("Total: €900k. Only €600k of it may be used.", "land", 0.6667),
+])
+def test_a_part_of_a_total_said_before_it(text, task, share):
+    [c] = parse(text, task, 700.0)
+    assert c["kind"] == "budget_share_max" and c["share"] == pytest.approx(share, abs=1e-3)
