@@ -315,6 +315,8 @@ def _base(kind: str, **kw: Any) -> dict[str, Any]:
 NEG = re.compile(r"\b(no|not|never|nothing|none|nowhere|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|clear of|"
                  r"free (?:of|from)|"
                  r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
+                 # "chargers should stay 200 metres from Ateneum": kept that far off (was read as at least one within)
+                 r"(?:stay\w*|remain\w*|be kept|kept|sit\w*|lie|lying) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
                  r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
                  r"shall not|must not|cannot|don'?t|\w+n[’']t|do not|without)\b", re.I)
 OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
@@ -351,6 +353,19 @@ NONE_THEN_BOUND = re.compile(r"^\s*(?:no|zero|not any|never any)\s[^,;]*,\s*((?:
                              r"(?:\s+please)?\s*[.!]?\s*$", re.I)
 
 
+#: a rule with an exception after it ("… unless rebuilt", "… except if new"): the exception was read as the
+#: kind the rule is about, or as part of the place's name
+UNLESS = re.compile(r"\b(?:unless|except (?:if|when|where)|save (?:if|when))\b", re.I)
+#: idioms with "no" / "not" that negate nothing ("put a charger at site 5 no matter what" was read as site 5
+#: out): dropped before reading
+NO_NEGATION = re.compile(r"(?:,\s*)?\b(?:no matter (?:what|how|where|when|the cost)|whatever happens|no doubt|"
+                         r"no problem|no questions? asked|non-negotiable|not negotiable|without fail|"
+                         r"not only(?= \w+ but\b))\b", re.I)
+#: "must not exceed three", "may never go over 2": a bound (was read as none, the count dropped)
+NOT_EXCEED = re.compile(r"\b(?:not|never)\s+"
+                        r"(?:exceed|surpass|go (?:over|above|beyond)|be (?:more|greater) than|number more than)\b", re.I)
+
+
 #: a question the text answers itself the other way ("… out? no — keep it in", "… in? actually, out")
 CORRECTED = re.compile(r"\?\s*(?:no|nope|nah|actually|wait|sorry|scratch that|on second thought)\b[\s,.!—–-]", re.I)
 
@@ -360,9 +375,14 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     # one space between words: several patterns start with \s*, and a long run of spaces made
     # re.split backtrack quadratically (8,000 spaces: over 40 s)
     text = " ".join(text.split())
+    text = " ".join(NO_NEGATION.sub(" ", text).split())   # "site 5 in, no matter what": no "no"
+    text = NOT_EXCEED.sub("be at most", text)              # "must not exceed three": a bound, never "none"
     if CORRECTED.search(text):   # "link 2 is out? no — keep it in": read whole, the first words would win
         raise Ambiguous(f"'{text}' takes back what it said first: say it once, as you mean it (e.g. 'link 2 in')")
     parts = [p for p in CLAUSES.split(text.strip()) if p.strip()]
+    if UNLESS.search(text):   # "no links within 250 m of Tikankatu unless rebuilt": a rule with an exception
+        raise Ambiguous(f"'{text}' keeps an exception ('{UNLESS.search(text).group(0)} …') that no one constraint "
+                        "holds: say which kinds the rule is for, as its own instruction (e.g. 'no <kind> within 250 m of …')")
     said_both = next((m for p in parts for m in [NONE_THEN_BOUND.search(p)] if m), None)
     if said_both:   # "no chargers within 200 m of Kiasma, at least 2": one of the two was read, the other dropped
         raise Ambiguous(f"'{text}' says none and then '{said_both.group(1)}': say which holds — 'no …' alone, the "
@@ -465,6 +485,11 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
                     or category_of(word) in cats or term_of(word, task) in terms
                     or any(word.split()[0] in n for n in names)):
                 left.append(word)
+    # a road kind's own word that no pattern of the kind read ("keep new stuff away from X" read for every
+    # link): the kind said is never dropped
+    if task == "road" and not types & {"new", "rebuild"}:
+        left += [m.group(0) for m in re.finditer(r"\b(?:new|rebuil[dt]\w*|upgrad\w*)\b", low_text)
+                 if not any(m.group(0) in n for n in names) and not any(m.group(0) in w for w in left)]
     return list(dict.fromkeys(left + _unread_numbers(text, constraints)))
 
 

@@ -706,3 +706,57 @@ def test_none_then_a_bare_bound_is_asked(text, task):
 def test_a_part_of_a_total_said_before_it(text, task, share):
     [c] = parse(text, task, 700.0)
     assert c["kind"] == "budget_share_max" and c["share"] == pytest.approx(share, abs=1e-3)
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # idioms with "no" that negate nothing ("… site 5 no matter what" was read as site 5 out)
+    ("put a charger at site 5 no matter what", "station", [("lock_in", "5", None, None, None, None)]),
+    ("Link 4 stays, no matter the cost.", "road", [("lock_in", "4", None, None, None, None)]),
+    ("parcel 3 must be in, non-negotiable", "land", [("lock_in", "3", None, None, None, None)]),
+    # "must not exceed N" is at most N (was read as none, the count dropped)
+    ("Rebuilt links must not exceed three within 500 metres of Kaisaniemi.", "road",
+     [("count_max", "Kaisaniemi", 500.0, 3, None, None)]),
+    ("Chargers within 300 m of Kiasma may not exceed 2.", "station", [("count_max", "Kiasma", 300.0, 2, None, None)]),
+    ("new links should not go over 4", "road", [("count_max", None, None, 4, None, None)]),
+])
+def test_no_that_negates_nothing_and_not_exceed(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    # "new stuff" / "new construction" are new links (read as every link: a rebuild near the place kept out too)
+    ("keep new stuff at least 200 metres away from Vanha kirkko", [("exclude_near", "new", 200.0)]),
+    ("no new construction inside Kluuvi", [("outside_area", "new", None)]),
+    ("at most two new things near Tikankatu within 300 m", [("count_max", "new", 300.0)]),
+])
+def test_new_stuff_is_new_links(text, expect):
+    assert [(c["kind"], c.get("type"), c.get("distance_m")) for c in parse(text, "road", 700.0)] == expect
+
+
+@pytest.mark.parametrize("text", ["no link within 300 m of Kiasma should be new",
+                                  "links within 250 m of Tikankatu: none of them new",
+                                  "at most 2 links inside Kluuvi, whether new or not"])
+def test_a_road_kind_word_no_constraint_carries_is_asked(text):
+    with pytest.raises(Ambiguous, match="but not"):
+        parse(text, "road", 700.0)
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # "stay / remain D from X" keeps that far off (was read as at least one within D of X)
+    ("chargers should stay 200 metres from Ateneum", "station", [("exclude_near", "Ateneum", 200.0, None, None, None)]),
+    ("the upgraded ones stay 250 m from Tikankatu", "road", [("exclude_near", "Tikankatu", 250.0, None, None, None)]),
+    ("new links must remain 200 m from Kiasma", "road", [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+])
+def test_stay_a_distance_from_is_a_keep_away(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, task", [
+    # a rule with an exception: the exception was read as the kind the rule is about ("unless rebuilt" → rebuilds)
+    ("no links within 250 m of Tikankatu unless rebuilt", "road"),
+    ("no chargers within 250 m of Kiasma unless parking", "station"),
+    ("no offices inside Punavuori except if small", "land"),
+])
+def test_a_rule_with_an_exception_is_asked(text, task):
+    with pytest.raises(Ambiguous, match="keeps an exception"):
+        parse(text, task, 700.0)
