@@ -353,6 +353,11 @@ NONE_THEN_BOUND = re.compile(r"^\s*(?:no|zero|not any|never any)\s[^,;]*,\s*((?:
                              r"(?:\s+please)?\s*[.!]?\s*$", re.I)
 
 
+#: a bound split round its noun ("no more chargers than 2", "not more new links than three", "fewer parcels than
+#: 4"): read as "no more than 2 chargers" (the "no" was read as none and the count dropped)
+SPLIT_BOUND = re.compile(r"\b((?:no|not|never) more|fewer|less)\s+((?:(?!(?:closer|nearer|farther|further)\b)[a-zåäö_-]+\s+)"
+                         r"{1,3}?)than\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b"
+                         r"(?!\s*(?:k?m\b|met|kilomet|%|per\b|percent))", re.I)
 #: a rule with an exception after it ("… unless rebuilt", "… except if new"): the exception was read as the
 #: kind the rule is about, or as part of the place's name
 UNLESS = re.compile(r"\b(?:unless|except (?:if|when|where)|save (?:if|when))\b", re.I)
@@ -377,6 +382,7 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     text = " ".join(text.split())
     text = " ".join(NO_NEGATION.sub(" ", text).split())   # "site 5 in, no matter what": no "no"
     text = NOT_EXCEED.sub("be at most", text)              # "must not exceed three": a bound, never "none"
+    text = SPLIT_BOUND.sub(r"\1 than \3 \2", text)         # "not more new links than three": a bound, never "none"
     if CORRECTED.search(text):   # "link 2 is out? no — keep it in": read whole, the first words would win
         raise Ambiguous(f"'{text}' takes back what it said first: say it once, as you mean it (e.g. 'link 2 in')")
     parts = [p for p in CLAUSES.split(text.strip()) if p.strip()]
@@ -401,6 +407,8 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
                     got = whole
     if got is None:
         got = parse_one(text, task, budget_keur)
+    if any(c["kind"] == "count_min" and c.get("count") == 0 for c in got):   # "no more links than we need"
+        raise Ambiguous(f"'{text}' bounds nothing that can be counted: say it with a number, e.g. 'at most 3 in total'")
     same = _one_kind_said_two_ways(text, task)
     if same:
         why = (" (the road task's links are new links and rebuilds of links the network lost: an upgrade of a "

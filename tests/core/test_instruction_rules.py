@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from cityplanner.plugin.constraints.rules import Ambiguous, parse
+from cityplanner.plugin.constraints.rules import Ambiguous, NoRule, parse
 
 
 def brief(cons: list[dict]) -> list[tuple]:
@@ -759,4 +759,26 @@ def test_stay_a_distance_from_is_a_keep_away(text, task, expect):
 ])
 def test_a_rule_with_an_exception_is_asked(text, task):
     with pytest.raises(Ambiguous, match="keeps an exception"):
+        parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # a bound split round its noun: "not more new links than three" was read as none inside Kluuvi
+    ("not more new links than three inside Kluuvi", "road", [("count_max", "Kluuvi", None, 3, None, None)]),
+    ("no more chargers than 2 around Porthania (300 m)", "station", [("count_max", "Porthania", 300.0, 2, None, None)]),
+    ("no more school parcels than 1 within 500 m of Stockmann", "land",
+     [("count_max", "Stockmann", 500.0, 1, None, None)]),
+    ("fewer chargers than 3 within 400 m of Ateneum", "station", [("count_max", "Ateneum", 400.0, 2, None, None)]),
+    # a distance after "closer than" stays a distance
+    ("no more chargers closer than 200 m to Kiasma", "station", [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+])
+def test_a_bound_split_round_its_noun(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, task", [("no more links than we need", "road"), ("no more chargers than necessary", "station"),
+                                        ("no more parcels than needed", "land")])
+def test_a_bound_with_nothing_to_count_is_asked(text, task):
+    # never a constraint ("no more links than we need" was stored as at least 0 links): asked, or not read
+    with pytest.raises((Ambiguous, NoRule)):
         parse(text, task, 700.0)
