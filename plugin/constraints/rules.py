@@ -167,6 +167,13 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     return round(1.0 - share if unspent else share, 4)
 
 
+def _bare_keur(m: re.Match) -> float | None:
+    """The k€ of a bare number (group 1) and its scale word (group 2) that takes the currency of the amount
+    of money it is said with."""
+    got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
+    return got[0].keur if got else None
+
+
 def _bare_part(text: str, money: list) -> float | None:
     """The k€ of a bare number said as a part of the one amount of money that follows it ("420 000
     of our 700 000 euros", "300 000 out of the €1.2 M"): it takes that amount's currency."""
@@ -176,8 +183,7 @@ def _bare_part(text: str, money: list) -> float | None:
                   r"(?:the|our|my|its|a|this|that|their)?\s*(?:total\s+|whole\s+)?$", text[:money[0].start], re.I)
     if not m:
         return None
-    got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
-    return got[0].keur if got else None
+    return _bare_keur(m)
 
 
 def _bare_part_of_it(text: str, money: list) -> float | None:
@@ -190,8 +196,7 @@ def _bare_part_of_it(text: str, money: list) -> float | None:
                   text[money[0].end:], re.I)
     if not m:
         return None
-    got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
-    return got[0].keur if got else None
+    return _bare_keur(m)
 
 
 def _bare_whole(text: str, money: list) -> float | None:
@@ -206,8 +211,7 @@ def _bare_whole(text: str, money: list) -> float | None:
                  text[money[0].end:], re.I)
     if not m:
         return None
-    got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
-    return got[0].keur if got else None
+    return _bare_keur(m)
 
 
 def _types(task: str) -> tuple[tuple[str, str], ...]:
