@@ -242,10 +242,18 @@ def one_closest_spelling(idx: Any, text: str, kinds: tuple[str, ...] | None = No
             d = spelling_distance(said, have)
             if name not in near or d < near[name][0]:
                 alike = difflib.SequenceMatcher(None, said, have, autojunk=False).ratio() >= CLOSEST_MIN_RATIO
-                near[name] = (d, alike, m.feature)
+                near[name] = (d, alike, m.feature, have)
     ranked = sorted(near.values(), key=lambda p: p[0])
     if ranked and ranked[0][0] == 1 and ranked[0][1] and (len(ranked) == 1 or ranked[1][0] >= 2):
         return ranked[0][2]
+    # one written name one slip away that is one feature's name and another's alias ("Helsingin
+    # päärautatieasema": the station building, and the alias of the station point "Helsinki"): one name,
+    # read as that name spelt right would be (the feature whose own name it is), never a choice of two
+    slip = {p[3] for p in ranked if p[0] == 1}
+    if len(slip) == 1 and ranked[0][1] and all(p[0] >= 2 for p in ranked if p[3] not in slip):
+        r = idx.resolve(next(iter(slip)), kinds)
+        if r.status == "found" and normalise(r.feature.name) in slip:
+            return r.feature
     return None
 
 

@@ -153,6 +153,9 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
         whole = _bare_whole(text, money)
         if whole is not None:   # "450 000 euros of the 600 000 available": so is the whole after it
             amounts = [*amounts, whole]
+        later = _bare_part_of_it(text, money)
+        if later is not None:   # "we have 1,2 million euros; spend at most 900 000 of it": and the part after it
+            amounts = [*amounts, later]
         if len(amounts) >= 2 and max(amounts[:2]) > 0:   # a part of the whole, either order ("of the €1.2 M, 300 000 €")
             share = min(amounts[:2]) / max(amounts[:2])
         elif len(amounts) == 1 and budget_keur:
@@ -164,6 +167,13 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     return round(1.0 - share if unspent else share, 4)
 
 
+def _bare_keur(m: re.Match) -> float | None:
+    """The k€ of a bare number (group 1) and its scale word (group 2) that takes the currency of the amount
+    of money it is said with."""
+    got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
+    return got[0].keur if got else None
+
+
 def _bare_part(text: str, money: list) -> float | None:
     """The k€ of a bare number said as a part of the one amount of money that follows it ("420 000
     of our 700 000 euros", "300 000 out of the €1.2 M"): it takes that amount's currency."""
@@ -173,8 +183,20 @@ def _bare_part(text: str, money: list) -> float | None:
                   r"(?:the|our|my|its|a|this|that|their)?\s*(?:total\s+|whole\s+)?$", text[:money[0].start], re.I)
     if not m:
         return None
-    got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
-    return got[0].keur if got else None
+    return _bare_keur(m)
+
+
+def _bare_part_of_it(text: str, money: list) -> float | None:
+    """The k€ of a bare number said after the one amount of money as a part "of it" ("we have 1,2 million
+    euros; spend at most 900 000 of it"): it takes that amount's currency."""
+    if len(money) != 1:
+        return None
+    m = re.search(r"(?<![\w.,])(\d[\d\s\u202f.,]*\d|\d)\s*(k|m|thousand|million)?\s+(?:euros?\s+)?(?:out\s+)?of\s+"
+                  r"(?:it|that|this|them|those|these|that sum|this sum|that amount|this amount)\b",
+                  text[money[0].end:], re.I)
+    if not m:
+        return None
+    return _bare_keur(m)
 
 
 def _bare_whole(text: str, money: list) -> float | None:
@@ -189,8 +211,7 @@ def _bare_whole(text: str, money: list) -> float | None:
                  text[money[0].end:], re.I)
     if not m:
         return None
-    got = money_amounts(f"€{m.group(1).strip()}{(m.group(2) or '')}")
-    return got[0].keur if got else None
+    return _bare_keur(m)
 
 
 def _types(task: str) -> tuple[tuple[str, str], ...]:
@@ -265,6 +286,12 @@ def target_phrase(text: str) -> str | None:
                                        r"|each other|one another|them|it|here|the money|money)(?:\s+" + UNIT_NOUNS + r")?",
                                        phrase, re.I):
             return phrase
+    # terse: a distance, then the place with no "of" ("min 2 chargers ≤ 300 m Vanha kirkko"): a capitalised
+    # word right after the unit that is no word of ours starts the place, up to where a phrase ends
+    m = re.search(r"\d\s*(?:m|km|metres?|meters?|metriä|kilomet\w+)\s+([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3})", text)
+    if m and m.group(1).split()[0].casefold() not in lexicon.not_names() | _known_words()[0]:
+        phrase = re.split(r"\s*(?:,|;|\.\s|\.$|[?!]|\s[-—–]\s|\b(?:and|but|or|with|within|at|please)\b)", m.group(1))[0]
+        return TRAILING.sub("", phrase.strip(" .!?'\"")) or None
     return None
 
 
@@ -292,6 +319,8 @@ def _base(kind: str, **kw: Any) -> dict[str, Any]:
 NEG = re.compile(r"\b(no|not|never|nothing|none|nowhere|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|clear of|"
                  r"free (?:of|from)|"
                  r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
+                 # "chargers should stay 200 metres from Ateneum": kept that far off (was read as at least one within)
+                 r"(?:stay\w*|remain\w*|be kept|kept|sit\w*|lie|lying) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
                  r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
                  r"shall not|must not|cannot|don'?t|\w+n[’']t|do not|without)\b", re.I)
 OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
@@ -311,10 +340,39 @@ CLAUSE_START = (r"(?:at least|at most|no|not|never|keep|leave|spend|only|every|a
 
 #: where one instruction of several ends: a sentence end ("Link 12 out. No new links in X."), ";",
 #: ", and …" ("… of Teboil, and the plan should favour short service times"), "and" before words
-#: that start an instruction, "also", a comma before the next id. Each part must read on its own,
+#: that start an instruction, "also", a comma before the next id or before a bound over the whole plan
+#: (", at most 3 overall": it was read as the bound within the place before it). Each part must read on its own,
 #: else the text is read whole.
 CLAUSES = re.compile(r"\s*(?:;|(?<=[.!?])\s+|,\s*(?=(?:and\s+)?(?:link|site|parcel|block)\b)|\band also\b|"
+                     r",\s*(?=(?:at (?:least|most)|no more than|not more than|max(?:imum)?|min(?:imum)?|up to)"
+                     r"(?:\s+[\w-]+){1,3}\s+(?:overall|in total|altogether|in all|total)\b)|"
                      r"\balso\b|,\s*and\s+|,?\s+and\s+(?=" + CLAUSE_START + r"))\s*", re.I)
+
+
+#: "no <things> …, at least 2" / "…, two at most" in one clause, the bound bare at its end: none and a bound, which no
+#: one reading keeps (the rules read the bound near the place and dropped the "no", or the other way)
+NONE_THEN_BOUND = re.compile(r"^\s*(?:no|zero|not any|never any)\s[^,;]*,\s*((?:at (?:least|most)|no more than|not more than|"
+                             r"max(?:imum)?|min(?:imum)?|up to|exactly)\s+\w+|\w+\s+(?:at (?:least|most)|max(?:imum)?))"
+                             r"(?:\s+(?:of them|chargers?|stations?|sites?|links?|roads?|parcels?|blocks?))?"
+                             r"(?:\s+please)?\s*[.!]?\s*$", re.I)
+
+
+#: a bound split round its noun ("no more chargers than 2", "not more new links than three", "fewer parcels than
+#: 4"): read as "no more than 2 chargers" (the "no" was read as none and the count dropped)
+SPLIT_BOUND = re.compile(r"\b((?:no|not|never) more|fewer|less)\s+((?:(?!(?:closer|nearer|farther|further)\b)[a-zåäö_-]+\s+)"
+                         r"{1,3}?)than\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b"
+                         r"(?!\s*(?:k?m\b|met|kilomet|%|per\b|percent))", re.I)
+#: a rule with an exception after it ("… unless rebuilt", "… except if new"): the exception was read as the
+#: kind the rule is about, or as part of the place's name
+UNLESS = re.compile(r"\b(?:unless|except (?:if|when|where)|save (?:if|when))\b", re.I)
+#: idioms with "no" / "not" that negate nothing ("put a charger at site 5 no matter what" was read as site 5
+#: out): dropped before reading
+NO_NEGATION = re.compile(r"(?:,\s*)?\b(?:no matter (?:what|how|where|when|the cost)|whatever happens|no doubt|"
+                         r"no problem|no questions? asked|non-negotiable|not negotiable|without fail|"
+                         r"not only(?= \w+ but\b))\b", re.I)
+#: "must not exceed three", "may never go over 2": a bound (was read as none, the count dropped)
+NOT_EXCEED = re.compile(r"\b(?:not|never)\s+"
+                        r"(?:exceed|surpass|go (?:over|above|beyond)|be (?:more|greater) than|number more than)\b", re.I)
 
 
 #: a question the text answers itself the other way ("… out? no — keep it in", "… in? actually, out")
@@ -326,15 +384,35 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     # one space between words: several patterns start with \s*, and a long run of spaces made
     # re.split backtrack quadratically (8,000 spaces: over 40 s)
     text = " ".join(text.split())
+    text = " ".join(NO_NEGATION.sub(" ", text).split())   # "site 5 in, no matter what": no "no"
+    text = NOT_EXCEED.sub("be at most", text)              # "must not exceed three": a bound, never "none"
+    text = SPLIT_BOUND.sub(r"\1 than \3 \2", text)         # "not more new links than three": a bound, never "none"
     if CORRECTED.search(text):   # "link 2 is out? no — keep it in": read whole, the first words would win
         raise Ambiguous(f"'{text}' takes back what it said first: say it once, as you mean it (e.g. 'link 2 in')")
     parts = [p for p in CLAUSES.split(text.strip()) if p.strip()]
+    if UNLESS.search(text):   # "no links within 250 m of Tikankatu unless rebuilt": a rule with an exception
+        raise Ambiguous(f"'{text}' keeps an exception ('{UNLESS.search(text).group(0)} …') that no one constraint "
+                        "holds: say which kinds the rule is for, as its own instruction (e.g. 'no <kind> within 250 m of …')")
+    said_both = next((m for p in parts for m in [NONE_THEN_BOUND.search(p)] if m), None)
+    if said_both:   # "no chargers within 200 m of Kiasma, at least 2": one of the two was read, the other dropped
+        raise Ambiguous(f"'{text}' says none and then '{said_both.group(1)}': say which holds — 'no …' alone, the "
+                        f"bound alone ('{said_both.group(1)} within …'), or a bound over the whole plan "
+                        f"('…, {said_both.group(1)} overall')")
     got = None
     if len(parts) > 1:
         with contextlib.suppress(NoRule):   # a part no rule reads: the text is read whole
             got = [c for p in parts for c in parse_one(p, task, budget_keur)]
+        if got and sum(c["kind"] == "budget_share_max" for c in got) > 1:
+            # "Our funds: 500 k€. Use no more than 400k of it.": a total said, then a part of it — one share
+            # of the whole text (each sentence alone was read as a share of the instance's budget)
+            with contextlib.suppress(NoRule, Ambiguous):
+                whole = parse_one(text, task, budget_keur)
+                if [c["kind"] for c in whole] == ["budget_share_max"]:
+                    got = whole
     if got is None:
         got = parse_one(text, task, budget_keur)
+    if any(c["kind"] == "count_min" and c.get("count") == 0 for c in got):   # "no more links than we need"
+        raise Ambiguous(f"'{text}' bounds nothing that can be counted: say it with a number, e.g. 'at most 3 in total'")
     same = _one_kind_said_two_ways(text, task)
     if same:
         why = (" (the road task's links are new links and rebuilds of links the network lost: an upgrade of a "
@@ -419,6 +497,11 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
                     or category_of(word) in cats or term_of(word, task) in terms
                     or any(word.split()[0] in n for n in names)):
                 left.append(word)
+    # a road kind's own word that no pattern of the kind read ("keep new stuff away from X" read for every
+    # link): the kind said is never dropped
+    if task == "road" and not types & {"new", "rebuild"}:
+        left += [m.group(0) for m in re.finditer(r"\b(?:new|rebuil[dt]\w*|upgrad\w*)\b", low_text)
+                 if not any(m.group(0) in n for n in names) and not any(m.group(0) in w for w in left)]
     return list(dict.fromkeys(left + _unread_numbers(text, constraints)))
 
 

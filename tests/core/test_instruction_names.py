@@ -56,6 +56,19 @@ def test_kotka_names_one_slip_off(said, name):
     assert f is not None and f.name == name
 
 
+@pytest.mark.parametrize("said, name, kind", [
+    # the one name one slip away is also another feature's alias (the station point "Helsinki" has the
+    # alias "Helsingin päärautatieasema", the metro station the old name "Kaisaniemi", the street
+    # Yliopistonkatu the alias "Hallituskatu"): one name, read as the feature whose own name it is
+    ("Helsingin päärautatiasema", "Helsingin päärautatieasema", "building"),
+    ("Kaisaniemmi", "Kaisaniemi", "place"),
+    ("Hallitukatu", "Hallituskatu", "street"),
+])
+def test_a_slip_from_a_name_that_is_also_an_alias_is_that_name(said, name, kind):
+    f = one_closest_spelling(name_index("helsinki"), said)
+    assert f is not None and (f.name, f.kind) == (name, kind)
+
+
 def test_two_names_equally_close_stay_a_question():
     # "Kapeeli" is one letter from both Kappeli and Kameeli: which one is the planner's to say
     it = interpret("no chargers within 200 m of Kapeeli", small("station"))
