@@ -36,7 +36,8 @@ def budget_shares(request: str, money: list[Money]) -> list[Money]:
     out = []
     unspent = re.compile(r"\b(?:" + lexicon.unspent_pattern() + r")\b", re.I)
     for mo in money:
-        m = _share_before().search(request[max(0, mo.start - 60):mo.start])
+        before = re.sub(r"(?<=\w)-(?=\w)", " ", request[max(0, mo.start - 60):mo.start])   # "two-thirds of"
+        m = _share_before().search(before)
         share = _share(m.group("share")) if m else None
         if m is None or share is None or not 0 < share < 1:
             out.append(mo)

@@ -29,7 +29,7 @@ from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amount
 from .amounts import budget_shares
 from .intents import INTENTS as INTENT_CLASSES
 from .intents.plan import KIND_QUESTION
-from .name_forms import name_forms
+from .name_forms import locative, name_forms
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
 from .wording import (
@@ -379,7 +379,8 @@ def _outside_names(request: str, places: list[Place], region: str | None, region
         if other:
             p.message = other
             continue
-        area = AREA_BEFORE.search(request[max(0, p.start - 12):p.start])
+        # "montako apteekkia Kalliossa": a name the data lacks in a Finnish local case is an area's place too
+        area = AREA_BEFORE.search(request[max(0, p.start - 12):p.start]) or (not p.found and locative(p.written))
         if not (area or NEAR_FOR.search(request[max(0, p.start - 12):p.start])):
             continue
         # "near Kamppi" is no "near Kampin kappeli": after near / for, a name only the resolver's

@@ -36,10 +36,41 @@ def _facility_noun(word: str) -> bool:
     return bool(category_terms(word)) or _landmark_word().fullmatch(word) is not None
 
 
+def _base_form(noun: str) -> str:
+    """The noun without a Finnish case ending when what is left still names the facility
+    ("terveysasemalta" → "terveysasema", "uimahallista" → "uimahalli"); else as written."""
+    for end in reversed(lexicon.name_case_endings()):   # shortest first: "uimahallista" is -sta, not -ista
+        stem = noun[:-len(end)]
+        if noun.endswith(end) and len(stem) >= 4 and stem[-1] in "aeiouyäö" and stem[-1] != stem[-2] \
+                and _facility_noun(stem):   # a nominative ends in one vowel ("kirjastoon" is no "kirjastoo")
+            return stem[:-3] + "s" if stem.endswith("kse") else stem   # "kauppakeskukse-" is "kauppakeskus"
+    return noun
+
+
 def _fits(feature_category: str, feature_tags: dict[str, str], noun: str) -> bool:
     """The feature is of the kind the noun names ("Apteekki Bulevardia" is a pharmacy)."""
     return any(t.category == feature_category and matches_tags(feature_tags, t.tag_filter())
                for t in category_terms(noun))
+
+
+def facility_word_heads(request: str, places: list[Place], idx: NameIndex) -> list[Place]:
+    """"lähin apteekki Kluuvin kauppakeskuksesta": a name matched inexactly ("apteekki Kluuvin" as
+    the words of Kluuvin Apteekki) that starts with a lower-case facility word asked for is no name
+    with that word: the word is the kind asked for, the name what follows it (read again)."""
+    out = []
+    for p in places:
+        head = re.match(r"([a-zåäö][\w-]*)\s+", p.written)
+        if not (p.found and p.match is not None and p.match.how not in ("exact", "alias") and head
+                and category_terms(head.group(1))):
+            out.append(p)
+            continue
+        start = p.start + head.end()
+        rest = request[start:p.end]
+        res = idx.resolve(rest)
+        f = res.feature if res.status == "found" else None
+        out.append(Place(start, p.end, rest, f.name, f.id, f.kind, match=res.candidates[0]) if f is not None
+                   else Place(start, p.end, rest, "", "", "", res.message))
+    return out
 
 
 def genitive_names(request: str, places: list[Place], idx: NameIndex) -> list[Place]:
@@ -58,19 +89,25 @@ def genitive_names(request: str, places: list[Place], idx: NameIndex) -> list[Pl
         own = normalise(p.match.matched).split()
         inflected = normalise(genitive) not in own and normalise(noun) not in own and not idx.is_name(genitive) \
             and not idx.is_name(request[p.start:m.end()])   # "Heleniuksen talo" is a data name as written
-        if not inflected or not _facility_noun(noun) \
-                or (f.kind not in AREA_KINDS and _fits(f.category, dict(f.tags), noun)):
+        # a district, street or area with any facility noun; a shop or building only with a kind it is not
+        # ("Vallilan kirjasto": the shop Vallila is no library; "Stockmannin tavaratalo" is Stockmann)
+        district = f.kind in AREA_KINDS or any(normalise(m.feature.name) == normalise(p.match.matched)
+                                               for m in idx.lookup(p.match.matched, kinds=AREA_KINDS, limit=2))
+        if not inflected or not _facility_noun(noun) or (not district and (
+                not category_terms(noun) or _fits(f.category, dict(f.tags), noun))):
             out.append(p)
             continue
         end = m.end()
         written = request[p.start:end]
-        res = idx.resolve(written)
+        said = request[p.start:m.start(2)] + _base_form(noun)   # "Kluuvin terveysasemalta" → "… terveysasema"
+        fronted = f"{_base_form(noun)} {p.match.matched}"   # "Kluuvin kauppakeskus": the data's "Kauppakeskus Kluuvi"
+        res = idx.resolve(fronted if idx.is_name(fronted) else said)
         g = res.feature if res.status == "found" else None
         if g is not None and g.id != f.id and g.kind != "region" and res.candidates[0].how != "contains":
             out.append(Place(p.start, end, written, g.name, g.id, g.kind, match=res.candidates[0]))
         else:
             out.append(Place(p.start, end, written, "", "", "", res.message if res.status == "missing"
-                             else f"'{written}' is not in the {idx.region} data."))
+                             else f"'{said}' is not in the {idx.region} data."))
     return _drop_covered(out)
 
 
@@ -145,10 +182,21 @@ def inner_suggestions(places: list[Place], idx: NameIndex) -> list[Place]:
     return places
 
 
+#: Finnish local cases: "Kalliossa" (in), "Töölöstä" (from), "Vantaalla" (at), "Espoolle" (to)
+_LOCATIVE = re.compile(r"[A-ZÅÄÖ][\w-]{2,}(?:ssa|ssä|sta|stä|lla|llä|lta|ltä|lle|aan|ään|een|iin|oon|uun|yyn|öön|hin|seen)")
+
+
+def locative(written: str) -> bool:
+    """``written`` is one capitalised word in a Finnish local case ("Kalliossa", "Haminaan"): a
+    district or town the request places something in, from or to — an area's place."""
+    return _LOCATIVE.fullmatch(written.strip()) is not None
+
+
 def name_forms(request: str, places: list[Place], idx: NameIndex) -> list[Place]:
     """All of the above, in order, on the places found in ``request``."""
-    places = hyphen_place_nouns(genitive_names(request, places, idx), idx)
+    places = hyphen_place_nouns(genitive_names(request, facility_word_heads(request, places, idx), idx), idx)
     return inner_suggestions(place_noun_refs(request, places), idx)
 
 
-__all__ = ["genitive_names", "hyphen_place_nouns", "inner_suggestions", "name_forms", "place_noun_refs"]
+__all__ = ["facility_word_heads", "genitive_names", "hyphen_place_nouns", "inner_suggestions", "locative", "name_forms",
+           "place_noun_refs"]

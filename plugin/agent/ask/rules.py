@@ -242,6 +242,19 @@ def compare_plans(c: Clause) -> list[Goal] | None:
     return [c.goal("compare_plans", plans=list({p["task"]: p for p in plans}.values()))]
 
 
+def compare_plans_money_before(c: Clause) -> list[Goal] | None:
+    """"Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?": the
+    clause before said only the money (a plan of no kind yet); the comparison of two kinds after it
+    is what that money was for, each plan with it."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "plan" or prev.branch or prev.slots.get("task") is not None \
+            or prev.slots.get("budget") is None or len(c.task_kinds) < 2 or c.cm or not c.has("compare_words"):
+        return None
+    prev.intent = "compare_plans"
+    prev.slots = {"plans": [{"task": t, "budget": prev.slots["budget"]} for t in c.task_kinds]}
+    return []
+
+
 def compare_places(c: Clause) -> list[Goal] | None:
     cp = c.cp
     if not ((c.cue("compare") or c.has("which_of_closest") or (c.cue("nearest") and len(cp) >= 3 and c.has("or")))
@@ -702,6 +715,8 @@ class Rule:
 RULES: tuple[Rule, ...] = (
     Rule("participation", participation, "Run a participation round on parcels.geojson"),
     Rule("compare_plans.kinds", compare_plans, "Compare roads at 200k vs chargers at 300k in Kotka", "kotka"),
+    Rule("compare_plans.money-before", compare_plans_money_before,
+         "Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?", "kotka"),
     Rule("compare.places", compare_places, "Which is closer to Kiasma: Oodi, Ateneum or Stockmann?"),
     Rule("plan.money-follows", plan_money_follows, "Plan road upgrades for Kotka; we can spend 250 000 euros", "kotka"),
     Rule("plan.evaluate-follows", plan_evaluate_follows, "Plan chargers in Kotka with 300k, then evaluate the plan",
