@@ -115,6 +115,7 @@ class NameIndex:
         self._by_norm: dict[str, list[tuple[str, NamedFeature]]] = {}
         for n, w, f in self._names:
             self._by_norm.setdefault(n, []).append((w, f))
+        self._region_rest = _region_rests(region, self._names)
 
     def is_name(self, text: str) -> bool:
         """True when ``text`` is exactly (normalised) a name or alias in the data."""
@@ -139,6 +140,11 @@ class NameIndex:
             m = _score(q, qw, core, n, written, f, fuzzy_min, sm)
             if m and (f.id not in best or m.score > best[f.id].score):
                 best[f.id] = m
+        if not any(m.how in ("exact", "alias") for m in best.values()):
+            # "Senate Square": the data's "Helsinki Senate Square" without the region's own name
+            for written, f in self._region_rest.get(q, ()):
+                if not allowed or f.kind in allowed:
+                    best[f.id] = Match(f, 97.0, "alias", written)
         if not any(m.how in ("exact", "alias") for m in best.values()):
             for m in self._case_stem(q, text):
                 if (not allowed or m.feature.kind in allowed) and (m.feature.id not in best
@@ -220,7 +226,7 @@ class NameIndex:
                 if not n or n in GENERIC or (all(w in GENERIC for w in n.split()) and n not in self._by_norm):
                     continue
                 hit = self._by_norm.get(n)
-                if not hit and n.split()[-1] in GENERIC:
+                if not hit and n.split()[-1] in GENERIC and n not in self._region_rest:   # "Senate Square" may end so
                     continue
                 if hit and not _alias_may_match(phrase, n, hit, text[:s]):
                     continue
@@ -301,6 +307,24 @@ CONNECTORS = {"and", "then", "from", "to", "or", "vs", "with", "near", "of", "in
 
 #: words after which a name must stand ("from espa to …", "near kiasma")
 NAME_SLOT = re.compile(r"\b(?:from|to|near|at|of|by|between|beside|around|past|via|and)\s+(?:the\s+)?$", re.I)
+
+
+def _region_rests(region: str, names: list[tuple[str, str, NamedFeature]]) -> dict[str, list[tuple[str, NamedFeature]]]:
+    """The names and aliases that start with the region's own name ("Helsinki Senate Square", "Helsinki
+    Music centre", "Helsingin keskustakirjasto Oodi"), by their normal form without it ("senate square"):
+    said without the city, they are still that feature. Only rests of two or more words, not all
+    generic ("Helsinki Contemporary" is no "Contemporary"), and not themselves a data name."""
+    heads = {normalise(a)[:6] for a in REGION_ALIASES.get(region, (region,)) + (region,) if len(normalise(a)) >= 5}
+    by_norm = {n for n, _, _ in names}
+    out: dict[str, list[tuple[str, NamedFeature]]] = {}
+    for n, written, f in names:
+        first, _, rest = n.partition(" ")
+        if f.kind == "region" or not rest or first[:6] not in heads or rest in by_norm or len(rest.split()) < 2 \
+                or all(w in GENERIC for w in rest.split()):
+            continue
+        if all(g.id != f.id for _, g in out.get(rest, [])):
+            out.setdefault(rest, []).append((written, f))
+    return out
 
 
 def _alias_may_match(written: str, norm: str, hit: list[tuple[str, NamedFeature]], before: str = "") -> bool:

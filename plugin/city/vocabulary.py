@@ -87,7 +87,9 @@ def matches_tags(tags: dict[str, str], term_tags: dict[str, tuple[str, ...] | No
 
 
 # ---------------------------------------------------------------------- money
-_NUM = r"(\d{1,3}(?:[  ]\d{3})+|\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?)"
+#: vulgar fractions after (or instead of) a whole number: "1½ million", "¾ M€"
+_SIGNS = {k: float(v) for k, v in lexicon.load("measures")["fraction_signs"].items()}
+_NUM = r"((?:\d+ ?)?[" + "".join(_SIGNS) + r"]|\d{1,3}(?:[  ]\d{3})+|\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?)"
 _MONEY = lexicon.money_words()
 _MILLION = "(?:" + _MONEY["million"] + ")"
 _THOUSAND = "(?:" + _MONEY["thousand"] + ")"
@@ -103,9 +105,9 @@ MONEY = re.compile(
     r"|" + _NUM.replace("(", "(?P<num>", 1) + r"\s*(?P<mult>" + _MILLION + "|" + _THOUSAND + r")\s*(?P<cur>" + _EURO
     + r"|k€)?(?!\w)"
     r"|" + _NUM.replace("(", "(?P<num2>", 1) + r"\s*(?P<cur2>€|eur|euros?|euro(?:a|n|lla))(?!\w)"
-    r"|(?P<words>" + _WORD_NUM + r")\s+"
+    r"|(?P<words>" + _WORD_NUM + r")(?:\s+|-)"   # "two-million-euro budget"
     r"(?P<wmult>million|mil\b|miljoona(?:a)?\b|hundred (?:thousand|grand|k)|thousand|tuhatta|grand)"
-    r"(?:\s+and a half(?!\s+(?!(?:€|eur|euros?)\b)\w))?(?:\s*(?:€|eur|euros?|euro(?:a|n|lla))(?!\w))?)", re.I)
+    r"(?:\s+and a half(?!\s+(?!(?:€|eur|euros?)\b)\w))?(?:(?:\s*|-)(?:€|eur|euros?|euro(?:a|n|lla))(?!\w))?)", re.I)
 _BUDGET_CUE = re.compile(r"\b(?:" + _MONEY["budget_cue"] + r")\b", re.I)
 
 
@@ -119,6 +121,8 @@ class Money:
 
 def _to_float(s: str) -> float:
     s = s.replace(" ", "").replace(" ", "").replace(" ", "")
+    if s[-1:] in _SIGNS:   # "1½" → 1.5
+        return float(s[:-1] or 0) + _SIGNS[s[-1]]
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+", s):
         return float(s.replace(",", ""))
     return float(s.replace(",", "."))

@@ -26,8 +26,10 @@ from typing import Any
 from ...city import CATEGORIES, lexicon
 from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normalise
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
+from .amounts import budget_shares
 from .intents import INTENTS as INTENT_CLASSES
 from .intents.plan import KIND_QUESTION
+from .name_forms import locative, name_forms
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
 from .wording import (
@@ -244,7 +246,8 @@ def _namelike_spans(text: str) -> list[tuple[int, int]]:
         initial = s == 0 or SENTENCE_END.search(text[:s]) is not None
         first = word.split(" ", 1)[0]
         asking = initial and (re.fullmatch(CUES["nearest"], first.casefold()) or W["asking_word"].fullmatch(first))
-        if initial and " " not in word and (not m.group(2) or asking):
+        fronted = not asking and text[m.end():m.end() + 1] == ":"   # "Jumalniemi: how many schools …"
+        if initial and " " not in word and (not m.group(2) or asking) and not fronted:
             continue   # "Lähin koulu Otsonkalliolta": a sentence's first word that asks, before a kind, is no name
         if asking and " " in word:   # "Missä Ateneum sijaitsee?": the name starts after the question word
             s += len(word) - len(word.split(" ", 1)[1])
@@ -276,12 +279,13 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
         region = _infer_region(request, regions, index_of)
         if region:
             src["region"] = "place names"
-    money = money_amounts(request)
+    money = budget_shares(request, money_amounts(request))   # "a fifth of our 2 M€": 400 k€
     dists = [(d.start, d.end, d.metres) for d in lexicon.distances(request)
              if not any(o.start <= d.start < o.end for o in money)]
     all_terms = category_terms(request)
     taken = [(o.start, o.end) for o in money] + [(a, b) for a, b, _ in dists]
-    places = _places(request, index_of(region), taken) if region else []
+    # "Vallilan kirjasto" is one name, "Seepra-kortteli" is Seepra, "… nearest to the block" the place before
+    places = name_forms(request, _places(request, index_of(region), taken), index_of(region)) if region else []
     # "(not counting Svenska Teatern itself)": a place named only to be left out is not asked about
     excluded = [(m.start(), m.end()) for m in LEFT_OUT.finditer(request)]
     places = [p for p in places if not any(a <= p.start < b for a, b in excluded)]
@@ -375,7 +379,8 @@ def _outside_names(request: str, places: list[Place], region: str | None, region
         if other:
             p.message = other
             continue
-        area = AREA_BEFORE.search(request[max(0, p.start - 12):p.start])
+        # "montako apteekkia Kalliossa": a name the data lacks in a Finnish local case is an area's place too
+        area = AREA_BEFORE.search(request[max(0, p.start - 12):p.start]) or (not p.found and locative(p.written))
         if not (area or NEAR_FOR.search(request[max(0, p.start - 12):p.start])):
             continue
         # "near Kamppi" is no "near Kampin kappeli": after near / for, a name only the resolver's

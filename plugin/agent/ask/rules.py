@@ -242,6 +242,19 @@ def compare_plans(c: Clause) -> list[Goal] | None:
     return [c.goal("compare_plans", plans=list({p["task"]: p for p in plans}.values()))]
 
 
+def compare_plans_money_before(c: Clause) -> list[Goal] | None:
+    """"Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?": the
+    clause before said only the money (a plan of no kind yet); the comparison of two kinds after it
+    is what that money was for, each plan with it."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "plan" or prev.branch or prev.slots.get("task") is not None \
+            or prev.slots.get("budget") is None or len(c.task_kinds) < 2 or c.cm or not c.has("compare_words"):
+        return None
+    prev.intent = "compare_plans"
+    prev.slots = {"plans": [{"task": t, "budget": prev.slots["budget"]} for t in c.task_kinds]}
+    return []
+
+
 def compare_places(c: Clause) -> list[Goal] | None:
     cp = c.cp
     if not ((c.cue("compare") or c.has("which_of_closest") or (c.cue("nearest") and len(cp) >= 3 and c.has("or")))
@@ -538,6 +551,24 @@ def route_conditional(c: Clause) -> list[Goal] | None:
     return None
 
 
+def route_from_found(c: Clause) -> list[Goal] | None:
+    """"closest bank to X by road? and from the bank how far to Luckan": "the bank" (from / to the
+    kind an earlier nearest-search found) is the facility it found, the other end the place named."""
+    term = c.term
+    if not c.cue("route") or term is None or c.refs or len(c.cp) > 1:
+        return None
+    m = re.search(r"\b(from|to)\s+the\s+" + re.escape(term.word.casefold()) + r"\b", c.low)
+    k = next((k for k in range(len(c.before) - 1, -1, -1) if c.before[k].intent == "nearest"
+              and {key: c.before[k].slots.get(key) for key in ("category", "tag")}
+              == {key: term_slots(term)[key] for key in ("category", "tag")}), None)
+    if m is None or k is None:
+        return None
+    other = (c.cp[0].id or c.cp[0].written) if c.cp else c.before[k].slots.get("place")
+    found = f"$goal:{k}"
+    o, d = (found, other) if m.group(1) == "from" else (other, found)
+    return [c.goal("route", origin=o, destination=d)]
+
+
 def route_places(c: Clause) -> list[Goal] | None:
     if c.cue("route") and (len(c.cp) + len(c.refs) >= 1):
         o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
@@ -654,6 +685,21 @@ def locate_where(c: Clause) -> list[Goal] | None:
     return [c.goal("locate", place=p.id or p.written, name=p.name or p.written)]
 
 
+#: a request that only shows one place: "Show Kiasma", "show me Oodi on the map", "Näytä Ateneum kartalla"
+_SHOW = re.compile(r"^\W*(?:(?:can|could|would)\s+you\s+|please\s+|pls\s+)*(?:show|find|locate|display|pinpoint|"
+                   r"point\s+out|näytä|etsi|paikanna)(?:\s+(?:me|us|where|the\s+location\s+of|the|on\s+the\s+map|"
+                   r"on\s+a\s+map|kartalla|kartalle|is|lies|sijaitsee|please))*\W*$")
+
+
+def locate_show(c: Clause) -> list[Goal] | None:
+    """"Show Kiasma": a show / find verb and one place, nothing else asked — where it is (its street
+    and coordinates), or that the data lacks it."""
+    if len(c.cp) != 1 or c.term is not None or c.cd or c.cm or c.task_kinds or not _SHOW.match(c.low):
+        return None
+    p = c.cp[0]
+    return [c.goal("locate", place=p.id or p.written, name=p.name or p.written)]
+
+
 @dataclass(frozen=True)
 class Rule:
     """One reading rule: ``id`` (in traces and the readings file), ``test`` (the clause → its goals,
@@ -669,6 +715,8 @@ class Rule:
 RULES: tuple[Rule, ...] = (
     Rule("participation", participation, "Run a participation round on parcels.geojson"),
     Rule("compare_plans.kinds", compare_plans, "Compare roads at 200k vs chargers at 300k in Kotka", "kotka"),
+    Rule("compare_plans.money-before", compare_plans_money_before,
+         "Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?", "kotka"),
     Rule("compare.places", compare_places, "Which is closer to Kiasma: Oodi, Ateneum or Stockmann?"),
     Rule("plan.money-follows", plan_money_follows, "Plan road upgrades for Kotka; we can spend 250 000 euros", "kotka"),
     Rule("plan.evaluate-follows", plan_evaluate_follows, "Plan chargers in Kotka with 300k, then evaluate the plan",
@@ -696,6 +744,8 @@ RULES: tuple[Rule, ...] = (
     Rule("nearest.from-where", nearest_from_where, "what is the distance to the pharmacy?"),
     Rule("route.conditional", route_conditional,
          "If Erkinkulma is within walking distance (say 800 m) of Otsonkallio, tell me the route length"),
+    Rule("route.from-found", route_from_found,
+         "nearest bank to Kiasma by road? and from the bank how far to Luckan"),
     Rule("route.places", route_places, "how far is Kiasma from Oodi?"),
     Rule("within.kind-follows", within_kind_follows, "cafés within 150 m of Kiasma? and restaurants?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
@@ -707,6 +757,7 @@ RULES: tuple[Rule, ...] = (
     Rule("within.same-kind", within_same_kind, "How many cafés are in Kluuvi, and how many within 300 m of Oodi?"),
     Rule("count.of-what", count_of_what, "How many are there in Kotka?", "kotka"),
     Rule("locate.where", locate_where, "Where is Oodi?"),
+    Rule("locate.show", locate_show, "Show Kiasma"),
 )
 
 

@@ -10,7 +10,7 @@ from .plan import Plan, plan_calls
 class ComparePlans(Intent):
     name = "compare_plans"
     rules = ("compare_plans.kinds",)
-    follows = ("compare_plans.follows",)   # "… Compare both plans' scores and recommend one"
+    follows = ("compare_plans.follows", "compare_plans.money-before")   # "… Compare both plans' scores and recommend one"
     needs = ()
     tools = Plan.tools
 

@@ -9,7 +9,7 @@ from .base import Calls, Facts, Intent, Step, slot_args
 
 class Locate(Intent):
     name = "locate"
-    rules = ("locate.where",)
+    rules = ("locate.where", "locate.show")
     needs = (("place", "which place to locate"),)
     tools = ("find_features",)
 

@@ -1,0 +1,53 @@
+"""Amounts of money as a request states them for a plan: a share of a budget said whole ("take a
+fifth of our two-million-euro budget", "20 % of 1.5 M€", "half of our 600k") is the share, in k€.
+
+The share is read here, for the ask reader only: the instruction language keeps "a fifth of the
+budget" as a constraint on the plan's spending (``plugin.constraints``), so ``money_amounts``
+itself stays the amount written."""
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from ...city import lexicon
+from ...city.vocabulary import Money
+
+
+@cache
+def _share_before() -> re.Pattern[str]:
+    """A share right before an amount: "a fifth of our ", "20 % of the ", "half of "."""
+    n = lexicon.number_words_pattern()
+    pct = r"(?:\d+(?:[.,]\d+)?|" + n + r")\s*(?:%|per ?cent|pct|prosenttia)"
+    return re.compile(r"(?P<share>" + lexicon.fraction_pattern() + "|" + pct + r")\s+of\s+"
+                      r"(?:(?:our|the|a|an|my|your|this|that|its|total|whole|entire|overall|annual|full)\s+)*$", re.I)
+
+
+def _share(phrase: str) -> float | None:
+    frac = lexicon.fraction_value(phrase)
+    if frac is not None:
+        return float(frac)
+    pct = lexicon.percentages(phrase)
+    return pct[0][2] if pct else None
+
+
+def budget_shares(request: str, money: list[Money]) -> list[Money]:
+    """Each amount said as a share of a whole ("a fifth of our 2 M€") becomes that share; one said
+    as the part kept back ("keep a fifth of our 500k in reserve") the rest. Other amounts stay."""
+    out = []
+    unspent = re.compile(r"\b(?:" + lexicon.unspent_pattern() + r")\b", re.I)
+    for mo in money:
+        before = re.sub(r"(?<=\w)-(?=\w)", " ", request[max(0, mo.start - 60):mo.start])   # "two-thirds of"
+        m = _share_before().search(before)
+        share = _share(m.group("share")) if m else None
+        if m is None or share is None or not 0 < share < 1:
+            out.append(mo)
+            continue
+        start = max(0, mo.start - 60) + m.start()
+        clause = re.split(r"[.;?!]", request[mo.end:])[0] + " " + re.split(r"[.;?!]", request[:start])[-1]
+        if unspent.search(clause):
+            share = 1.0 - share
+        out.append(Money(start, mo.end, request[start:mo.end], round(mo.keur * share, 3)))
+    return out
+
+
+__all__ = ["budget_shares"]

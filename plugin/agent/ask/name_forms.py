@@ -1,0 +1,202 @@
+"""Name forms the resolver alone does not read right, fixed on the places ``cognition`` found:
+
+* a Finnish genitive before a facility noun is ONE name ("Vallilan kirjasto", "Kaartinkaupungin
+  uimahalli"): the genitive is no descriptor of the district or shop it inflects, so the phrase is
+  the facility the data so names, or absent — never the district ("Stockmann department store"
+  stays Stockmann: there the name is written as it is, not inflected);
+* a data name with a place noun joined by a hyphen ("Seepra-kortteli", "Leijona-kortteli") is that
+  name (the block itself), as the instruction resolver reads "the Leijona block".
+
+Each function takes the places and gives them back changed; nothing else in the reading moves."""
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from ...city import lexicon
+from ...city.names import NameIndex, normalise
+from ...city.vocabulary import category_terms, matches_tags
+from .reading import AREA_KINDS, Place
+
+#: a capitalised word in the genitive (ends in -n) and the lowercase word after it
+_GENITIVE_NOUN = re.compile(r"([A-ZÅÄÖ][\w-]*n)\s+([a-zåäö][\w-]*)\b")
+
+
+@cache
+def _landmark_word() -> re.Pattern[str]:
+    """A lowercase word ending in a landmark noun, with any Finnish case ending ("uimahallissa")."""
+    return re.compile(rf"[a-zåäö-]*(?:{lexicon.landmark_nouns_pattern()})\w*", re.I)
+
+
+def _facility_noun(word: str) -> bool:
+    """``word`` names a kind of facility or landmark ("kirjasto", "uimahalli", "terveysasemalta")
+    in the singular: a nominative plural ("koulut", "apteekit") is the kind in that district."""
+    if word.endswith("t"):
+        return False
+    return bool(category_terms(word)) or _landmark_word().fullmatch(word) is not None
+
+
+def _base_form(noun: str) -> str:
+    """The noun without a Finnish case ending when what is left still names the facility
+    ("terveysasemalta" → "terveysasema", "uimahallista" → "uimahalli"); else as written."""
+    for end in reversed(lexicon.name_case_endings()):   # shortest first: "uimahallista" is -sta, not -ista
+        stem = noun[:-len(end)]
+        if noun.endswith(end) and len(stem) >= 4 and stem[-1] in "aeiouyäö" and stem[-1] != stem[-2] \
+                and _facility_noun(stem):   # a nominative ends in one vowel ("kirjastoon" is no "kirjastoo")
+            return stem[:-3] + "s" if stem.endswith("kse") else stem   # "kauppakeskukse-" is "kauppakeskus"
+    return noun
+
+
+def _fits(feature_category: str, feature_tags: dict[str, str], noun: str) -> bool:
+    """The feature is of the kind the noun names ("Apteekki Bulevardia" is a pharmacy)."""
+    return any(t.category == feature_category and matches_tags(feature_tags, t.tag_filter())
+               for t in category_terms(noun))
+
+
+def facility_word_heads(request: str, places: list[Place], idx: NameIndex) -> list[Place]:
+    """"lähin apteekki Kluuvin kauppakeskuksesta": a name matched inexactly ("apteekki Kluuvin" as
+    the words of Kluuvin Apteekki) that starts with a lower-case facility word asked for is no name
+    with that word: the word is the kind asked for, the name what follows it (read again)."""
+    out = []
+    for p in places:
+        head = re.match(r"([a-zåäö][\w-]*)\s+", p.written)
+        if not (p.found and p.match is not None and p.match.how not in ("exact", "alias") and head
+                and category_terms(head.group(1))):
+            out.append(p)
+            continue
+        start = p.start + head.end()
+        rest = request[start:p.end]
+        res = idx.resolve(rest)
+        f = res.feature if res.status == "found" else None
+        out.append(Place(start, p.end, rest, f.name, f.id, f.kind, match=res.candidates[0]) if f is not None
+                   else Place(start, p.end, rest, "", "", "", res.message))
+    return out
+
+
+def genitive_names(request: str, places: list[Place], idx: NameIndex) -> list[Place]:
+    """"Vallilan kirjasto": a found name written in the genitive (inflected, not as the data writes
+    it) right before a singular facility noun is read with the noun as one name, when the name is a
+    district or area or a feature of another kind than the noun's. The whole phrase is then what
+    the resolver makes of it: the facility so named, or absent with its message."""
+    out = []
+    for p in places:
+        m = _GENITIVE_NOUN.match(request, p.start)
+        if not (p.found and p.match is not None and p.kind != "region" and m and m.end(1) <= p.end):
+            out.append(p)
+            continue
+        genitive, noun = m.group(1), m.group(2)
+        f = p.match.feature
+        own = normalise(p.match.matched).split()
+        inflected = normalise(genitive) not in own and normalise(noun) not in own and not idx.is_name(genitive) \
+            and not idx.is_name(request[p.start:m.end()])   # "Heleniuksen talo" is a data name as written
+        # a district, street or area with any facility noun; a shop or building only with a kind it is not
+        # ("Vallilan kirjasto": the shop Vallila is no library; "Stockmannin tavaratalo" is Stockmann)
+        district = f.kind in AREA_KINDS or any(normalise(m.feature.name) == normalise(p.match.matched)
+                                               for m in idx.lookup(p.match.matched, kinds=AREA_KINDS, limit=2))
+        if not inflected or not _facility_noun(noun) or (not district and (
+                not category_terms(noun) or _fits(f.category, dict(f.tags), noun))):
+            out.append(p)
+            continue
+        end = m.end()
+        written = request[p.start:end]
+        said = request[p.start:m.start(2)] + _base_form(noun)   # "Kluuvin terveysasemalta" → "… terveysasema"
+        fronted = f"{_base_form(noun)} {p.match.matched}"   # "Kluuvin kauppakeskus": the data's "Kauppakeskus Kluuvi"
+        res = idx.resolve(fronted if idx.is_name(fronted) else said)
+        g = res.feature if res.status == "found" else None
+        if g is not None and g.id != f.id and g.kind != "region" and res.candidates[0].how != "contains":
+            out.append(Place(p.start, end, written, g.name, g.id, g.kind, match=res.candidates[0]))
+        else:
+            out.append(Place(p.start, end, written, "", "", "", res.message if res.status == "missing"
+                             else f"'{said}' is not in the {idx.region} data."))
+    return _drop_covered(out)
+
+
+def _drop_covered(places: list[Place]) -> list[Place]:
+    """Places inside a longer one made here are part of it ("kirjasto" of "Vallilan kirjasto")."""
+    return [p for p in places if not any(q is not p and q.start <= p.start and p.end <= q.end
+                                         and (q.end - q.start) > (p.end - p.start) for q in places)]
+
+
+@cache
+def _hyphen_place_noun() -> re.Pattern[str]:
+    return re.compile(rf"(.+?)-(?:{lexicon.place_nouns_pattern()})", re.I)
+
+
+def hyphen_place_nouns(places: list[Place], idx: NameIndex) -> list[Place]:
+    """"Seepra-kortteli": an absent name that is a data name joined by a hyphen to a place noun
+    (block, plot, kortteli, tontti …) is that name, whose outline is meant."""
+    out = []
+    for p in places:
+        m = _hyphen_place_noun().fullmatch(p.written.strip()) if not p.found else None
+        if m and idx.is_name(m.group(1)):
+            res = idx.resolve(m.group(1))
+            if res.status == "found" and res.feature is not None:
+                f = res.feature
+                p = Place(p.start, p.end, p.written, f.name, f.id, f.kind, match=res.candidates[0])
+        out.append(p)
+    return out
+
+
+
+
+@cache
+def _the_place_noun() -> re.Pattern[str]:
+    nouns = lexicon.place_nouns_pattern()
+    return re.compile(rf"\b(?:to|from|of|near|around|inside|by)\s+(?:the|that|this)\s+(?:city\s+)?(?P<noun>{nouns})\b",
+                      re.I)
+
+
+def place_noun_refs(request: str, places: list[Place]) -> list[Place]:
+    """"Seepra-kortteli: …, and which theatre is nearest to the block?": "the block", "that
+    building" (a place noun after to / from / of / near …) with no name of its own is the place
+    named last before it (a found one, not the region), added as a place at the noun's span."""
+    out = list(places)
+    for m in _the_place_noun().finditer(request):
+        if m.group("noun").endswith("s") or any(p.start < m.end() and m.start("noun") < p.end for p in places):
+            continue   # "the blocks": several; a name already there
+        ref = next((p for p in sorted(places, key=lambda p: -p.start) if p.end <= m.start() and p.found
+                    and p.kind != "region"), None)
+        if ref is not None:
+            out.append(Place(m.start("noun"), m.end("noun"), m.group("noun"), ref.name, ref.id, ref.kind,
+                             match=ref.match, area_name=ref.area_name))
+    return sorted(out, key=lambda p: p.start)
+
+
+def inner_suggestions(places: list[Place], idx: NameIndex) -> list[Place]:
+    """"Ateneum Art Museum" (the data has Ateneum, with no such alias): the name stays absent — the
+    index is what says which English names a feature answers to — but the data name it starts with
+    is the first "did you mean"."""
+    for p in places:
+        words = p.written.split()
+        if p.found or len(words) < 2 or "did you mean" not in p.message and not p.message.endswith("data."):
+            continue
+        inner = next((" ".join(words[:k]) for k in range(len(words) - 1, 0, -1) if idx.is_name(" ".join(words[:k]))),
+                     None)
+        if inner is None:
+            continue
+        name = idx.resolve(inner).feature
+        if name is None or name.name in p.message.partition("did you mean")[2]:
+            continue
+        near = [name.name] + [n for n in idx.suggestions(p.written) if n != name.name][:2]
+        p.message = f"'{p.written}' is not in the {idx.region} data — did you mean {' or '.join(near)}?"
+    return places
+
+
+#: Finnish local cases: "Kalliossa" (in), "Töölöstä" (from), "Vantaalla" (at), "Espoolle" (to)
+_LOCATIVE = re.compile(r"[A-ZÅÄÖ][\w-]{2,}(?:ssa|ssä|sta|stä|lla|llä|lta|ltä|lle|aan|ään|een|iin|oon|uun|yyn|öön|hin|seen)")
+
+
+def locative(written: str) -> bool:
+    """``written`` is one capitalised word in a Finnish local case ("Kalliossa", "Haminaan"): a
+    district or town the request places something in, from or to — an area's place."""
+    return _LOCATIVE.fullmatch(written.strip()) is not None
+
+
+def name_forms(request: str, places: list[Place], idx: NameIndex) -> list[Place]:
+    """All of the above, in order, on the places found in ``request``."""
+    places = hyphen_place_nouns(genitive_names(request, facility_word_heads(request, places, idx), idx), idx)
+    return inner_suggestions(place_noun_refs(request, places), idx)
+
+
+__all__ = ["facility_word_heads", "genitive_names", "hyphen_place_nouns", "inner_suggestions", "locative", "name_forms",
+           "place_noun_refs"]
