@@ -201,17 +201,20 @@ class NameIndex:
         for i in range(len(words)):
             if all(w in GENERIC for w in normalise(text[words[i][0]:words[i][1]]).split()):
                 continue   # "land-use" is two generic words
+            inside_punct = False
             for k in range(1, min(max_words, len(words) - i) + 1):
                 s, e = words[i][0], words[i + k - 1][1]
-                if k > 1 and not re.fullmatch(r"[\s-]*", text[words[i + k - 2][1]:words[i + k - 1][0]]):
+                joins = _joins_name(text[words[i + k - 2][1]:words[i + k - 1][0]]) if k > 1 else True
+                if joins is None:
                     break   # punctuation between words ends a name
+                inside_punct = inside_punct or not joins
                 phrase = text[s:e].rstrip(".")
                 n = normalise(phrase)
                 if not n or n in GENERIC or (all(w in GENERIC for w in n.split()) and n not in self._by_norm):
                     continue
                 hit = self._by_norm.get(n)
-                if not hit and n.split()[-1] in GENERIC:
-                    continue
+                if not hit and (inside_punct or n.split()[-1] in GENERIC):
+                    continue   # across a comma only an exact data name: a list is split on the data's names
                 if hit and not _alias_may_match(phrase, n, hit, text[:s]):
                     continue
                 if hit:
@@ -291,6 +294,15 @@ CONNECTORS = {"and", "then", "from", "to", "or", "vs", "with", "near", "of", "in
 
 #: words after which a name must stand ("from espa to …", "near kiasma")
 NAME_SLOT = re.compile(r"\b(?:from|to|near|at|of|by|between|beside|around|past|via|and)\s+(?:the\s+)?$", re.I)
+
+
+def _joins_name(gap: str) -> bool | None:
+    """What the text between two words does to a name: spaces and hyphens continue it (True); a comma
+    or "&" continues it only for an exact data name that holds it (False: "UniSport, Kluuvi", "Maya Bar &
+    Grill", so a list of names is split on the data's names, not on every comma); else it ends (None)."""
+    if re.fullmatch(r"[\s-]*", gap):
+        return True
+    return False if re.fullmatch(r"\s*[,&]\s*", gap) else None
 
 
 def _alias_may_match(written: str, norm: str, hit: list[tuple[str, NamedFeature]], before: str = "") -> bool:

@@ -247,6 +247,22 @@ def compare_places(c: Clause) -> list[Goal] | None:
     if not ((c.cue("compare") or c.has("which_of_closest") or (c.cue("nearest") and len(cp) >= 3 and c.has("or")))
             and (len(cp) >= 3 or (len(cp) == 2 and c.refs))):   # "which school is closest to X: A, B or C?"
         return None
+    return _compare(c)
+
+
+def compare_of_list(c: Clause) -> list[Goal] | None:
+    """"Of UniSport, Kluuvi, Helsinki Contemporary and Luckan, which one is nearest to Hallintorakennus?":
+    a list of places, then which of them is nearest to the place after "to" (the list is split on the
+    data's names, so "UniSport, Kluuvi" is one option)."""
+    if not (c.cue("nearest") and len(c.cp) >= 3 and c.has("which_of_list")):
+        return None
+    return _compare(c)
+
+
+def _compare(c: Clause) -> list[Goal]:
+    """The comparison of a clause's places: the target (after "closer to", a leading "X:", else the
+    place after the last "to", else the last) and the options (the others)."""
+    cp = c.cp
     k = W["closer_to"].search(c.low)
     after = [p for p in cp if k and p.start - c.s >= k.start()]
     target = after[0] if after and len(cp) >= 3 and cp.index(after[0]) != 1 else None
@@ -509,6 +525,24 @@ def nearest_how_far_follows(c: Clause) -> list[Goal] | None:
     return [c.goal("nearest", place=place, **{k: prev.slots.get(k) for k in ("category", "tag", "word")})]
 
 
+def route_legs(c: Clause) -> list[Goal] | None:
+    """"Luckan → Avoin olohuone, Luckan → LillaLuckan: road metres each", "Kiasma → Oodi → Ateneum",
+    "road distance Kiasma to Oodi and Ateneum to Stockmann": places joined pairwise by arrows or "to",
+    the pairs by commas or "and", are one route per leg (two legs or more), each answered in order."""
+    if len(c.cp) < 3 or not c.cue("route"):
+        return None
+    legs: list[tuple[Place, Place]] = []
+    for a, b in zip(c.cp, c.cp[1:], strict=False):
+        gap = c.request[a.end:b.start].casefold()
+        if W["leg_arrow"].fullmatch(gap):
+            legs.append((a, b))
+        elif not W["leg_sep"].fullmatch(gap):
+            return None
+    if len(legs) < 2 or {id(p) for leg in legs for p in leg} != {id(p) for p in c.cp}:
+        return None
+    return [c.goal("route", origin=a.id or a.written, destination=b.id or b.written) for a, b in legs]
+
+
 def route_follows(c: Clause) -> list[Goal] | None:
     """"Otsonkallio to Kumparepuisto by car, how many metres?": a route question that names nothing
     after a route is that route's (its distance is reported)."""
@@ -621,7 +655,11 @@ def count_follows(c: Clause) -> list[Goal] | None:
     if not (prev is not None and prev.intent in ("within", "find", "exists", "count") and prev.slots.get("category")
             and c.term is None and c.bare() and not c.cd and c.has("how_many") and not c.has("those_it")):
         return None
-    # "cinemas within 400 m of X — how many?": the count of what was just asked for
+    # "cinemas within 400 m of X — how many?": the count of what was just asked for; "schools and car
+    # parks in Kotka, how many?": of each kind that clause asked for
+    for g in c.before:
+        if g.clause == prev.clause and not g.branch and g.intent in ("find", "exists"):
+            g.intent = "count"
     if prev.intent in ("find", "exists"):
         prev.intent = "count"
     return []
@@ -670,6 +708,8 @@ RULES: tuple[Rule, ...] = (
     Rule("participation", participation, "Run a participation round on parcels.geojson"),
     Rule("compare_plans.kinds", compare_plans, "Compare roads at 200k vs chargers at 300k in Kotka", "kotka"),
     Rule("compare.places", compare_places, "Which is closer to Kiasma: Oodi, Ateneum or Stockmann?"),
+    Rule("compare.of-list", compare_of_list,
+         "Of Stockmann, Forum and UniSport, Kluuvi, which one is nearest to Kiasma by road?"),
     Rule("plan.money-follows", plan_money_follows, "Plan road upgrades for Kotka; we can spend 250 000 euros", "kotka"),
     Rule("plan.evaluate-follows", plan_evaluate_follows, "Plan chargers in Kotka with 300k, then evaluate the plan",
          "kotka"),
@@ -691,6 +731,7 @@ RULES: tuple[Rule, ...] = (
          "If the nearest pharmacy to Kiasma is within 300 m, name it; otherwise just tell me the pharmacy"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
+    Rule("route.legs", route_legs, "Kiasma → Oodi, Kiasma → Ateneum: road metres each"),
     Rule("route.follows", route_follows, "Otsonkallio to Kumparepuisto by car, how many metres?", "kotka"),
     Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),
     Rule("nearest.from-where", nearest_from_where, "what is the distance to the pharmacy?"),

@@ -53,7 +53,8 @@ CUES = {
     "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
              r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s",
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
-    "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*",
+    "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*"
+             r"|(?<![\w#])#(?=\s*[^\W\d])",   # "# koulut": the number of schools
     "exists": r"\bany\b|are there|is there|got any|do (?:we|you) have|\byet\b|\bexist\w*",
     "list": (r"\blist\b|\bshow\b|pull up|where are|where can|where do|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b"
              r"|\bgive me\b|\bget me\b"),
@@ -68,7 +69,7 @@ eval road roads land charging chargers station stations budget with within near 
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
 thursday friday saturday sunday january february march april may june july august september october november
 december memo council unless provided assuming suppose supposing whether i've i'll we'll you've you're
-they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re""".split())
+they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst""".split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
             r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest)\b)[a-zåäö]+)?" \
@@ -167,7 +168,8 @@ def condition_test(cond: str, counting: bool) -> dict[str, Any]:
     return {"op": op, "value": value}
 
 
-JOINED = re.compile(r"\s*(?:,|&|\band\b|\bor\b|\bplus\b|\bas well as\b|,\s*and\b)\s*(?:(?:the|any|all|also)\s+)?"
+JOINED = re.compile(r"\s*(?:,|&|\band\b|\bja\b|\bsekä\b|\btai\b|\bor\b|"   # "apteekit ja hammaslääkärit"
+                    r"\bplus\b|\bas well as\b|,\s*and\b)\s*(?:(?:the|any|all|also)\s+)?"
                     r"(?:(?:nearest|closest|number of)\s+)?", re.I)
 
 
@@ -220,6 +222,11 @@ _ON_LOW = {
     "where_is": r"^\W*(?:(?:and|also|so|ja|entä)\W+)?(?:where(?:'s|’s|\s+is|\s+are|\s+exactly\s+is)|whereabouts\s+is|"
                 r"missä\s+(?:on|sijaitsee)|missä\b.*\bsijaitsee)\b",
     # a yes / no question about the place just found: "Also: is it within 300 m?", "onko se alle 400 metrin päässä?"
+    # a list of places, then which of them: "Of A, B and C, which one is nearest to X?"
+    "which_of_list": r"^\W*(?:of|among(?:st)?|out of|between)\b[^?]*\bwhich\b|\bwhich (?:one )?of (?:these|those|them)\b",
+    # what stands between the places of a route's legs ("A → B, A → C", "A to B and C to D", "A → B → C")
+    "leg_arrow": r"\s*(?:→|->|=>|⇒)\s*|\s+to\s+(?:the\s+)?|–",
+    "leg_sep": r"\s*(?:,|;|&|\band\b|\bja\b|\bplus\b)\s*(?:(?:and|also|then)\s+)?(?:from\s+(?:the\s+)?)?",
     "is_it": r"^\W*(?:(?:and|also|plus|but|ja|entä)\W+)*(?:is|isn'?t|would|onko|olisiko)\s+"
              r"(?:it|that|that one|this one|the \w+|se|sinne|tämä)\b",
 }

@@ -11,7 +11,8 @@ class Route(Intent):
     name = "route"
     # nearest.search: "nearest pharmacy to X and how far is it by road" reads a search and its route
     # route.to-nearest: "the road distance between Kiasma and the nearest cinema to it" (the search, then its route)
-    rules = ("nearest.search", "route.conditional", "route.places", "route.from-to", "route.bare", "route.to-nearest")
+    rules = ("nearest.search", "route.conditional", "route.places", "route.from-to", "route.bare", "route.to-nearest",
+             "route.legs")
     follows = ("route.follows",)   # "A to B by car, how many metres?": that route's distance
     needs = (("origin", "the start place"), ("destination", "the destination place"))
     tools = ("route",)

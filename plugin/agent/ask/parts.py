@@ -1,0 +1,36 @@
+"""Requests written as several terse parts: where a clause splits further than ``wording.SPLIT``
+says, so that each part is read (and answered) on its own, in order.
+
+* a line break or a bullet ("helsinki\\n• apteekit: how many\\n• hammaslääkärit: how many",
+  "- cafés near Oodi: how many", "• nearest pharmacy to Kiasma • nearest bank to Kiasma");
+* a count mark after a comma or slash ("helsinki: # latausasemat, # koulut", "# kahvilat / # pankit");
+* a Finnish question word after a comma ("montako koulua, montako pysäköintialuetta?");
+* "plus" before a question of its own ("how many cafés in Kluuvi plus how many banks").
+
+Several routes in one clause ("Luckan → Avoin olohuone, Luckan → LillaLuckan: road metres each")
+are not split here (the text they share, "road metres each", belongs to both): the rule
+``route.legs`` reads one route per leg."""
+from __future__ import annotations
+
+import re
+
+PART_SPLIT = re.compile(
+    r"\s*\n[\s\n]*(?:[•*·‣▪–—-]\s*|\d{1,2}[.)]\s+)?"        # a new line, with its bullet or number
+    r"|\s*[•·‣▪]\s*"                                          # an inline bullet
+    r"|\s*[,/;]\s*(?=#\s*[^\W\d])"                             # "…, # koulut"
+    r"|\s*,\s*(?=(?:montako|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
+    r"|\s+plus\s+(?=(?:how|what|which|where|count|list|nearest|closest|the (?:nearest|closest|number)|montako|lähin)\b)",
+    re.I)
+
+
+def part_spans(request: str, s: int, e: int) -> list[tuple[int, int]]:
+    """The clause [s, e) split at each part mark of ``PART_SPLIT``; parts with no word are dropped
+    (a leading bullet, an empty line)."""
+    out, pos = [], s
+    for m in PART_SPLIT.finditer(request, s, e):
+        if m.start() > pos:
+            out.append((pos, m.start()))
+        pos = max(pos, m.end())
+    if pos < e:
+        out.append((pos, e))
+    return [(a, b) for a, b in out if re.search(r"\w", request[a:b])] or [(s, e)]
