@@ -28,7 +28,7 @@ from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normal
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
 from .intents import INTENTS as INTENT_CLASSES
 from .intents.plan import KIND_QUESTION
-from .parts import part_spans
+from .parts import part_spans, spaced_arrows
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
 from .wording import (
@@ -260,7 +260,7 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     src: dict[str, str] = {}
     notes: list[str] = []
     missing: list[str] = []
-    task_request, request = request, _split_hyphen_pairs(request, regions, index_of, region)
+    task_request, request = request, _split_hyphen_pairs(spaced_arrows(request), regions, index_of, region)
     mentions = _region_mentions(request, regions)
     said = list(dict.fromkeys(r for _, _, r in mentions))
     country = COUNTRY_SAID.search(request)

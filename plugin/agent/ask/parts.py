@@ -18,7 +18,9 @@ PART_SPLIT = re.compile(
     r"\s*\n[\s\n]*(?:[•*·‣▪–—-]\s*|\d{1,2}[.)]\s+)?"        # a new line, with its bullet or number
     r"|\s*[•·‣▪]\s*"                                          # an inline bullet
     r"|\s*[,/;]\s*(?=#\s*[^\W\d])"                             # "…, # koulut"
-    r"|\s*,\s*(?=(?:montako|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
+    r"|\s*,\s*(?=(?:entä\s+)?(?:montako|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
+    r"|\s+ja\s+(?=(?:entä\s+)?(?:montako|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
+    r"|(?:^|\s+)[a-h]\)\s+"                                   # "a) nearest school b) nearest fuel station"
     r"|\s+plus\s+(?=(?:how|what|which|where|count|list|nearest|closest|the (?:nearest|closest|number)|montako|lähin)\b)",
     re.I)
 
@@ -34,3 +36,13 @@ def part_spans(request: str, s: int, e: int) -> list[tuple[int, int]]:
     if pos < e:
         out.append((pos, e))
     return [(a, b) for a, b in out if re.search(r"\w", request[a:b])] or [(s, e)]
+
+
+#: an arrow written between two names without spaces ("Kiasma->Oodi"): the name scan reads words
+#: with their hyphens, so "Kiasma-" would hide the name
+TIGHT_ARROW = re.compile(r"(?<=\w)->(?=\w)")
+
+
+def spaced_arrows(request: str) -> str:
+    """"Kiasma->Oodi" → "Kiasma→ Oodi" (same length, so every offset stays valid)."""
+    return TIGHT_ARROW.sub("→ ", request)

@@ -528,8 +528,12 @@ def nearest_how_far_follows(c: Clause) -> list[Goal] | None:
 def route_legs(c: Clause) -> list[Goal] | None:
     """"Luckan → Avoin olohuone, Luckan → LillaLuckan: road metres each", "Kiasma → Oodi → Ateneum",
     "road distance Kiasma to Oodi and Ateneum to Stockmann": places joined pairwise by arrows or "to",
-    the pairs by commas or "and", are one route per leg (two legs or more), each answered in order."""
-    if len(c.cp) < 3 or not c.cue("route"):
+    the pairs by commas or "and", are one route per leg (two legs or more), each answered in order; one
+    leg right after a route goes on with the list ("…: Kiasma to Oodi, Kiasma to Ateneum, and Kiasma to
+    Stockmann")."""
+    prev = c.before[-1] if c.before else None
+    more = prev is not None and prev.intent == "route" and not prev.branch
+    if len(c.cp) < (2 if more else 3) or not (more or c.cue("route")):
         return None
     legs: list[tuple[Place, Place]] = []
     for a, b in zip(c.cp, c.cp[1:], strict=False):
@@ -538,7 +542,7 @@ def route_legs(c: Clause) -> list[Goal] | None:
             legs.append((a, b))
         elif not W["leg_sep"].fullmatch(gap):
             return None
-    if len(legs) < 2 or {id(p) for leg in legs for p in leg} != {id(p) for p in c.cp}:
+    if len(legs) < (1 if more else 2) or {id(p) for leg in legs for p in leg} != {id(p) for p in c.cp}:
         return None
     return [c.goal("route", origin=a.id or a.written, destination=b.id or b.written) for a, b in legs]
 
@@ -618,6 +622,34 @@ def find_kind(c: Clause) -> list[Goal] | None:
     elif c.area_places:
         slots["area"] = None
     return [c.goal(intent, **slots)]
+
+
+def find_area_follows(c: Clause) -> list[Goal] | None:
+    """"pharmacies? dentists? banks? in Kluuvi, numbers only": a part that names only an area (no
+    kind, no other place) after a run of region-wide searches of kinds is where each of them looks;
+    a count word there ("numbers only", "how many") makes each a count."""
+    if c.term is not None or len(c.cp) != 1 or c.cd or c.cm or c.refs or not c.before:
+        return None
+    p = c.cp[0]
+    if not p.found or not (p.kind in AREA_KINDS or p.area_name) \
+            or not (W["area_before"].search(c.request[max(c.s, p.start - 10):p.start])
+                    or W["in_case"].search(p.written)):   # "Kluuvissa": in Kluuvi
+        return None
+    name = p.area_name or p.name
+    run = []
+    for g in reversed(c.before):   # (a part read again with the next one joined keeps the area it set)
+        if g.branch or g.intent not in ("find", "count", "exists") or not g.slots.get("category") \
+                or g.slots.get("area") not in (None, name):
+            break
+        run.append(g)
+    if len(run) < 2:
+        return None
+    counting = c.cue("count") or c.has("numbers_only")
+    for g in run:
+        g.slots.update(area=name, area_name=name)
+        if counting:
+            g.intent = "count"
+    return []
 
 
 def nearest_no_kind(c: Clause) -> list[Goal] | None:
@@ -740,6 +772,7 @@ RULES: tuple[Rule, ...] = (
     Rule("route.places", route_places, "how far is Kiasma from Oodi?"),
     Rule("within.kind-follows", within_kind_follows, "cafés within 150 m of Kiasma? and restaurants?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
+    Rule("find.area-follows", find_area_follows, "pharmacies? dentists? banks? in Kluuvi, numbers only"),
     Rule("nearest.no-kind", nearest_no_kind, "what is near Kiasma?"),
     Rule("terse", terse, "pharmacy Stockmann"),
     Rule("route.from-to", route_from_to, "then from Kiasma to Oodi"),

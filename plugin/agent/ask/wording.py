@@ -213,6 +213,7 @@ _ON_LOW = {
     "from": r"\bfrom\b",
     "to": r"\bto\b",
     "how_many": r"\bhow many\b|\bnumber of\b",
+    "numbers_only": r"\b(?:numbers?|counts?|totals?)(?: only)?\b|\bmontako\b|\blukumäär\w*",
     "terse_filler": r"\b(?:a|an|the|in|for|at|on|of|please|plan|plans|some|new|more)\b",
     # what a follow-up that only names another kind holds besides it: "and restaurants?", "what about schools?"
     "kind_only_filler": r"\b(?:and|also|plus|what|how|about|of|the|any|many|are|is|there|too|as well|please|"
@@ -236,6 +237,7 @@ _ANY_CASE = {
     "asking_word": r"missä|mistä|mihin|mikä|mitkä|montako|kuinka|onko|paljonko|kerro|näytä|anna|etsi|listaa|laske|"
                    r"where(?:'s|’s)?|whereabouts|what(?:'s|’s)?|which|how|tell|show|give|list|find|count",
     "it_that": r"\b(?:it|that|this|that one|this one)\b",
+    "in_case": r"(?:ss|ll)[aä]$",   # a Finnish name said in an area's case: "Kluuvissa", "Kotkassa"
     "from_there_to": r"\bfrom there\s+to\b",
     "origin_before": r"\b(?:to|from|near|of|around|for)\s+(?:the\s+)?$",
     "route_role": r"(?:\b(from|to)|(→|->))\s+(?:the\s+)?$",
