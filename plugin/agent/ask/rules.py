@@ -525,6 +525,19 @@ def nearest_how_far_follows(c: Clause) -> list[Goal] | None:
     return [c.goal("nearest", place=place, **{k: prev.slots.get(k) for k in ("category", "tag", "word")})]
 
 
+def route_already_asked(c: Clause) -> list[Goal] | None:
+    """"Which pharmacy is nearest by road to X, and how far it is?": the search read with its road
+    route already answers how far; a bare "how far (is it)" after it adds nothing (it is not a route
+    from the found place to itself)."""
+    prev = c.before[-1] if c.before else None
+    k = len(c.before) - 2
+    if prev is None or prev.intent != "route" or prev.branch or k < 0 or c.before[k].intent != "nearest" \
+            or prev.slots.get("destination") != f"$goal:{k}" or c.cp or c.term is not None or c.cd \
+            or not c.cue("route") or not (c.has("it_that") or c.has("how_far_bare")):
+        return None
+    return []
+
+
 def route_legs(c: Clause) -> list[Goal] | None:
     """"Luckan → Avoin olohuone, Luckan → LillaLuckan: road metres each", "Kiasma → Oodi → Ateneum",
     "road distance Kiasma to Oodi and Ateneum to Stockmann": places joined pairwise by arrows or "to",
@@ -763,6 +776,7 @@ RULES: tuple[Rule, ...] = (
          "If the nearest pharmacy to Kiasma is within 300 m, name it; otherwise just tell me the pharmacy"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
+    Rule("route.already-asked", route_already_asked, "nearest pharmacy to Kiasma by road, and how far is it?"),
     Rule("route.legs", route_legs, "Kiasma → Oodi, Kiasma → Ateneum: road metres each"),
     Rule("route.follows", route_follows, "Otsonkallio to Kumparepuisto by car, how many metres?", "kotka"),
     Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),

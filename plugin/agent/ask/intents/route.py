@@ -13,7 +13,9 @@ class Route(Intent):
     # route.to-nearest: "the road distance between Kiasma and the nearest cinema to it" (the search, then its route)
     rules = ("nearest.search", "route.conditional", "route.places", "route.from-to", "route.bare", "route.to-nearest",
              "route.legs")
-    follows = ("route.follows",)   # "A to B by car, how many metres?": that route's distance
+    # "A to B by car, how many metres?": that route's distance; "nearest … by road, and how far is it?": the
+    # search's own route
+    follows = ("route.follows", "route.already-asked")
     needs = (("origin", "the start place"), ("destination", "the destination place"))
     tools = ("route",)
 
