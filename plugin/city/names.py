@@ -199,22 +199,24 @@ class NameIndex:
         words = [(m.start(), m.end()) for m in re.finditer(r"\w[\w'’.-]*", text)]
         spans: list[tuple[int, float, int, int, Match]] = []
         for i in range(len(words)):
-            if all(w in GENERIC for w in normalise(text[words[i][0]:words[i][1]]).split()):
-                continue   # "land-use" is two generic words
-            inside_punct = False
+            # "land-use" is two generic words: a span starting so is only an exact data name that holds
+            # more, capitalised ("Bank bar and bistro" in "Of Bank bar and bistro, Luckan and Kiasma")
+            exact_only = all(w in GENERIC for w in normalise(text[words[i][0]:words[i][1]]).split())
+            if exact_only and not text[words[i][0]].isupper():
+                continue
             for k in range(1, min(max_words, len(words) - i) + 1):
                 s, e = words[i][0], words[i + k - 1][1]
                 joins = _joins_name(text[words[i + k - 2][1]:words[i + k - 1][0]]) if k > 1 else True
                 if joins is None:
                     break   # punctuation between words ends a name
-                inside_punct = inside_punct or not joins
+                exact_only = exact_only or not joins
                 phrase = text[s:e].rstrip(".")
                 n = normalise(phrase)
                 if not n or n in GENERIC or (all(w in GENERIC for w in n.split()) and n not in self._by_norm):
                     continue
                 hit = self._by_norm.get(n)
-                if not hit and (inside_punct or n.split()[-1] in GENERIC):
-                    continue   # across a comma only an exact data name: a list is split on the data's names
+                if not hit and (exact_only or n.split()[-1] in GENERIC):
+                    continue   # across a comma, or from a generic word, only an exact data name
                 if hit and not _alias_may_match(phrase, n, hit, text[:s]):
                     continue
                 if hit:

@@ -394,6 +394,19 @@ def nearest_same_kind(c: Clause) -> list[Goal] | None:
     return [Goal("nearest", dict(same.slots), c.text.strip())]   # "…; otherwise just tell me the pharmacy"
 
 
+def nearest_each(c: Clause) -> list[Goal] | None:
+    """"Kiasma and Oodi: nearest pharmacy to each", "nearest school to both Otsonkallio and Erkinkulma",
+    "nearest pharmacy to Kiasma and Oodi": one search from each place named (in order), not from the
+    first only (the others dropped)."""
+    joined = c.cp and c.term is not None and c.term.end <= c.cp[0].start \
+        and W["origin_before"].search(c.request[max(c.s, c.cp[0].start - 8):c.cp[0].start])
+    if c.term is None or len(c.cp) < 2 or c.cd or not c.cue("nearest") or not (c.has("each") or joined) \
+            or not all(W["leg_sep"].fullmatch(c.request[a.end:b.start].casefold())
+                       for a, b in zip(c.cp, c.cp[1:], strict=False)):
+        return None
+    return [c.goal("nearest", place=p.id or p.written, **term_slots(c.term)) for p in c.cp]
+
+
 def nearest_search(c: Clause) -> list[Goal] | None:
     term = c.term
     if not (c.cue("nearest") and (term or not c.cd)):
@@ -570,6 +583,16 @@ def route_follows(c: Clause) -> list[Goal] | None:
     return None
 
 
+def route_tail_follows(c: Clause) -> list[Goal] | None:
+    """"• Kiasma → Ateneum\n• Ateneum → Stockmann\nroad metres please": a last part that only says how
+    the routes before are measured (no place, kind, reference or amount) asks nothing new."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "route" or prev.branch or not c.cue("route") or c.cp or c.ct or c.refs \
+            or c.cm or c.cd or set(c.task_kinds) - {"road"} or not W["measure_only"].fullmatch(c.low.strip()):
+        return None
+    return []
+
+
 def route_reported(c: Clause) -> list[Goal] | None:
     if c.cue("route") and c.term is None and not c.cp and not c.refs and c.before and c.before[-1].intent == "nearest":
         return []   # "nearest pharmacy to X and give the driving distance": the search reports it
@@ -675,7 +698,8 @@ def terse(c: Clause) -> list[Goal] | None:
     if c.term is None or len(c.cp) != 1 or (c.before and c.refs):   # terse: "pharmacies Bulevardi", "pharmacy Stockmann"
         return None
     p = c.cp[0]
-    if p.kind in AREA_KINDS or (p.area_name and re.search(r"s\b", c.term.word)):   # "dentists Kluuvi": a district's
+    if p.kind in AREA_KINDS or (p.area_name and (re.search(r"s\b", c.term.word) or W["in_case"].search(p.written))):
+        # "dentists Kluuvi", "kahvilat Kluuvissa": a district's
         name = p.area_name or p.name or p.written
         return [c.goal("find", area=name, area_name=name, **term_slots(c.term))]
     return [c.goal("nearest", place=p.id or p.written, **term_slots(c.term))]
@@ -774,11 +798,13 @@ RULES: tuple[Rule, ...] = (
     Rule("within.refine-follows", within_refines_follows, "what's near Oodi? cafes specifically, 100m"),
     Rule("nearest.same-kind", nearest_same_kind,
          "If the nearest pharmacy to Kiasma is within 300 m, name it; otherwise just tell me the pharmacy"),
+    Rule("nearest.each", nearest_each, "Kiasma and Oodi: nearest pharmacy to each"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
     Rule("route.already-asked", route_already_asked, "nearest pharmacy to Kiasma by road, and how far is it?"),
     Rule("route.legs", route_legs, "Kiasma → Oodi, Kiasma → Ateneum: road metres each"),
     Rule("route.follows", route_follows, "Otsonkallio to Kumparepuisto by car, how many metres?", "kotka"),
+    Rule("route.tail-follows", route_tail_follows, "Kiasma → Ateneum, Ateneum → Stockmann; road metres please"),
     Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),
     Rule("nearest.from-where", nearest_from_where, "what is the distance to the pharmacy?"),
     Rule("route.conditional", route_conditional,

@@ -168,7 +168,7 @@ def condition_test(cond: str, counting: bool) -> dict[str, Any]:
     return {"op": op, "value": value}
 
 
-JOINED = re.compile(r"\s*(?:,|&|\band\b|\bja\b|\bsekä\b|\btai\b|\bor\b|"   # "apteekit ja hammaslääkärit"
+JOINED = re.compile(r"\s*(?:,|&|/|\band\b|\bja\b|\bsekä\b|\btai\b|\bor\b|"   # "apteekit ja hammaslääkärit"
                     r"\bplus\b|\bas well as\b|,\s*and\b)\s*(?:(?:the|any|all|also)\s+)?"
                     r"(?:(?:nearest|closest|number of)\s+)?", re.I)
 
@@ -212,7 +212,7 @@ _ON_LOW = {
     "near_no_kind": r"\bnear\b|\baround\b|\bclose to\b",
     "from": r"\bfrom\b",
     "to": r"\bto\b",
-    "how_many": r"\bhow many\b|\bnumber of\b",
+    "how_many": r"\bhow many\b|\bnumber of\b|\bmontako\b|\bkuinka monta\b",
     "numbers_only": r"\b(?:numbers?|counts?|totals?)(?: only)?\b|\bmontako\b|\blukumäär\w*",
     "terse_filler": r"\b(?:a|an|the|in|for|at|on|of|please|plan|plans|some|new|more)\b",
     # what a follow-up that only names another kind holds besides it: "and restaurants?", "what about schools?"
@@ -237,6 +237,10 @@ _ANY_CASE = {
     "asking_word": r"missä|mistä|mihin|mikä|mitkä|montako|kuinka|onko|paljonko|kerro|näytä|anna|etsi|listaa|laske|"
                    r"where(?:'s|’s)?|whereabouts|what(?:'s|’s)?|which|how|tell|show|give|list|find|count",
     "it_that": r"\b(?:it|that|this|that one|this one)\b",
+    # how a route is measured, and nothing else: "road metres please", "(km by road)", "metres each"
+    "measure_only": r"\W*(?:(?:in|by|on|the|road|car|drive|driving|metres|meters|m|km|kilometres|kilometers|each|"
+                    r"distance|distances|length|please|pls|per leg|for each|both|all|metriä|tietä pitkin)\W*)+",
+    "each": r"\b(?:to|from|for|of) (?:each|both)\b|\beach\b|\bboth\b|\bkummastakin\b|\bmolemmista\b|\bkustakin\b",
     "in_case": r"(?:ss|ll)[aä]$",   # a Finnish name said in an area's case: "Kluuvissa", "Kotkassa"
     "from_there_to": r"\bfrom there\s+to\b",
     "origin_before": r"\b(?:to|from|near|of|around|for)\s+(?:the\s+)?$",

@@ -10,6 +10,7 @@ from .base import Calls, Facts, Intent, Step, last_result, slot_args
 class Nearest(Intent):
     name = "nearest"
     rules = ("nearest.same-kind", "nearest.search", "nearest.how-far-follows", "nearest.from-where", "nearest.no-kind",
+             "nearest.each",
              "terse")
     # "… and give the driving distance": the search reports it; "… Also: is it within 300 m?": answered from it
     follows = ("route.reported", "nearest.within-follows")

@@ -15,7 +15,7 @@ class Route(Intent):
              "route.legs")
     # "A to B by car, how many metres?": that route's distance; "nearest … by road, and how far is it?": the
     # search's own route
-    follows = ("route.follows", "route.already-asked")
+    follows = ("route.follows", "route.already-asked", "route.tail-follows")
     needs = (("origin", "the start place"), ("destination", "the destination place"))
     tools = ("route",)
 
