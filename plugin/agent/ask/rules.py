@@ -573,6 +573,26 @@ def route_legs(c: Clause) -> list[Goal] | None:
     return [c.goal("route", origin=a.id or a.written, destination=b.id or b.written) for a, b in legs]
 
 
+def route_each(c: Clause) -> list[Goal] | None:
+    """"How far are Luckan and Forum from Kiasma, each by road?", "road distance from Kiasma to Oodi and
+    Ateneum": a list of places and one place on the other side of "from" / "to" are one route per
+    listed place (none dropped)."""
+    if len(c.cp) < 3 or not c.cue("route"):
+        return None
+    gaps = [c.request[a.end:b.start].casefold() for a, b in zip(c.cp, c.cp[1:], strict=False)]
+    listed = [bool(W["leg_sep"].fullmatch(g)) for g in gaps]
+    last, first = W["from_to_gap"].fullmatch(gaps[-1]), W["from_to_gap"].fullmatch(gaps[0])
+    if last and all(listed[:-1]):   # "Luckan and Forum from Kiasma"
+        hub, others, hub_first = c.cp[-1], c.cp[:-1], last.group(1) == "from"
+    elif first and all(listed[1:]):   # "from Kiasma to Oodi and Ateneum", "to X from A, B and C"
+        hub, others, hub_first = c.cp[0], c.cp[1:], first.group(1) == "to"
+    else:
+        return None
+    h = hub.id or hub.written
+    return [c.goal("route", origin=h if hub_first else p.id or p.written, destination=p.id or p.written if hub_first else h)
+            for p in others]
+
+
 def route_follows(c: Clause) -> list[Goal] | None:
     """"Otsonkallio to Kumparepuisto by car, how many metres?": a route question that names nothing
     after a route is that route's (its distance is reported)."""
@@ -803,6 +823,7 @@ RULES: tuple[Rule, ...] = (
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
     Rule("route.already-asked", route_already_asked, "nearest pharmacy to Kiasma by road, and how far is it?"),
     Rule("route.legs", route_legs, "Kiasma → Oodi, Kiasma → Ateneum: road metres each"),
+    Rule("route.each", route_each, "How far are Luckan and Forum from Kiasma, each by road?"),
     Rule("route.follows", route_follows, "Otsonkallio to Kumparepuisto by car, how many metres?", "kotka"),
     Rule("route.tail-follows", route_tail_follows, "Kiasma → Ateneum, Ateneum → Stockmann; road metres please"),
     Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),

@@ -227,6 +227,7 @@ _ON_LOW = {
     "which_of_list": r"^\W*(?:of|among(?:st)?|out of|between)\b[^?]*\bwhich\b|\bwhich (?:one )?of (?:these|those|them)\b",
     # what stands between the places of a route's legs ("A → B, A → C", "A to B and C to D", "A → B → C")
     "leg_arrow": r"\s*(?:→|->|=>|⇒)\s*|\s+to\s+(?:the\s+)?|–",
+    "from_to_gap": r"\s+(from|to)\s+(?:the\s+)?",
     "leg_sep": r"\s*(?:,|;|&|\band\b|\bja\b|\bplus\b)\s*(?:(?:and|also|then)\s+)?(?:from\s+(?:the\s+)?)?",
     "is_it": r"^\W*(?:(?:and|also|plus|but|ja|entä)\W+)*(?:is|isn'?t|would|onko|olisiko)\s+"
              r"(?:it|that|that one|this one|the \w+|se|sinne|tämä)\b",
