@@ -28,7 +28,7 @@ from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normal
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
 from .intents import INTENTS as INTENT_CLASSES
 from .intents.plan import KIND_QUESTION
-from .parts import part_spans, spaced_arrows
+from .parts import merge_bare_kinds, part_spans, spaced_arrows
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
 from .wording import (
@@ -462,6 +462,7 @@ def _clauses(request: str) -> list[tuple[int, int]]:
     if pos < len(request):
         out.append((pos, len(request)))
     out = [part for s, e in out for part in part_spans(request, s, e)]   # bullets, lines, "# a, # b"
+    out = merge_bare_kinds(request, out)   # "cafés + bars near Kiasma"
     out = [(s, e) for s, e in out if request[s:e].strip(" ,.?!")]
     for k in range(len(out) - 2, -1, -1):   # "Using that pharmacy, how far is Forum?": one question
         if LEAD_IN.fullmatch(request[out[k][0]:out[k][1]]):

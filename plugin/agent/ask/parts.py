@@ -14,15 +14,39 @@ from __future__ import annotations
 
 import re
 
+from ...city.vocabulary import category_terms
+
 PART_SPLIT = re.compile(
     r"\s*\n[\s\n]*(?:[•*·‣▪–—-]\s*|\d{1,2}[.)]\s+)?"        # a new line, with its bullet or number
     r"|\s*[•·‣▪]\s*"                                          # an inline bullet
-    r"|\s*[,/;]\s*(?=#\s*[^\W\d])"                             # "…, # koulut"
+    r"|\s*[,/;]\s*(?=#\s*[^\W\d])|\s+(?:and|ja|&)\s+(?=#\s*[^\W\d])"   # "…, # koulut", "… and # banks in …"
     r"|\s*,\s*(?=(?:entä\s+)?(?:montako|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
     r"|\s+ja\s+(?=(?:entä\s+)?(?:montako|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
     r"|(?:^|\s+)[a-h]\)\s+"                                   # "a) nearest school b) nearest fuel station"
     r"|\s+plus\s+(?=(?:how|what|which|where|count|list|nearest|closest|the (?:nearest|closest|number)|montako|lähin)\b)",
     re.I)
+
+
+#: what a part holds when it is only a kind of place waiting for the rest ("cafés + bars near Kiasma")
+_BARE_KIND_FILLER = re.compile(r"[\s#,.:;!?-]*(?:how many|number of|montako)?[\s#,.:;!?-]*", re.I)
+#: the joins after which such a part takes the next one's place and question
+_KIND_JOIN = re.compile(r"\s*(?:\+|&)\s*")
+
+
+def merge_bare_kinds(request: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """"cafés + bars near Kiasma?": a part that is only a kind of place, joined by "+" or "&" to the
+    next, is read with it (the kinds then share its place and question), not alone over the region."""
+    out = list(spans)
+    for k in range(len(out) - 2, -1, -1):
+        (a, b), (c, d) = out[k], out[k + 1]
+        text = request[a:b]
+        terms = category_terms(text)
+        rest = text
+        for t in sorted(terms, key=lambda t: -t.start):
+            rest = rest[:t.start] + " " + rest[t.end:]
+        if terms and _BARE_KIND_FILLER.fullmatch(rest) and _KIND_JOIN.fullmatch(request[b:c]):
+            out[k:k + 2] = [(a, d)]
+    return out
 
 
 def part_spans(request: str, s: int, e: int) -> list[tuple[int, int]]:

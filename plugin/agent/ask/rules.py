@@ -708,6 +708,25 @@ def find_area_follows(c: Clause) -> list[Goal] | None:
     return []
 
 
+def nearest_place_follows(c: Clause) -> list[Goal] | None:
+    """"nearest pharmacy, nearest bank, nearest café — all from Stockmann": a last part that names
+    only a place (no kind, no distance) after searches that name none is where each of them starts."""
+    if c.term is not None or len(c.cp) != 1 or c.cd or c.cm or c.refs or not c.cp[0].found \
+            or not W["origin_before"].search(c.request[max(c.s, c.cp[0].start - 8):c.cp[0].start]):
+        return None
+    place = c.cp[0].id
+    run = []
+    for g in reversed(c.before):   # (a part read again with the next one joined keeps the place it set)
+        if g.branch or g.intent != "nearest" or not g.slots.get("category") or g.slots.get("place") not in (None, place):
+            break
+        run.append(g)
+    if len(run) < 2:
+        return None
+    for g in run:
+        g.slots["place"] = place
+    return []
+
+
 def nearest_no_kind(c: Clause) -> list[Goal] | None:
     if c.has("near_no_kind"):
         return [c.goal("nearest", place=c.origin, category=None)]
@@ -834,6 +853,7 @@ RULES: tuple[Rule, ...] = (
     Rule("within.kind-follows", within_kind_follows, "cafés within 150 m of Kiasma? and restaurants?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
     Rule("find.area-follows", find_area_follows, "pharmacies? dentists? banks? in Kluuvi, numbers only"),
+    Rule("nearest.place-follows", nearest_place_follows, "nearest pharmacy, nearest bank — all from Stockmann"),
     Rule("nearest.no-kind", nearest_no_kind, "what is near Kiasma?"),
     Rule("terse", terse, "pharmacy Stockmann"),
     Rule("route.from-to", route_from_to, "then from Kiasma to Oodi"),

@@ -168,7 +168,7 @@ def condition_test(cond: str, counting: bool) -> dict[str, Any]:
     return {"op": op, "value": value}
 
 
-JOINED = re.compile(r"\s*(?:,|&|/|\band\b|\bja\b|\bsekä\b|\btai\b|\bor\b|"   # "apteekit ja hammaslääkärit"
+JOINED = re.compile(r"\s*(?:,|&|/|\+|\band\b|\bja\b|\bsekä\b|\btai\b|\bor\b|"   # "apteekit ja hammaslääkärit"
                     r"\bplus\b|\bas well as\b|,\s*and\b)\s*(?:(?:the|any|all|also)\s+)?"
                     r"(?:(?:nearest|closest|number of)\s+)?", re.I)
 
@@ -228,7 +228,7 @@ _ON_LOW = {
     # what stands between the places of a route's legs ("A → B, A → C", "A to B and C to D", "A → B → C")
     "leg_arrow": r"\s*(?:→|->|=>|⇒)\s*|\s+to\s+(?:the\s+)?|–",
     "from_to_gap": r"\s+(from|to)\s+(?:the\s+)?",
-    "leg_sep": r"\s*(?:,|;|&|\band\b|\bja\b|\bplus\b)\s*(?:(?:and|also|then)\s+)?(?:from\s+(?:the\s+)?)?",
+    "leg_sep": r"(?:\s*\([^()]*\))?\s*(?:,|;|&|\band\b|\bja\b|\bplus\b)\s*(?:(?:and|also|then)\s+)?(?:from\s+(?:the\s+)?)?",
     "is_it": r"^\W*(?:(?:and|also|plus|but|ja|entä)\W+)*(?:is|isn'?t|would|onko|olisiko)\s+"
              r"(?:it|that|that one|this one|the \w+|se|sinne|tämä)\b",
 }
