@@ -28,3 +28,16 @@ def test_each_item_has_several_parts_or_options():
     for it in ITEMS:
         exp = it["expect"]
         assert len(exp.get("parts") or exp.get("options") or []) >= 2, it["id"]
+
+
+def test_part_marks_are_found_in_linear_time():
+    """A long run of spaces (a pasted text) is searched once, not from every space in it: 50 000
+    spaces took minutes when each position was tried."""
+    import time
+
+    from cityplanner.plugin.agent.ask.parts import part_spans
+
+    text = "apteekit" + " " * 50_000 + "pankit"
+    t0 = time.perf_counter()
+    assert part_spans(text, 0, len(text)) == [(0, len(text))]
+    assert time.perf_counter() - t0 < 2.0

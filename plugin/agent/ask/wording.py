@@ -18,7 +18,9 @@ COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|us
 #: a distance in digits (groups: number, unit); distances in words are ``lexicon.distances``
 DIST = lexicon.distance_re()
 SPLIT = re.compile(
-    r"\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
+    # (?<!\s): a split starts where a run of spaces starts; tried inside the run too, a long run of
+    # spaces made the search quadratic (2 000 spaces took minutes)
+    r"(?<!\s)\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
     r"|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
     r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
