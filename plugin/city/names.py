@@ -215,19 +215,24 @@ class NameIndex:
         words = [(m.start(), m.end()) for m in re.finditer(r"\w[\w'’.-]*", text)]
         spans: list[tuple[int, float, int, int, Match]] = []
         for i in range(len(words)):
-            if all(w in GENERIC for w in normalise(text[words[i][0]:words[i][1]]).split()):
-                continue   # "land-use" is two generic words
+            # "land-use" is two generic words: a span starting so is only an exact data name that holds
+            # more, capitalised ("Bank bar and bistro" in "Of Bank bar and bistro, Luckan and Kiasma")
+            exact_only = all(w in GENERIC for w in normalise(text[words[i][0]:words[i][1]]).split())
+            if exact_only and not text[words[i][0]].isupper():
+                continue
             for k in range(1, min(max_words, len(words) - i) + 1):
                 s, e = words[i][0], words[i + k - 1][1]
-                if k > 1 and not re.fullmatch(r"[\s-]*", text[words[i + k - 2][1]:words[i + k - 1][0]]):
+                joins = _joins_name(text[words[i + k - 2][1]:words[i + k - 1][0]]) if k > 1 else True
+                if joins is None:
                     break   # punctuation between words ends a name
+                exact_only = exact_only or not joins
                 phrase = text[s:e].rstrip(".")
                 n = normalise(phrase)
                 if not n or n in GENERIC or (all(w in GENERIC for w in n.split()) and n not in self._by_norm):
                     continue
                 hit = self._by_norm.get(n)
-                if not hit and n.split()[-1] in GENERIC and n not in self._region_rest:   # "Senate Square" may end so
-                    continue
+                if not hit and (exact_only or (n.split()[-1] in GENERIC and n not in self._region_rest)):
+                    continue   # across a comma, or from a generic word, only an exact data name ("Senate Square" may end so)
                 if hit and not _alias_may_match(phrase, n, hit, text[:s]):
                     continue
                 if hit:
@@ -325,6 +330,15 @@ def _region_rests(region: str, names: list[tuple[str, str, NamedFeature]]) -> di
         if all(g.id != f.id for _, g in out.get(rest, [])):
             out.setdefault(rest, []).append((written, f))
     return out
+
+
+def _joins_name(gap: str) -> bool | None:
+    """What the text between two words does to a name: spaces and hyphens continue it (True); a comma
+    or "&" continues it only for an exact data name that holds it (False: "UniSport, Kluuvi", "Maya Bar &
+    Grill", so a list of names is split on the data's names, not on every comma); else it ends (None)."""
+    if re.fullmatch(r"[\s-]*", gap):
+        return True
+    return False if re.fullmatch(r"\s*[,&]\s*", gap) else None
 
 
 def _alias_may_match(written: str, norm: str, hit: list[tuple[str, NamedFeature]], before: str = "") -> bool:

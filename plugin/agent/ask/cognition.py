@@ -30,6 +30,7 @@ from .amounts import budget_shares
 from .intents import INTENTS as INTENT_CLASSES
 from .intents.plan import KIND_QUESTION
 from .name_forms import locative, name_forms
+from .parts import merge_bare_kinds, part_spans, spaced_arrows
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
 from .wording import (
@@ -262,7 +263,7 @@ def extract(request: str, index_of: Callable[[str], NameIndex], regions: tuple[s
     src: dict[str, str] = {}
     notes: list[str] = []
     missing: list[str] = []
-    task_request, request = request, _split_hyphen_pairs(request, regions, index_of, region)
+    task_request, request = request, _split_hyphen_pairs(spaced_arrows(request), regions, index_of, region)
     mentions = _region_mentions(request, regions)
     said = list(dict.fromkeys(r for _, _, r in mentions))
     country = COUNTRY_SAID.search(request)
@@ -465,6 +466,8 @@ def _clauses(request: str) -> list[tuple[int, int]]:
         pos = m.end()
     if pos < len(request):
         out.append((pos, len(request)))
+    out = [part for s, e in out for part in part_spans(request, s, e)]   # bullets, lines, "# a, # b"
+    out = merge_bare_kinds(request, out)   # "cafés + bars near Kiasma"
     out = [(s, e) for s, e in out if request[s:e].strip(" ,.?!")]
     for k in range(len(out) - 2, -1, -1):   # "Using that pharmacy, how far is Forum?": one question
         if LEAD_IN.fullmatch(request[out[k][0]:out[k][1]]):

@@ -260,6 +260,22 @@ def compare_places(c: Clause) -> list[Goal] | None:
     if not ((c.cue("compare") or c.has("which_of_closest") or (c.cue("nearest") and len(cp) >= 3 and c.has("or")))
             and (len(cp) >= 3 or (len(cp) == 2 and c.refs))):   # "which school is closest to X: A, B or C?"
         return None
+    return _compare(c)
+
+
+def compare_of_list(c: Clause) -> list[Goal] | None:
+    """"Of UniSport, Kluuvi, Helsinki Contemporary and Luckan, which one is nearest to Hallintorakennus?":
+    a list of places, then which of them is nearest to the place after "to" (the list is split on the
+    data's names, so "UniSport, Kluuvi" is one option)."""
+    if not (c.cue("nearest") and len(c.cp) >= 3 and c.has("which_of_list")):
+        return None
+    return _compare(c)
+
+
+def _compare(c: Clause) -> list[Goal]:
+    """The comparison of a clause's places: the target (after "closer to", a leading "X:", else the
+    place after the last "to", else the last) and the options (the others)."""
+    cp = c.cp
     k = W["closer_to"].search(c.low)
     after = [p for p in cp if k and p.start - c.s >= k.start()]
     target = after[0] if after and len(cp) >= 3 and cp.index(after[0]) != 1 else None
@@ -389,6 +405,19 @@ def nearest_same_kind(c: Clause) -> list[Goal] | None:
             or not re.search(r"\b(?:the|that)\s+" + re.escape(term.word.casefold()) + r"\b", c.low):
         return None
     return [Goal("nearest", dict(same.slots), c.text.strip())]   # "…; otherwise just tell me the pharmacy"
+
+
+def nearest_each(c: Clause) -> list[Goal] | None:
+    """"Kiasma and Oodi: nearest pharmacy to each", "nearest school to both Otsonkallio and Erkinkulma",
+    "nearest pharmacy to Kiasma and Oodi": one search from each place named (in order), not from the
+    first only (the others dropped)."""
+    joined = c.cp and c.term is not None and c.term.end <= c.cp[0].start \
+        and W["origin_before"].search(c.request[max(c.s, c.cp[0].start - 8):c.cp[0].start])
+    if c.term is None or len(c.cp) < 2 or c.cd or not c.cue("nearest") or not (c.has("each") or joined) \
+            or not all(W["leg_sep"].fullmatch(c.request[a.end:b.start].casefold())
+                       for a, b in zip(c.cp, c.cp[1:], strict=False)):
+        return None
+    return [c.goal("nearest", place=p.id or p.written, **term_slots(c.term)) for p in c.cp]
 
 
 def nearest_search(c: Clause) -> list[Goal] | None:
@@ -522,6 +551,61 @@ def nearest_how_far_follows(c: Clause) -> list[Goal] | None:
     return [c.goal("nearest", place=place, **{k: prev.slots.get(k) for k in ("category", "tag", "word")})]
 
 
+def route_already_asked(c: Clause) -> list[Goal] | None:
+    """"Which pharmacy is nearest by road to X, and how far it is?": the search read with its road
+    route already answers how far; a bare "how far (is it)" after it adds nothing (it is not a route
+    from the found place to itself)."""
+    prev = c.before[-1] if c.before else None
+    k = len(c.before) - 2
+    if prev is None or prev.intent != "route" or prev.branch or k < 0 or c.before[k].intent != "nearest" \
+            or prev.slots.get("destination") != f"$goal:{k}" or c.cp or c.term is not None or c.cd \
+            or not c.cue("route") or not (c.has("it_that") or c.has("how_far_bare")):
+        return None
+    return []
+
+
+def route_legs(c: Clause) -> list[Goal] | None:
+    """"Luckan → Avoin olohuone, Luckan → LillaLuckan: road metres each", "Kiasma → Oodi → Ateneum",
+    "road distance Kiasma to Oodi and Ateneum to Stockmann": places joined pairwise by arrows or "to",
+    the pairs by commas or "and", are one route per leg (two legs or more), each answered in order; one
+    leg right after a route goes on with the list ("…: Kiasma to Oodi, Kiasma to Ateneum, and Kiasma to
+    Stockmann")."""
+    prev = c.before[-1] if c.before else None
+    more = prev is not None and prev.intent == "route" and not prev.branch
+    if len(c.cp) < (2 if more else 3) or not (more or c.cue("route")):
+        return None
+    legs: list[tuple[Place, Place]] = []
+    for a, b in zip(c.cp, c.cp[1:], strict=False):
+        gap = c.request[a.end:b.start].casefold()
+        if W["leg_arrow"].fullmatch(gap):
+            legs.append((a, b))
+        elif not W["leg_sep"].fullmatch(gap):
+            return None
+    if len(legs) < (1 if more else 2) or {id(p) for leg in legs for p in leg} != {id(p) for p in c.cp}:
+        return None
+    return [c.goal("route", origin=a.id or a.written, destination=b.id or b.written) for a, b in legs]
+
+
+def route_each(c: Clause) -> list[Goal] | None:
+    """"How far are Luckan and Forum from Kiasma, each by road?", "road distance from Kiasma to Oodi and
+    Ateneum": a list of places and one place on the other side of "from" / "to" are one route per
+    listed place (none dropped)."""
+    if len(c.cp) < 3 or not c.cue("route"):
+        return None
+    gaps = [c.request[a.end:b.start].casefold() for a, b in zip(c.cp, c.cp[1:], strict=False)]
+    listed = [bool(W["leg_sep"].fullmatch(g)) for g in gaps]
+    last, first = W["from_to_gap"].fullmatch(gaps[-1]), W["from_to_gap"].fullmatch(gaps[0])
+    if last and all(listed[:-1]):   # "Luckan and Forum from Kiasma"
+        hub, others, hub_first = c.cp[-1], c.cp[:-1], last.group(1) == "from"
+    elif first and all(listed[1:]):   # "from Kiasma to Oodi and Ateneum", "to X from A, B and C"
+        hub, others, hub_first = c.cp[0], c.cp[1:], first.group(1) == "to"
+    else:
+        return None
+    h = hub.id or hub.written
+    return [c.goal("route", origin=h if hub_first else p.id or p.written, destination=p.id or p.written if hub_first else h)
+            for p in others]
+
+
 def route_follows(c: Clause) -> list[Goal] | None:
     """"Otsonkallio to Kumparepuisto by car, how many metres?": a route question that names nothing
     after a route is that route's (its distance is reported)."""
@@ -530,6 +614,16 @@ def route_follows(c: Clause) -> list[Goal] | None:
             and not c.refs and not c.cd and not c.task_kinds:
         return []
     return None
+
+
+def route_tail_follows(c: Clause) -> list[Goal] | None:
+    """"• Kiasma → Ateneum\n• Ateneum → Stockmann\nroad metres please": a last part that only says how
+    the routes before are measured (no place, kind, reference or amount) asks nothing new."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "route" or prev.branch or not c.cue("route") or c.cp or c.ct or c.refs \
+            or c.cm or c.cd or set(c.task_kinds) - {"road"} or not W["measure_only"].fullmatch(c.low.strip()):
+        return None
+    return []
 
 
 def route_reported(c: Clause) -> list[Goal] | None:
@@ -617,6 +711,53 @@ def find_kind(c: Clause) -> list[Goal] | None:
     return [c.goal(intent, **slots)]
 
 
+def find_area_follows(c: Clause) -> list[Goal] | None:
+    """"pharmacies? dentists? banks? in Kluuvi, numbers only": a part that names only an area (no
+    kind, no other place) after a run of region-wide searches of kinds is where each of them looks;
+    a count word there ("numbers only", "how many") makes each a count."""
+    if c.term is not None or len(c.cp) != 1 or c.cd or c.cm or c.refs or not c.before:
+        return None
+    p = c.cp[0]
+    if not p.found or not (p.kind in AREA_KINDS or p.area_name) \
+            or not (W["area_before"].search(c.request[max(c.s, p.start - 10):p.start])
+                    or W["in_case"].search(p.written)):   # "Kluuvissa": in Kluuvi
+        return None
+    name = p.area_name or p.name
+    run = []
+    for g in reversed(c.before):   # (a part read again with the next one joined keeps the area it set)
+        if g.branch or g.intent not in ("find", "count", "exists") or not g.slots.get("category") \
+                or g.slots.get("area") not in (None, name):
+            break
+        run.append(g)
+    if len(run) < 2:
+        return None
+    counting = c.cue("count") or c.has("numbers_only")
+    for g in run:
+        g.slots.update(area=name, area_name=name)
+        if counting:
+            g.intent = "count"
+    return []
+
+
+def nearest_place_follows(c: Clause) -> list[Goal] | None:
+    """"nearest pharmacy, nearest bank, nearest café — all from Stockmann": a last part that names
+    only a place (no kind, no distance) after searches that name none is where each of them starts."""
+    if c.term is not None or len(c.cp) != 1 or c.cd or c.cm or c.refs or not c.cp[0].found \
+            or not W["origin_before"].search(c.request[max(c.s, c.cp[0].start - 8):c.cp[0].start]):
+        return None
+    place = c.cp[0].id
+    run = []
+    for g in reversed(c.before):   # (a part read again with the next one joined keeps the place it set)
+        if g.branch or g.intent != "nearest" or not g.slots.get("category") or g.slots.get("place") not in (None, place):
+            break
+        run.append(g)
+    if len(run) < 2:
+        return None
+    for g in run:
+        g.slots["place"] = place
+    return []
+
+
 def nearest_no_kind(c: Clause) -> list[Goal] | None:
     if c.has("near_no_kind"):
         return [c.goal("nearest", place=c.origin, category=None)]
@@ -627,7 +768,8 @@ def terse(c: Clause) -> list[Goal] | None:
     if c.term is None or len(c.cp) != 1 or (c.before and c.refs):   # terse: "pharmacies Bulevardi", "pharmacy Stockmann"
         return None
     p = c.cp[0]
-    if p.kind in AREA_KINDS or (p.area_name and re.search(r"s\b", c.term.word)):   # "dentists Kluuvi": a district's
+    if p.kind in AREA_KINDS or (p.area_name and (re.search(r"s\b", c.term.word) or W["in_case"].search(p.written))):
+        # "dentists Kluuvi", "kahvilat Kluuvissa": a district's
         name = p.area_name or p.name or p.written
         return [c.goal("find", area=name, area_name=name, **term_slots(c.term))]
     return [c.goal("nearest", place=p.id or p.written, **term_slots(c.term))]
@@ -652,7 +794,11 @@ def count_follows(c: Clause) -> list[Goal] | None:
     if not (prev is not None and prev.intent in ("within", "find", "exists", "count") and prev.slots.get("category")
             and c.term is None and c.bare() and not c.cd and c.has("how_many") and not c.has("those_it")):
         return None
-    # "cinemas within 400 m of X — how many?": the count of what was just asked for
+    # "cinemas within 400 m of X — how many?": the count of what was just asked for; "schools and car
+    # parks in Kotka, how many?": of each kind that clause asked for
+    for g in c.before:
+        if g.clause == prev.clause and not g.branch and g.intent in ("find", "exists"):
+            g.intent = "count"
     if prev.intent in ("find", "exists"):
         prev.intent = "count"
     return []
@@ -718,6 +864,8 @@ RULES: tuple[Rule, ...] = (
     Rule("compare_plans.money-before", compare_plans_money_before,
          "Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?", "kotka"),
     Rule("compare.places", compare_places, "Which is closer to Kiasma: Oodi, Ateneum or Stockmann?"),
+    Rule("compare.of-list", compare_of_list,
+         "Of Stockmann, Forum and UniSport, Kluuvi, which one is nearest to Kiasma by road?"),
     Rule("plan.money-follows", plan_money_follows, "Plan road upgrades for Kotka; we can spend 250 000 euros", "kotka"),
     Rule("plan.evaluate-follows", plan_evaluate_follows, "Plan chargers in Kotka with 300k, then evaluate the plan",
          "kotka"),
@@ -737,9 +885,14 @@ RULES: tuple[Rule, ...] = (
     Rule("within.refine-follows", within_refines_follows, "what's near Oodi? cafes specifically, 100m"),
     Rule("nearest.same-kind", nearest_same_kind,
          "If the nearest pharmacy to Kiasma is within 300 m, name it; otherwise just tell me the pharmacy"),
+    Rule("nearest.each", nearest_each, "Kiasma and Oodi: nearest pharmacy to each"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
+    Rule("route.already-asked", route_already_asked, "nearest pharmacy to Kiasma by road, and how far is it?"),
+    Rule("route.legs", route_legs, "Kiasma → Oodi, Kiasma → Ateneum: road metres each"),
+    Rule("route.each", route_each, "How far are Luckan and Forum from Kiasma, each by road?"),
     Rule("route.follows", route_follows, "Otsonkallio to Kumparepuisto by car, how many metres?", "kotka"),
+    Rule("route.tail-follows", route_tail_follows, "Kiasma → Ateneum, Ateneum → Stockmann; road metres please"),
     Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),
     Rule("nearest.from-where", nearest_from_where, "what is the distance to the pharmacy?"),
     Rule("route.conditional", route_conditional,
@@ -749,6 +902,8 @@ RULES: tuple[Rule, ...] = (
     Rule("route.places", route_places, "how far is Kiasma from Oodi?"),
     Rule("within.kind-follows", within_kind_follows, "cafés within 150 m of Kiasma? and restaurants?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
+    Rule("find.area-follows", find_area_follows, "pharmacies? dentists? banks? in Kluuvi, numbers only"),
+    Rule("nearest.place-follows", nearest_place_follows, "nearest pharmacy, nearest bank — all from Stockmann"),
     Rule("nearest.no-kind", nearest_no_kind, "what is near Kiasma?"),
     Rule("terse", terse, "pharmacy Stockmann"),
     Rule("route.from-to", route_from_to, "then from Kiasma to Oodi"),

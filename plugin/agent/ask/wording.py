@@ -18,7 +18,9 @@ COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|us
 #: a distance in digits (groups: number, unit); distances in words are ``lexicon.distances``
 DIST = lexicon.distance_re()
 SPLIT = re.compile(
-    r"\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
+    # (?<!\s): a split starts where a run of spaces starts; tried inside the run too, a long run of
+    # spaces made the search quadratic (2 000 spaces took minutes)
+    r"(?<!\s)\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
     r"|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
     r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
@@ -53,7 +55,8 @@ CUES = {
     "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
              r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s",
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
-    "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*",
+    "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*"
+             r"|(?<![\w#])#(?=\s*[^\W\d])",   # "# koulut": the number of schools
     "exists": r"\bany\b|are there|is there|got any|do (?:we|you) have|\byet\b|\bexist\w*",
     "list": (r"\blist\b|\bshow\b|pull up|where are|where can|where do|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b"
              r"|\bgive me\b|\bget me\b"),
@@ -68,7 +71,7 @@ eval road roads land charging chargers station stations budget with within near 
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
 thursday friday saturday sunday january february march april may june july august september october november
 december memo council unless provided assuming suppose supposing whether i've i'll we'll you've you're
-they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re""".split())
+they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst""".split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
             r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest|lähi\w*)\b)[a-zåäö]+)?" \
@@ -167,7 +170,8 @@ def condition_test(cond: str, counting: bool) -> dict[str, Any]:
     return {"op": op, "value": value}
 
 
-JOINED = re.compile(r"\s*(?:,|&|\band\b|\bor\b|\bplus\b|\bas well as\b|,\s*and\b)\s*(?:(?:the|any|all|also)\s+)?"
+JOINED = re.compile(r"\s*(?:,|&|/|\+|\band\b|\bja\b|\bsekä\b|\btai\b|\bor\b|"   # "apteekit ja hammaslääkärit"
+                    r"\bplus\b|\bas well as\b|,\s*and\b)\s*(?:(?:the|any|all|also)\s+)?"
                     r"(?:(?:nearest|closest|number of)\s+)?", re.I)
 
 
@@ -210,7 +214,8 @@ _ON_LOW = {
     "near_no_kind": r"\bnear\b|\baround\b|\bclose to\b",
     "from": r"\bfrom\b",
     "to": r"\bto\b",
-    "how_many": r"\bhow many\b|\bnumber of\b",
+    "how_many": r"\bhow many\b|\bnumber of\b|\bmontako\b|\bkuinka monta\b",
+    "numbers_only": r"\b(?:numbers?|counts?|totals?)(?: only)?\b|\bmontako\b|\blukumäär\w*",
     "terse_filler": r"\b(?:a|an|the|in|for|at|on|of|please|plan|plans|some|new|more)\b",
     # what a follow-up that only names another kind holds besides it: "and restaurants?", "what about schools?"
     "kind_only_filler": r"\b(?:and|also|plus|what|how|about|of|the|any|many|are|is|there|too|as well|please|"
@@ -220,6 +225,12 @@ _ON_LOW = {
     "where_is": r"^\W*(?:(?:and|also|so|ja|entä)\W+)?(?:where(?:'s|’s|\s+is|\s+are|\s+exactly\s+is)|whereabouts\s+is|"
                 r"missä\s+(?:on|sijaitsee)|missä\b.*\bsijaitsee)\b",
     # a yes / no question about the place just found: "Also: is it within 300 m?", "onko se alle 400 metrin päässä?"
+    # a list of places, then which of them: "Of A, B and C, which one is nearest to X?"
+    "which_of_list": r"^\W*(?:of|among(?:st)?|out of|between)\b[^?]*\bwhich\b|\bwhich (?:one )?of (?:these|those|them)\b",
+    # what stands between the places of a route's legs ("A → B, A → C", "A to B and C to D", "A → B → C")
+    "leg_arrow": r"\s*(?:→|->|=>|⇒)\s*|\s+to\s+(?:the\s+)?|–",
+    "from_to_gap": r"\s+(from|to)\s+(?:the\s+)?",
+    "leg_sep": r"(?:\s*\([^()]*\))?\s*(?:,|;|&|\band\b|\bja\b|\bplus\b)\s*(?:(?:and|also|then)\s+)?(?:from\s+(?:the\s+)?)?",
     "is_it": r"^\W*(?:(?:and|also|plus|but|ja|entä)\W+)*(?:is|isn'?t|would|onko|olisiko)\s+"
              r"(?:it|that|that one|this one|the \w+|se|sinne|tämä)\b",
 }
@@ -229,6 +240,11 @@ _ANY_CASE = {
     "asking_word": r"missä|mistä|mihin|mikä|mitkä|montako|kuinka|onko|paljonko|kerro|näytä|anna|etsi|listaa|laske|"
                    r"where(?:'s|’s)?|whereabouts|what(?:'s|’s)?|which|how|tell|show|give|list|find|count",
     "it_that": r"\b(?:it|that|this|that one|this one)\b",
+    # how a route is measured, and nothing else: "road metres please", "(km by road)", "metres each"
+    "measure_only": r"\W*(?:(?:in|by|on|the|road|car|drive|driving|metres|meters|m|km|kilometres|kilometers|each|"
+                    r"distance|distances|length|please|pls|per leg|for each|both|all|metriä|tietä pitkin)\W*)+",
+    "each": r"\b(?:to|from|for|of) (?:each|both)\b|\beach\b|\bboth\b|\bkummastakin\b|\bmolemmista\b|\bkustakin\b",
+    "in_case": r"(?:ss|ll)[aä]$",   # a Finnish name said in an area's case: "Kluuvissa", "Kotkassa"
     "from_there_to": r"\bfrom there\s+to\b",
     "origin_before": r"\b(?:to|from|near|of|around|for)\s+(?:the\s+)?$",
     "route_role": r"(?:\b(from|to)|(→|->))\s+(?:the\s+)?$",

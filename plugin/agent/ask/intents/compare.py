@@ -8,7 +8,7 @@ from .base import Calls, Facts, Intent, Step
 
 class Compare(Intent):
     name = "compare"
-    rules = ("compare.places",)
+    rules = ("compare.places", "compare.of-list")
     needs = ()
     tools = ("route",)
     independent_calls = True   # one route per candidate: a failed one leaves the others to answer

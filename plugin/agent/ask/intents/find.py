@@ -11,6 +11,7 @@ from .base import Calls, Facts, Intent, Step, last_result, slot_args
 class FindBase(Intent):
     """What the three share: the rules, the need (what to look for), the call and the facts."""
     rules = ("find.kind",)
+    follows = ("find.area-follows",)   # "pharmacies? dentists? in Kluuvi": the area each looks in
     needs = (("category", "what to look for (a name or a kind of place)"),)
     tools = ("find_features",)
 
@@ -54,7 +55,7 @@ class Find(FindBase):
 class Count(FindBase):
     name = "count"
     rules = ("find.kind", "count.of-what")   # "How many are there in Kotka?": of what? (asked)
-    follows = ("count.follows",)             # "schools in Kluuvi; how many?": the count of those
+    follows = ("count.follows", "find.area-follows")   # "schools in Kluuvi; how many?": the count of those
 
 
 class Exists(FindBase):

@@ -10,9 +10,10 @@ from .base import Calls, Facts, Intent, Step, last_result, slot_args
 class Nearest(Intent):
     name = "nearest"
     rules = ("nearest.same-kind", "nearest.search", "nearest.how-far-follows", "nearest.from-where", "nearest.no-kind",
+             "nearest.each",
              "terse")
     # "… and give the driving distance": the search reports it; "… Also: is it within 300 m?": answered from it
-    follows = ("route.reported", "nearest.within-follows")
+    follows = ("route.reported", "nearest.within-follows", "nearest.place-follows")
     needs = (("place", "the start place (where to search from)"),
              ("category", "the kind of facility (a category such as pharmacy, school or parking)"))
     tools = ("nearest_facility",)

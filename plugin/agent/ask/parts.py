@@ -1,0 +1,73 @@
+"""Requests written as several terse parts: where a clause splits further than ``wording.SPLIT``
+says, so that each part is read (and answered) on its own, in order.
+
+* a line break or a bullet ("helsinki\\n• apteekit: how many\\n• hammaslääkärit: how many",
+  "- cafés near Oodi: how many", "• nearest pharmacy to Kiasma • nearest bank to Kiasma");
+* a count mark after a comma or slash ("helsinki: # latausasemat, # koulut", "# kahvilat / # pankit");
+* a Finnish question word after a comma ("montako koulua, montako pysäköintialuetta?");
+* "plus" before a question of its own ("how many cafés in Kluuvi plus how many banks").
+
+Several routes in one clause ("Luckan → Avoin olohuone, Luckan → LillaLuckan: road metres each")
+are not split here (the text they share, "road metres each", belongs to both): the rule
+``route.legs`` reads one route per leg."""
+from __future__ import annotations
+
+import re
+
+from ...city.vocabulary import category_terms
+
+PART_SPLIT = re.compile(
+    r"(?<!\s)(?:"   # a part mark starts where a run of spaces starts (else a long run is searched quadratically)
+    r"\s*\n[\s\n]*(?:[•*·‣▪–—-]\s*|\d{1,2}[.)]\s+)?"        # a new line, with its bullet or number
+    r"|\s*[•·‣▪]\s*"                                          # an inline bullet
+    r"|\s*[,/;]\s*(?=#\s*[^\W\d])|\s+(?:and|ja|&)\s+(?=#\s*[^\W\d])"   # "…, # koulut", "… and # banks in …"
+    r"|\s*,\s*(?=(?:entä\s+)?(?:montako|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
+    r"|\s+ja\s+(?=(?:entä\s+)?(?:montako|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
+    r"|(?:^|\s+)[a-h]\)\s+"                                   # "a) nearest school b) nearest fuel station"
+    r"|\s+plus\s+(?=(?:how|what|which|where|count|list|nearest|closest|the (?:nearest|closest|number)|montako|lähin)\b))",
+    re.I)
+
+
+#: what a part holds when it is only a kind of place waiting for the rest ("cafés + bars near Kiasma")
+_BARE_KIND_FILLER = re.compile(r"[\s#,.:;!?-]*(?:how many|number of|montako)?[\s#,.:;!?-]*", re.I)
+#: the joins after which such a part takes the next one's place and question
+_KIND_JOIN = re.compile(r"\s*(?:\+|&)\s*")
+
+
+def merge_bare_kinds(request: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """"cafés + bars near Kiasma?": a part that is only a kind of place, joined by "+" or "&" to the
+    next, is read with it (the kinds then share its place and question), not alone over the region."""
+    out = list(spans)
+    for k in range(len(out) - 2, -1, -1):
+        (a, b), (c, d) = out[k], out[k + 1]
+        text = request[a:b]
+        terms = category_terms(text)
+        rest = text
+        for t in sorted(terms, key=lambda t: -t.start):
+            rest = rest[:t.start] + " " + rest[t.end:]
+        if terms and _BARE_KIND_FILLER.fullmatch(rest) and _KIND_JOIN.fullmatch(request[b:c]):
+            out[k:k + 2] = [(a, d)]
+    return out
+
+
+def part_spans(request: str, s: int, e: int) -> list[tuple[int, int]]:
+    """The clause [s, e) split at each part mark of ``PART_SPLIT``; parts with no word are dropped
+    (a leading bullet, an empty line)."""
+    out, pos = [], s
+    for m in PART_SPLIT.finditer(request, s, e):
+        if m.start() > pos:
+            out.append((pos, m.start()))
+        pos = max(pos, m.end())
+    if pos < e:
+        out.append((pos, e))
+    return [(a, b) for a, b in out if re.search(r"\w", request[a:b])] or [(s, e)]
+
+
+#: an arrow written between two names without spaces ("Kiasma->Oodi"): the name scan reads words
+#: with their hyphens, so "Kiasma-" would hide the name
+TIGHT_ARROW = re.compile(r"(?<=\w)->(?=\w)")
+
+
+def spaced_arrows(request: str) -> str:
+    """"Kiasma->Oodi" → "Kiasma→ Oodi" (same length, so every offset stays valid)."""
+    return TIGHT_ARROW.sub("→ ", request)
