@@ -475,3 +475,23 @@ def test_yes_no_follow_up_on_a_nearest_search_is_answered_from_its_distances(tmp
     road = near["network_distance_m"]
     said = "yes" if road <= 300 else "not by road" if near["straight_distance_m"] <= 300 else "no"
     assert f"Within 300 m: {said}" in out["answer"] and f"{road:g} m by road" in out["answer"]
+
+
+def test_an_over_long_request_is_said_back_in_one_line_and_nothing_runs(tmp_path):
+    from cityplanner.plugin.agent.ask.cognition import MAX_REQUEST_CHARS
+
+    model = Scripted(['{"intent": "nearest"}'])
+    text = "nearest school to Kiasma " * (MAX_REQUEST_CHARS // 25 + 1)   # a real request, repeated past the limit
+    out = answer_request(text, default_registry(tmp_path), model)
+    assert out["tool_calls"] == [] and model.calls == 0 and out["task"]["trace"] == ["request.too-long"]
+    assert f"{len(text):,} characters" in out["clarification"] and "\n" not in out["clarification"]
+
+
+def test_runs_of_spaces_and_tabs_read_as_one_space(tmp_path):
+    # the clause patterns backtrack over long runs of white space; a run reads as one space, new lines
+    # still split a list
+    wide = answer_request("nearest school to Kiasma" + " \t" * 400 + "\n- nearest bank to Kiasma",
+                          default_registry(tmp_path / "a"), None)
+    plain = answer_request("nearest school to Kiasma\n- nearest bank to Kiasma", default_registry(tmp_path / "b"), None)
+    assert [(c["tool"], c["params"]) for c in wide["tool_calls"]] == [(c["tool"], c["params"]) for c in plain["tool_calls"]]
+    assert len(wide["tool_calls"]) == 2
