@@ -174,8 +174,10 @@ class NameIndex:
         head, _, last = q.rpartition(" ")
         head = head + " " if head else ""
         for end in name_case_endings():
-            if last.endswith(end) and len(last) - len(end) >= 4 and head + last[: -len(end)] in self._by_norm:
-                return head + last[: -len(end)]
+            if last.endswith(end) and len(last) - len(end) >= 4:
+                for stem in (last[: -len(end)], *_strong_grades(last[: -len(end)])):
+                    if head + stem in self._by_norm:
+                        return head + stem
         if linking_vowel and re.search(r"[bcdfghjklmnpqrstvwxz]i$", last) and head + last[:-1] in self._by_norm:
             return head + last[:-1]
         return None
@@ -330,6 +332,22 @@ def _region_rests(region: str, names: list[tuple[str, str, NamedFeature]]) -> di
         if all(g.id != f.id for _, g in out.get(rest, [])):
             out.setdefault(rest, []).append((written, f))
     return out
+
+
+#: Finnish consonant gradation, weak grade → strong, in the last syllable of a stem: a case ending weakens
+#: it ("Urpukatu" → "Urpukadulta", "Kosselinkadusta", "Piisamikadun"; "Hakapolku" → "Hakapolun")
+_GRADES = (("d", "t"), ("nn", "nt"), ("ll", "lt"), ("rr", "rt"), ("mm", "mp"), ("ng", "nk"), ("v", "p"),
+           ("t", "tt"), ("p", "pp"), ("k", "kk"), ("l", "lk"))
+
+
+def _strong_grades(stem: str) -> list[str]:
+    """The stem with its last consonant (cluster) before the final vowel in the strong grade, each way
+    it may have weakened; only a form that is exactly a data name is ever taken (``case_stem``)."""
+    m = re.search(r"([bcdfghjklmnpqrstvwxz]+)([aeiouyäö]+)$", stem)
+    if not m:
+        return []
+    cons, tail = m.group(1), m.group(2)
+    return [stem[: m.start()] + cons[: -len(w)] + s + tail for w, s in _GRADES if cons.endswith(w)]
 
 
 def _joins_name(gap: str) -> bool | None:

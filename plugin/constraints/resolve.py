@@ -41,6 +41,8 @@ PLACE_NOUN = re.compile(r"(?:\s+(?:city\s+)?(?:" + lexicon.place_nouns_pattern()
 #: boundary", "the Lohi block edge", "Kumparepuiston reuna"): a named place is measured from its outline anyway
 EDGE_NOUN = re.compile(r"(?:['’]s)?\s+(?:outer\s+)?(?i:" + lexicon.edge_nouns_pattern() + r")$")
 KIND_EDGE_NOUN = re.compile(r"(?:['’]s)?\s+[a-zåäö]+\s+(?:outer\s+)?(?i:" + lexicon.edge_nouns_pattern() + r")$")
+#: the edge noun before the name: "the edge of Kumparepuisto park", "the outline of the X building"
+EDGE_OF = re.compile(r"^(?:the\s+)?(?:outer\s+)?(?i:" + lexicon.edge_nouns_pattern() + r")\s+of\s+(?:the\s+)?")
 #: the same nouns before the name: "the city block Lohi", "kortteli Leijona" (the name capitalised)
 PLACE_NOUN_BEFORE = re.compile(r"^(?i:(?:the\s+)?(?:city\s+)?(?:" + lexicon.place_nouns_pattern() + r"))\s+(?=[A-ZÅÄÖ])")
 STREET_REACH_M = 150.0   # "the school on X street": a school this close to the street
@@ -177,8 +179,10 @@ def _without_nouns(text: str) -> list[str]:
     """``text`` without the generic nouns after (or before) a name, most words kept first: an edge noun
     ("… park boundary" → "… park", then "…"), then the place nouns ("the Kirahvi city block" → "Kirahvi")."""
     out: list[str] = []
-    for t in dict.fromkeys((EDGE_NOUN.sub("", text), KIND_EDGE_NOUN.sub("", text), text)):
-        out += [t, PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", t))]
+    edge_of = EDGE_OF.sub("", text)   # "the edge of Kumparepuisto park": the name, with or without its kind word
+    for t in dict.fromkeys((EDGE_NOUN.sub("", text), KIND_EDGE_NOUN.sub("", text), edge_of,
+                            re.sub(r"\s+[a-zåäö]+$", "", edge_of) if edge_of != text else text, text)):
+        out += [t, PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", t)), re.sub(r"\s+(?:park|garden)$", "", t)]
     return [t for t in dict.fromkeys(out) if t.strip() and t != text]
 
 

@@ -224,6 +224,7 @@ def type_of(text: str, task: str) -> str | None:
     several types ("hospital": large or small) gives their shared prefix (lexicon ``type_families``),
     a constraint over all of them. Words of a name in the genitive ("Kaisaniemen puisto") are no type."""
     text = GENITIVE_NAME.sub(lambda m: m.group(0) if _no_genitive(m.group(1), task) else " ", text)
+    text = PLACE_KIND_WORD.sub(r"\1", text)
     for name, pat in _types(task):
         m = re.search(rf"\b(?:{pat})\b", text, re.I)
         if m:
@@ -235,6 +236,11 @@ def type_of(text: str, task: str) -> str | None:
 #: a capitalised name in the genitive and the noun after it are one name ("Kaisaniemen puisto",
 #: "Helsingin sairaala"): the noun is the name's, no type or place word of the instruction
 GENITIVE_NAME = re.compile(r"(?<![\w'’-])([A-ZÅÄÖ][\w'’-]*n)(?:\s+[a-zåäö]+n)*\s+[a-zåäö]+\b")
+
+
+#: the kind word after a place's name ("… 100 m from the edge of Kumparepuisto park", "of the Kiasma
+#: building"): the place's, no type of the instruction (it was read as 'only green parcels')
+PLACE_KIND_WORD = re.compile(r"\b((?:of|from|near|to|by) (?:the )?[A-ZÅÄÖ][\w'’-]*)\s+(?:park|puisto|garden|green)\b")
 
 
 def _no_genitive(word: str, task: str) -> bool:
@@ -318,7 +324,10 @@ def _base(kind: str, **kw: Any) -> dict[str, Any]:
 
 NEG = re.compile(r"\b(no|not|never|nothing|none|nowhere|prohibit\w*|forbid\w*|ban\w*|avoid\w*|exclude\w*|away|clear of|"
                  r"free (?:of|from)|"
-                 r"keep\w* \w+ (?:\w+ )?(?:\d+\S* ?m?\w* )?(?:away )?from|or more from|beyond|farther|further|outside|"
+                 # "keep all road works 250 m from X": up to four words kept (none of them a 'within'), then the
+                 # distance: kept that far off (was read as at least one within)
+                 r"keep\w* (?:(?!within|inside|near|close|in\b)\w+ ){1,4}?(?:\d+\S* ?m?\w* )?(?:away )?from|"
+                 r"or more from|beyond|farther|further|outside|"
                  # "chargers should stay 200 metres from Ateneum": kept that far off (was read as at least one within)
                  r"(?:stay\w*|remain\w*|be kept|kept|sit\w*|lie|lying) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
                  r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
@@ -328,7 +337,9 @@ OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remov
 EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? (?:most|more)|"
                   r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
                   r"optimi[sz]e for|cut|lower|shorten\w*|boost\w*|increas\w*|raise|more of|as (?:much|many|short|"
-                  r"low|high) as|above all|over (?:everything|all)(?: else)?|top priority)\b", re.I)
+                  r"low|high) as|above all|over (?:everything|all)(?: else)?|top priority|"
+                  # "travel time should weigh most", "ecology ↑"
+                  r"weigh\w* (?:the )?(?:most|more|heaviest|heavier))\b|↑", re.I)
 
 
 #: words that start a new instruction after "and" ("no charger near X and at least 2 near Y")
@@ -508,7 +519,7 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
 def _one_kind_said_two_ways(text: str, task: str) -> tuple[str, str, str] | None:
     """Two words that are one kind here, in a sentence that negates ("only as an upgrade, not a
     rebuild": both are the road kind 'rebuild'): no reading can keep the difference the planner made."""
-    low = text.casefold()
+    low = PLACE_KIND_WORD.sub(r"\1", text).casefold()   # "… of Kumparepuisto park": the place's word, no kind
     if not OUT_WORDS.search(low):
         return None
     for name, pat in _types(task):
@@ -627,15 +638,17 @@ def _plain(text: str) -> str:
 #: keeps a linking vowel ("Stockmannista" → "Stockmanni"), which the resolver reads as a misspelling.
 FI_FROM = r"([A-ZÅÄÖ][\w-]+?)(?:sta|stä|lta|ltä)\b"
 FI_IN = re.compile(r"\b([A-ZÅÄÖ][\w-]+?)(?:ssa|ssä)\b")
+#: "within" after a distance in Finnish, in the cases a planner writes it ("säteellä", "säteelle", "päähän")
+FI_WITHIN = r"(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|sisällä|sisälle|päässä|päähän)"
 
 
 def _finnish_places(t: str) -> str:
     """Finnish place cases in the English form the rules read: "ei … 200 metrin säteellä Kiasmasta"
     → "no … within 200 m of Kiasma", "Kluuvissa" → "inside Kluuvi"."""
     unit = lambda u: "km" if u.startswith("k") else "m"   # noqa: E731
-    t = re.sub(r"\b(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+(?:säteellä|etäisyydellä|sisällä|päässä)\s+"
+    t = re.sub(r"\b(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"\s+"
                + FI_FROM, lambda m: f"within {m.group(1)} {unit(m.group(2))} of {m.group(3)}", t)
-    t = re.sub(FI_FROM + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+(?:säteellä|etäisyydellä|sisällä|päässä)",
+    t = re.sub(FI_FROM + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"",
                lambda m: f"within {m.group(2)} {unit(m.group(3))} of {m.group(1)},", t)
     t = FI_IN.sub(lambda m: f"inside {m.group(1)}", t)
     return re.sub(r"(?:^|(?<=\s))(?:[Ee]i|[Ää]lä)\b", "no", t)

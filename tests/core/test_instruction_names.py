@@ -157,6 +157,12 @@ def kotka(task: str):
     ("helsinki", "station", "No chargers in the Lohi block at all.", "Lohi"),
     ("helsinki", "road", "Keep new links off the Kirahvi kortteli completely", "Kirahvi"),
     ("helsinki", "land", "offices out of the Leijonna city block altogether", "Leijona"),
+    # the edge noun before the name, with or without the name's kind word (issue 29, seventh half)
+    ("kotka", "land", "please keep new parcels at least 100 m from the edge of Kumparepuisto park", "Kumparepuisto"),
+    ("kotka", "station", "no chargers within 150 m of the edge of Kumparepuisto", "Kumparepuisto"),
+    ("helsinki", "land", "no parcels within 100 m of the outline of the Kiasma building", "Kiasma"),
+    ("helsinki", "station", "at least one charger within 300 m of the perimeter of Kaisaniemen puisto",
+     "Kaisaniemen puisto"),
 ])
 def test_edge_nouns_and_adverbs_after_a_name_are_read_past(region, task, text, name):
     inst = small(task) if region == "helsinki" else kotka(task)
@@ -173,9 +179,24 @@ def test_a_park_boundary_is_measured_from_the_park_outline():
     assert edge["geometry"] == park["geometry"] and edge["geometry"].startswith(("POLYGON", "MULTIPOLYGON"))
 
 
-def test_an_edge_noun_never_makes_a_part_of_a_longer_name_a_name():
-    it = interpret("no chargers within 100 m of the Esplanadi park edge", small("station"))
+@pytest.mark.parametrize("text", ["no chargers within 100 m of the Esplanadi park edge",
+                                  "no chargers within 150 m of the edge of Esplanadi park",
+                                  "no chargers within 150 m of Esplanadi park"])
+def test_an_edge_noun_never_makes_a_part_of_a_longer_name_a_name(text):
+    it = interpret(text, small("station"))
     assert not it.constraints and "not in the helsinki data" in it.clarification
+
+
+@pytest.mark.parametrize("text, kind", [
+    # the kind word after a park's name is the place's, no type of the instruction: every parcel kept off
+    ("please keep new parcels at least 100 m from the edge of Kumparepuisto park", None),
+    ("no parcels within 150 m of Kumparepuisto park", None),
+    # a type said before the place stays that type
+    ("no green parcels within 100 m of Kumparepuisto park", "green_s"),
+])
+def test_the_kind_word_of_a_named_park_is_no_type(text, kind):
+    (c,) = interpret(text, kotka("land")).constraints
+    assert c["target"]["name"] == "Kumparepuisto" and c.get("type") == kind
 
 
 @pytest.mark.parametrize("text, want", [
@@ -205,6 +226,11 @@ def test_hospital_is_every_hospital_type_the_instance_offers(text, want):
     ("helsinki", "Stockmanni", False, None),
     ("kotka", "Kumparepuiston", False, "kumparepuisto"),
     ("helsinki", "Kamppi", True, None),               # a name of its own, no "Kämp" with a vowel
+    # consonant gradation: a case ending weakens the street word's t to d (issue 29, seventh half)
+    ("kotka", "Urpukadulta", False, "urpukatu"),
+    ("kotka", "Tervaskadusta", False, "tervaskatu"),
+    ("kotka", "Otsonkadun", False, "otsonkatu"),
+    ("kotka", "Otsonkedun", False, None),              # only a form the data has is taken
 ])
 def test_one_reading_of_finnish_stems(region, written, linking, stem):
     assert name_index(region).case_stem(written, linking_vowel=linking) == stem

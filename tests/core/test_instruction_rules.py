@@ -555,6 +555,26 @@ def test_a_sentence_that_starts_with_a_word_of_ours_is_no_fronted_place(text):
 def test_finnish_road_kinds(text, kind):
     assert {c["type"] for c in parse(text, "road", 700.0)} == {kind}
 
+#: classes of the seventh half's run (issue 29), in phrasings of our own
+SEVENTH_HALF_CLASSES = [
+    # "keep <several words> N m from X": kept that far off (was read as at least one within)
+    ("keep all road works 250 m from Otsonkatu", "road", [("exclude_near", "Otsonkatu", 250.0, None, None, None)]),
+    ("keep the new charging sites 300 m from Kiasma", "station", [("exclude_near", "Kiasma", 300.0, None, None, None)]),
+    ("keep every single school parcel 400 m from Kumparepuisto", "land",
+     [("exclude_near", "Kumparepuisto", 400.0, None, None, None)]),
+    ("keep 2 chargers within 500 m from Kiasma", "station", [("count_min", "Kiasma", 500.0, 2, None, None)]),
+    # Finnish "within" in the allative and illative ("säteelle", "päähän", "etäisyydelle")
+    ("Vähintään kaksi latausasemaa 500 metrin säteelle Kiasmasta", "station",
+     [("count_min", "Kiasma", 500.0, 2, None, None)]),
+    ("Enintään yksi koulutontti 300 metrin päähän Kumparepuistosta", "land",
+     [("count_max", "Kumparepuisto", 300.0, 1, None, None)]),
+    ("Ei latausasemia 200 metrin etäisyydelle Ateneumista", "station", [("exclude_near", "Ateneumi", 200.0, None, None, None)]),
+    # emphasis as "should weigh most" and an up arrow
+    ("Travel time should weigh most in this road plan.", "road", [("emphasis", None, None, None, None, "travel_time")]),
+    ("ecology ↑", "land", [("emphasis", None, None, None, None, "ecology")]),
+    ("coverage should weigh the most", "station", [("emphasis", None, None, None, None, "coverage")]),
+]
+
 #: "<Name> at most N <things>" (a name, then a bound, no verb or colon): the bound is within the place
 NAME_THEN_BOUND = [
     ("Kluuvi at most two chargers", "station", [("count_max", "Kluuvi", None, 2, None, None)]),
@@ -569,7 +589,7 @@ NAME_THEN_BOUND = [
                          [(t, k, 500.0, e) for t, k, e in OUR_PHRASINGS + THIRD_HALF_CLASSES]
                          + [(t, k, 700.0, e) for t, k, e in FOURTH_HALF_CLASSES + FOURTH_HALF_FURTHER
                             + FIFTH_HALF_CLASSES + STRANGER_PHRASINGS + NAME_THEN_BOUND + SIXTH_HALF_CLASSES
-                            + SIXTH_HALF_STRANGER])
+                            + SIXTH_HALF_STRANGER + SEVENTH_HALF_CLASSES])
 def test_rules_read_each_class_of_phrasing(text, task, budget, expect):
     assert brief(parse(text, task, budget)) == expect
 
