@@ -1,12 +1,12 @@
 """Every judged set except the held-out TEST halves runs rules-only (no model) and must keep
 its recorded score (tests/core/data/judged_scores.json): the ask sets (tuning, dev, v1,
-dev2–dev4, v3 … v6 — the ask third to sixth halves, retired to dev after their one
-held-out run; their files keep the names ask_v3_test.json … ask_v6_test.json)
-under the judge, the instruction dev half and the instruction third to sixth halves (each
+dev2–dev4, v3 … v7 — the ask third to seventh halves, retired to dev after their one
+held-out run; their files keep the names ask_v3_test.json … ask_v7_test.json)
+under the judge, the instruction dev half and the instruction third to seventh halves (each
 retired to dev after its one held-out run) under the instruction bench's exact-match and execution
 checks. A reader change that
 loses an item fails here, with the items named. The TEST halves still held out (ask_test.json,
-instructions_test.json, *_v7_test.json) are never opened."""
+instructions_test.json, *_v8_test.json) are never opened."""
 from __future__ import annotations
 
 import json
@@ -19,9 +19,9 @@ RECORD = json.loads((Path(__file__).parent / "data" / "judged_scores.json").read
 
 def _never_a_test_half(split: str, retired: bool = False) -> None:
     """A TEST half is never run here; a half retired to dev after its one held-out run is named so
-    in its record (``split``: the instruction third to sixth halves, ``v3_test`` … ``v6_test``)."""
+    in its record (``split``: the instruction third to seventh halves, ``v3_test`` … ``v7_test``)."""
     assert retired or "test" not in split, split
-    assert split not in ("test", "v7", "v7_test"), split   # the halves still held out
+    assert split not in ("test", "v8", "v8_test"), split   # the halves still held out
 
 
 @pytest.mark.slow

@@ -21,8 +21,8 @@ PART_SPLIT = re.compile(
     r"\s*\n[\s\n]*(?:[•*·‣▪–—-]\s*|\d{1,2}[.)]\s+)?"        # a new line, with its bullet or number
     r"|\s*[•·‣▪]\s*"                                          # an inline bullet
     r"|\s*[,/;]\s*(?=#\s*[^\W\d])|\s+(?:and|ja|&)\s+(?=#\s*[^\W\d])"   # "…, # koulut", "… and # banks in …"
-    r"|\s*,\s*(?=(?:entä\s+)?(?:montako|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
-    r"|\s+ja\s+(?=(?:entä\s+)?(?:montako|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
+    r"|\s*,\s*(?=(?:entä\s+)?(?:montako(?!\s+(?:kilo)?metri)|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
+    r"|\s+ja\s+(?=(?:entä\s+)?(?:montako(?!\s+(?:kilo)?metri)|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
     r"|(?:^|\s+)[a-h]\)\s+"                                   # "a) nearest school b) nearest fuel station"
     r"|\s+plus\s+(?=(?:how|what|which|where|count|list|nearest|closest|the (?:nearest|closest|number)|montako|lähin)\b))",
     re.I)

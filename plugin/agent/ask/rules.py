@@ -86,7 +86,9 @@ def route_ends(request: str, s: int, cp: list[Place], refs: dict[str, str],
     written, else the back-references and the previous goal's result."""
     def role(p: Place) -> str:
         m = W["route_role"].search(request[max(s, p.start - 10):p.start])
-        return "" if not m else "to" if m.group(2) else m.group(1).lower()   # "then → Malmingin päiväkoti"
+        if m:
+            return "to" if m.group(2) else m.group(1).lower()   # "then → Malmingin päiväkoti"
+        return _finnish_role(p)
 
     ids = [(p.id or p.written, role(p)) for p in cp]
     origin = next((i for i, r in ids if r == "from"), None) or refs.get("from")
@@ -97,6 +99,20 @@ def route_ends(request: str, s: int, cp: list[Place], refs: dict[str, str],
     if dest is None and rest:
         dest = rest.pop(0)
     return _route_refs(origin, dest, refs, before)
+
+
+#: Finnish says "to X" and "from X" with a case ending on the name: "matka Casino Helsinkiin" (the
+#: distance to Casino Helsinki), "Kiasmasta" (from Kiasma)
+FI_TO = re.compile(r"(?:([aeiouyäö])\1n|seen|hin)$", re.I)
+FI_FROM_CASE = re.compile(r"(?:sta|stä|lta|ltä)$", re.I)
+
+
+def _finnish_role(p: Place) -> str:
+    """'to' or 'from' when the name as written carries a Finnish case ending its data name lacks."""
+    written, name = (p.written or "").casefold(), (p.name or "").casefold()
+    if not p.found or written == name or not written.startswith(name[:max(3, len(name) - 2)]):
+        return ""
+    return "to" if FI_TO.search(written) else "from" if FI_FROM_CASE.search(written) else ""
 
 
 def _route_refs(origin: str | None, dest: str | None, refs: dict[str, str],

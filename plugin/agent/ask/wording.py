@@ -21,7 +21,7 @@ SPLIT = re.compile(
     # (?<!\s): a split starts where a run of spaces starts; tried inside the run too, a long run of
     # spaces made the search quadratic (2 000 spaces took minutes)
     r"(?<!\s)\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
-    r"|\bseparately\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
+    r"|\b(?:separately|independently)\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
     r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
     r"|\s+(?:→|->)\s+(?=(?-i:[a-z]))"   # "nearest cinema to X → road distance from it to Y"
@@ -32,6 +32,7 @@ SPLIT = re.compile(
     r"|,\s*and\b(?!\s+[^,]*\bor\b)"
     r"|\((?:[a-h]|i{1,3}|iv|[1-9])\)|(?<![\w(])[1-9]\)"
     r"|\band\b(?=\s+(?:is there|are there|do (?:we|you) have|"
+    r"the [a-zåäö]+(?: [a-zåäö]+)? (?:nearest|closest)\b|"   # "the dentist nearest to A and the library nearest to B"
     r"how|what|which|the (?:number|nearest|closest|road|distance|route)|(?:the |an? )?(?:overview|summary)|tell|show|give|"
     r"count|list|evaluate|eval|nearest|closest|route|distance|its|score|report|draft|sketch|design|plan|spend|"
     r"state|name|identify|determine|provide|find))"
@@ -53,7 +54,9 @@ CUES = {
                r"\b(?:shortest|quickest) (?:drive|route|way|walk|trip|ride|journey) to (?:an?|any|the)\b|"
                r"\b(?:reach|get to|come to|hit) first\b",
     "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
-             r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s",
+             r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s|"
+             # "montako metriä tietä pitkin?" (how many metres by road)
+             r"\b(?:kilo)?metriä\b|\btietä pitkin\b|\bkuinka kaukana\b|\bmatka\b",
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
     "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*"
              r"|(?<![\w#])#(?=\s*[^\W\d])",   # "# koulut": the number of schools
@@ -208,7 +211,7 @@ _ON_LOW = {
     "those_it": r"\b(?:those|these|them|they|it)\b",
     "report": r"\b(?:report|name|give)\b",
     "one": r"\bones?\b",
-    "how_far": r"how (?:many|far)|distance|route|by road|metres|meters",
+    "how_far": r"how (?:many|far)|distance|route|by road|metres|meters|\b(?:kilo)?metriä\b|tietä pitkin|kuinka kaukana",
     "near": r"\bnear(?:by)?\b|\baround\b|\bclose to\b|\bnext to\b",
     "what_lies": r"what lies|what is|anything|what'?s",
     "near_no_kind": r"\bnear\b|\baround\b|\bclose to\b",
