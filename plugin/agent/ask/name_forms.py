@@ -182,8 +182,11 @@ def inner_suggestions(places: list[Place], idx: NameIndex) -> list[Place]:
     return places
 
 
+#: Finnish local cases by what they say of a place: "Töölöstä" (from), "Haminaan", "Espoolle" (to)
+FROM_ENDINGS = r"sta|stä|lta|ltä"
+TO_ENDINGS = r"aan|ään|een|iin|oon|uun|yyn|öön|hin|seen"
 #: Finnish local cases: "Kalliossa" (in), "Töölöstä" (from), "Vantaalla" (at), "Espoolle" (to)
-_LOCATIVE = re.compile(r"[A-ZÅÄÖ][\w-]{2,}(?:ssa|ssä|sta|stä|lla|llä|lta|ltä|lle|aan|ään|een|iin|oon|uun|yyn|öön|hin|seen)")
+_LOCATIVE = re.compile(rf"[A-ZÅÄÖ][\w-]{{2,}}(?:ssa|ssä|lla|llä|lle|{FROM_ENDINGS}|{TO_ENDINGS})")
 
 
 def locative(written: str) -> bool:

@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Any
 
 from ...city.vocabulary import CategoryTerm, Money, category_terms
+from .name_forms import FROM_ENDINGS, TO_ENDINGS
 from .reading import AREA_KINDS, NEAR_M, Goal, Place, inside
 from .wording import BACKREF, CUES, TASK_WORDS, W
 
@@ -103,8 +104,8 @@ def route_ends(request: str, s: int, cp: list[Place], refs: dict[str, str],
 
 #: Finnish says "to X" and "from X" with a case ending on the name: "matka Casino Helsinkiin" (the
 #: distance to Casino Helsinki), "Kiasmasta" (from Kiasma)
-FI_TO = re.compile(r"(?:([aeiouyäö])\1n|seen|hin)$", re.I)
-FI_FROM_CASE = re.compile(r"(?:sta|stä|lta|ltä)$", re.I)
+FI_TO = re.compile(rf"(?:{TO_ENDINGS})$", re.I)
+FI_FROM_CASE = re.compile(rf"(?:{FROM_ENDINGS})$", re.I)
 
 
 def _finnish_role(p: Place) -> str:
