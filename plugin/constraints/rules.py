@@ -338,7 +338,9 @@ OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remov
                        r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|\w+n[’']t|do not|"
                        # "leave parcel 26 alone", "parcel 12 must remain as it is", "put nothing on parcels 2 and 18":
                        # the candidate left unchanged, none of the plan (read as lock-ins: "must", "keep", "put")
-                       r"nothing|none|alone|as (?:it|they) (?:is|are|stands?)|as is|the way (?:it|they) (?:is|are)|"
+                       # ("keep site 3 and nothing else" keeps it in; "site 3 alone" is the only one, not "left alone")
+                       r"nothing(?! else| more| other)|none(?! else| other)|(?:leave|let)\b[^.;,]*\balone|"
+                       r"as (?:it|they) (?:is|are|stands?)|as is|the way (?:it|they) (?:is|are)|"
                        r"untouched|unchanged|intact|undeveloped|ennalleen|koskematta|rauhaan)\b", re.I)
 EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? (?:most|more)|"
                   r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
@@ -622,8 +624,8 @@ def _plain(text: str) -> str:
     num = r"(\d+|" + lexicon.number_words_pattern() + r")"
     # "don't let more than one charger …", "never more than two": a bound, not "at least 2" negated
     t = re.sub(r"\b(?:do not|don['’]?t|never|cannot|can['’]?t|won['’]?t|shouldn['’]?t|must not|mustn['’]?t|should not|"
-               r"may not|(?:rather|would) not)\s+((?:[a-z]+\s+){0,3}?)more\s+than\s+" + num + r"\b" +
-               NOT_A_MEASURE + NOT_MONEY,
+               r"may not|(?:rather|would) not(?!\s+(?:hurt|harm|matter|mind|be bad)))\s+"
+               r"((?:[a-z]+\s+){0,3}?)more\s+than\s+" + num + r"\b" + NOT_A_MEASURE + NOT_MONEY,
                lambda m: f"{m.group(1)}at most {m.group(2)}", t, flags=re.I)
     t = re.sub(r"\s+(?:at all|whatsoever)\b", "", t, flags=re.I)   # "no new links at all": emphasis, no place "all"
     t = re.sub(r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+" + num + r"\b" + NOT_A_MEASURE, r"at least \1", t, flags=re.I)
@@ -993,6 +995,10 @@ def _none_of_type(x: _Said) -> list[dict[str, Any]] | None:
     if x.typ and not x.phrase and re.search(r"\b(?:no|zero|not any|not a single)\s+(?:new\s+|more\s+)?(?!more\b)"
                                           r"(?:[a-z_]+\s+)?(?:" + words + r")\b", x.low):
         return [_base("count_max", count=0, type=x.typ)]
+    # "hospitals are not needed at all", "offices aren't wanted": none of the type (was not read)
+    if x.typ and not x.phrase and re.search(r"\b(?:" + words + r")\s+(?:are|is)\s*(?:not|n['’]t)\s+(?:needed|wanted|"
+                                          r"required|necessary|welcome|allowed)\b", x.low):
+        return [_base("count_max", count=0, type=x.typ)]
     return None
 
 
@@ -1019,8 +1025,10 @@ def _except(x: _Said) -> list[dict[str, Any]] | None:
         # "all links except link 5": read by the later rules it was stored as its opposite, "link 5 in"
         raise Ambiguous("'all … except …' keeps one out and the rest in, which no one constraint says: say what to "
                         "keep out, e.g. 'link 5 out', and what to keep in")
-    if re.search(r"\b(?:nothing|none|no\w*) (?:but|except|other than|apart from)\b|\banything but\b", x.low):
-        raise Ambiguous("'nothing but …' allows one kind and keeps out the rest: say which to keep out, e.g. "
+    only = re.search(r"\b(?:nothing|none|no\w*) (?:but|except|other than|apart from)\b|\banything but\b|"
+                     r"\b(?:nothing|none) (?:else|other)\b", x.low)   # "site 3 and nothing else": the rest out too
+    if only:   # the planner's own words quoted ("nothing else" was asked as "'nothing but …'")
+        raise Ambiguous(f"'{only.group(0)} …' allows one kind and keeps out the rest: say which to keep out, e.g. "
                         "'no offices inside <area>'")
     return None
 

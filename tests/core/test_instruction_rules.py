@@ -922,3 +922,32 @@ def test_a_question_quotes_the_planners_own_words(text, task, own):
 ])
 def test_round_seven_finnish_shares_and_emphasis(text, task, expect):
     assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    # a type said to be not needed / wanted is none of it (was not read)
+    ("hospitals are not needed at all", [("count_max", 0, "hospital")]),
+    ("offices aren't wanted", [("count_max", 0, "office")]),
+    ("Schools are not required here", [("count_max", 0, "school")]),
+])
+def test_a_type_not_needed_is_none_of_it(text, expect):
+    assert [(c["kind"], c["count"], c["type"]) for c in parse(text, "land", 700.0)] == expect
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # "let … alone" is out; "and nothing else" keeps the rest out, which no one constraint says: asked
+    ("let link 4 alone", "road", [("lock_out", "4", None, None, None, None)]),
+    ("site 3 alone", "station", [("lock_in", "3", None, None, None, None)]),
+])
+def test_left_alone_is_out_and_alone_is_only(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, task, said", [
+    ("keep site 3 and nothing else", "station", "nothing else"),
+    ("parcel 5 for a school, none other", "land", "none other"),
+    ("link 7 in and nothing else", "road", "nothing else"),
+])
+def test_one_and_nothing_else_is_asked_in_the_planners_words(text, task, said):
+    with pytest.raises(Ambiguous, match=f"'{said} …'"):
+        parse(text, task, 700.0)
