@@ -341,7 +341,7 @@ OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remov
                        # ("keep site 3 and nothing else" keeps it in; "site 3 alone" is the only one, not "left alone")
                        r"nothing(?! else| more| other)|none(?! else| other)|(?:leave|let)\b[^.;,]*\balone|"
                        r"as (?:it|they) (?:is|are|stands?)|as is|the way (?:it|they) (?:is|are)|"
-                       r"untouched|unchanged|intact|undeveloped|ennalleen|koskematta|rauhaan)\b", re.I)
+                       r"untouched|unchanged|intact|undeveloped|ennall\w*|ennalle\w*|koskematta|rauhaan)\b", re.I)
 EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? (?:most|more)|"
                   r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
                   r"optimi[sz]e for|cut|lower|shorten\w*|boost\w*|increas\w*|raise|more of|as (?:much|many|short|"
@@ -785,6 +785,7 @@ def _budget_share(x: _Said) -> list[dict[str, Any]] | None:
     return None
 
 
+COUNT_OR_DIGITS = r"(?:\d+|" + lexicon.count_pattern() + r")"
 #: a share in Finnish words ("vähintään kolmannes viheralueeksi", "puolet puistoiksi")
 FI_SHARE = r"puolet|puolikas|kolmannes|kolmanneks\w*|neljännes|neljänneks\w*|viidennes|viidenneks\w*"
 
@@ -793,8 +794,10 @@ def _share_of_kind(x: _Said) -> list[dict[str, Any]] | None:
     """"at least a third green", "no more than 40 % offices", "vähintään kolmannes viheralueeksi": a share
     of the plan's candidates (no budget word: the budget rule before did not fire). No constraint holds a
     share of a kind, so it is asked — it was read as "at least one green parcel", the share dropped."""
-    said = lexicon.percentages(x.t) or re.search(r"\b(?:" + lexicon.fraction_pattern() + "|" + FI_SHARE + r")\b",
-                                                 x.t, re.I)
+    said = lexicon.percentages(x.t) or re.search(r"\b(?:" + lexicon.fraction_pattern() + "|" + FI_SHARE + "|"
+                                                 # "one in three parcels", "1 out of every 4" (read as a count of one)
+                                                 + COUNT_OR_DIGITS + r"\s+(?:in|out of)\s+(?:every\s+)?" +
+                                                 COUNT_OR_DIGITS + r")\b", x.t, re.I)
     if not said:
         return None
     share = x.t[said[0][0]:said[0][1]] if isinstance(said, list) else said.group(0)
@@ -1026,10 +1029,11 @@ def _except(x: _Said) -> list[dict[str, Any]] | None:
         raise Ambiguous("'all … except …' keeps one out and the rest in, which no one constraint says: say what to "
                         "keep out, e.g. 'link 5 out', and what to keep in")
     only = re.search(r"\b(?:nothing|none|no\w*) (?:but|except|other than|apart from)\b|\banything but\b|"
-                     r"\b(?:nothing|none) (?:else|other)\b", x.low)   # "site 3 and nothing else": the rest out too
+                     r"\b(?:nothing|none) (?:else|other)\b|\banything (?:except|other than|apart from|save)\b", x.low)
+    # "site 3 and nothing else": the rest out too; "parcel 23 can be anything except offices" (read as offices)
     if only:   # the planner's own words quoted ("nothing else" was asked as "'nothing but …'")
-        raise Ambiguous(f"'{only.group(0)} …' allows one kind and keeps out the rest: say which to keep out, e.g. "
-                        "'no offices inside <area>'")
+        raise Ambiguous(f"'{only.group(0)} …' sets one kind or place apart from all the rest, which no one constraint "
+                        "says: say which to keep out, e.g. 'no offices inside <area>' or 'parcel 5 out'")
     return None
 
 

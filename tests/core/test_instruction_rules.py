@@ -92,7 +92,7 @@ def test_counts_and_areas(text, kind, count):
 def test_nothing_but_is_asked_never_stored_as_its_opposite():
     from cityplanner.plugin.constraints.rules import Ambiguous
 
-    with pytest.raises(Ambiguous, match="nothing but"):
+    with pytest.raises(Ambiguous, match="'nothing but …'"):
         parse("nothing but parks inside Kluuvi", "land", 500.0)
 
 
@@ -951,3 +951,31 @@ def test_left_alone_is_out_and_alone_is_only(text, task, expect):
 def test_one_and_nothing_else_is_asked_in_the_planners_words(text, task, said):
     with pytest.raises(Ambiguous, match=f"'{said} …'"):
         parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text, task, said", [
+    # a ratio of the plan's candidates is a share ("one in three" was read as a count of one)
+    ("no more than one in three parcels may be offices", "land", "one in three"),
+    ("at least 1 in 4 parcels green", "land", "1 in 4"),
+    ("two out of every five new links rebuilt", "road", "two out of every five"),
+])
+def test_a_ratio_of_the_plan_is_asked(text, task, said):
+    with pytest.raises(Ambiguous, match=f"'{said}' is a share of the plan"):
+        parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text, task, ask", [
+    # "anything except offices" was read as offices; "residential" is no land type (dropped from the lock-in)
+    ("parcel 23 can be anything except offices", "land", "'anything except …'"),
+    ("block 4: anything other than a school", "land", "'anything other than …'"),
+    ("make parcel 29 residential", "land", "but not 'residential'"),
+    ("residential use on block 10", "land", "but not 'residential'"),
+])
+def test_anything_except_and_residential_are_asked(text, task, ask):
+    with pytest.raises(Ambiguous, match=ask):
+        parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text", ["Tontti 12 pysyy ennallaan", "kortteli 16 jää ennalleen"])
+def test_finnish_as_it_is_is_out(text):
+    assert [(c["kind"], c["target"]["id"]) for c in parse(text, "land", 700.0)] == [("lock_out", text.split()[1])]
