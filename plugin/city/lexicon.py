@@ -281,7 +281,8 @@ def comparisons() -> dict[str, str]:
 def fraction_pattern() -> str:
     """Regex (no groups) of a fraction in words: "half", "a fifth", "two thirds", "three quarters"."""
     n = _numbers()
-    return rf"(?:(?:an?|one|{n['words']})\s+(?:{_alternation(n['denoms'])})|half)"
+    fi_alone = _alternation([d for d in n["denoms"] if d.endswith(("osa", "osaa")) or d == "puolet"])
+    return rf"(?:(?:an?|one|{n['words']})\s+(?:{_alternation(n['denoms'])})|half|{fi_alone})"
 
 
 def fraction_value(phrase: str) -> Fraction | None:

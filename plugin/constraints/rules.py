@@ -326,20 +326,30 @@ NEG = re.compile(r"\b(no|not|never|nothing|none|nowhere|prohibit\w*|forbid\w*|ba
                  r"free (?:of|from)|"
                  # "keep all road works 250 m from X": up to four words kept (none of them a 'within'), then the
                  # distance: kept that far off (was read as at least one within)
-                 r"keep\w* (?:(?!within|inside|near|close|in\b)\w+ ){1,4}?(?:\d+\S* ?m?\w* )?(?:away )?from|"
+                 r"keep\w* (?:(?!within|inside|near|close|in\b)\w+ ){1,4}?(?:\d+\S* ?m?\w* )?(?:away )?(?:from|off)|"
                  r"or more from|beyond|farther|further|outside|"
                  # "chargers should stay 200 metres from Ateneum": kept that far off (was read as at least one within)
-                 r"(?:stay\w*|remain\w*|be kept|kept|sit\w*|lie|lying) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
-                 r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?from|"
+                 r"(?:stay\w*|remain\w*|be kept|kept|sit\w*|lie|lying) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?(?:from|off)|"
+                 # "keep roadworks at least 250 m off X": "off" as "from" (was read as at least one within)
+                 r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) "
+                 r"(?:away )?(?:from|off)|"
                  r"shall not|must not|cannot|don'?t|\w+n[’']t|do not|without)\b", re.I)
 OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
-                       r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|\w+n[’']t|do not)\b", re.I)
+                       r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|\w+n[’']t|do not|"
+                       # "leave parcel 26 alone", "parcel 12 must remain as it is", "put nothing on parcels 2 and 18":
+                       # the candidate left unchanged, none of the plan (read as lock-ins: "must", "keep", "put")
+                       # ("keep site 3 and nothing else" keeps it in; "site 3 alone" is the only one, not "left alone")
+                       r"nothing(?! else| more| other)|none(?! else| other)|(?:leave|let)\b[^.;,]*\balone|"
+                       r"as (?:it|they) (?:is|are|stands?)|as is|the way (?:it|they) (?:is|are)|"
+                       r"untouched|unchanged|intact|undeveloped|ennall\w*|ennalle\w*|koskematta|rauhaan)\b", re.I)
 EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? (?:most|more)|"
                   r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
                   r"optimi[sz]e for|cut|lower|shorten\w*|boost\w*|increas\w*|raise|more of|as (?:much|many|short|"
                   r"low|high) as|above all|over (?:everything|all)(?: else)?|top priority|"
                   # "travel time should weigh most", "ecology ↑"
-                  r"weigh\w* (?:the )?(?:most|more|heaviest|heavier))\b|↑", re.I)
+                  r"weigh\w* (?:the )?(?:most|more|heaviest|heavier)|"
+                  # "connectivity is what counts", "coverage is everything for us", "Ekologia on tärkeintä"
+                  r"(?:is )?what counts|counts? (?:the )?most|is everything|tärke\w*|painot\w*|ensisijai\w*)\b|↑", re.I)
 
 
 #: words that start a new instruction after "and" ("no charger near X and at least 2 near Y")
@@ -395,18 +405,19 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     # one space between words: several patterns start with \s*, and a long run of spaces made
     # re.split backtrack quadratically (8,000 spaces: over 40 s)
     text = " ".join(text.split())
+    said = text   # the planner's own words: what a question quotes (the rewrites below are ours, not theirs)
     text = " ".join(NO_NEGATION.sub(" ", text).split())   # "site 5 in, no matter what": no "no"
     text = NOT_EXCEED.sub("be at most", text)              # "must not exceed three": a bound, never "none"
     text = SPLIT_BOUND.sub(r"\1 than \3 \2", text)         # "not more new links than three": a bound, never "none"
     if CORRECTED.search(text):   # "link 2 is out? no — keep it in": read whole, the first words would win
-        raise Ambiguous(f"'{text}' takes back what it said first: say it once, as you mean it (e.g. 'link 2 in')")
+        raise Ambiguous(f"'{said}' takes back what it said first: say it once, as you mean it (e.g. 'link 2 in')")
     parts = [p for p in CLAUSES.split(text.strip()) if p.strip()]
     if UNLESS.search(text):   # "no links within 250 m of Tikankatu unless rebuilt": a rule with an exception
-        raise Ambiguous(f"'{text}' keeps an exception ('{UNLESS.search(text).group(0)} …') that no one constraint "
+        raise Ambiguous(f"'{said}' keeps an exception ('{UNLESS.search(text).group(0)} …') that no one constraint "
                         "holds: say which kinds the rule is for, as its own instruction (e.g. 'no <kind> within 250 m of …')")
     said_both = next((m for p in parts for m in [NONE_THEN_BOUND.search(p)] if m), None)
     if said_both:   # "no chargers within 200 m of Kiasma, at least 2": one of the two was read, the other dropped
-        raise Ambiguous(f"'{text}' says none and then '{said_both.group(1)}': say which holds — 'no …' alone, the "
+        raise Ambiguous(f"'{said}' says none and then '{said_both.group(1)}': say which holds — 'no …' alone, the "
                         f"bound alone ('{said_both.group(1)} within …'), or a bound over the whole plan "
                         f"('…, {said_both.group(1)} overall')")
     got = None
@@ -423,7 +434,7 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     if got is None:
         got = parse_one(text, task, budget_keur)
     if any(c["kind"] == "count_min" and c.get("count") == 0 for c in got):   # "no more links than we need"
-        raise Ambiguous(f"'{text}' bounds nothing that can be counted: say it with a number, e.g. 'at most 3 in total'")
+        raise Ambiguous(f"'{said}' bounds nothing that can be counted: say it with a number, e.g. 'at most 3 in total'")
     same = _one_kind_said_two_ways(text, task)
     if same:
         why = (" (the road task's links are new links and rebuilds of links the network lost: an upgrade of a "
@@ -432,7 +443,7 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
                         f"say only whether it is in or out, e.g. 'link 5 in' or 'no {same[2]} links'")
     left = unread_words(text, got, task)
     if left:   # a reading that leaves out a word of meaning would apply what was not said: asked
-        raise Ambiguous(f"I read '{text}' as {'; '.join(summary(c) for c in got)}, but not "
+        raise Ambiguous(f"I read '{said}' as {'; '.join(summary(c) for c in got)}, but not "
                         f"{', '.join(repr(w) for w in left)} — {_say_it(left, task)}")
     return got
 
@@ -569,7 +580,7 @@ def _say_it(left: list[str], task: str) -> str:
     if any(re.fullmatch(rf"(?:{pat})", w, re.I) for w in left for _, pat in _types(task)):   # a kind, in a reading without one
         return (f"this constraint holds for every kind: say it as a count of that kind (e.g. 'at most 2 {left[0]} …') "
                 f"or without '{left[0]}'")
-    kinds = ", ".join(n for n, _ in _types(task)) or "none"
+    kinds = ", ".join(dict.fromkeys(n for n, _ in _types(task))) or "none"   # a type has several word lists
     return f"the kinds a constraint here can name are {kinds}: say it as one of them, or without '{left[0]}'"
 
 
@@ -613,7 +624,8 @@ def _plain(text: str) -> str:
     num = r"(\d+|" + lexicon.number_words_pattern() + r")"
     # "don't let more than one charger …", "never more than two": a bound, not "at least 2" negated
     t = re.sub(r"\b(?:do not|don['’]?t|never|cannot|can['’]?t|won['’]?t|shouldn['’]?t|must not|mustn['’]?t|should not|"
-               r"may not)\s+((?:[a-z]+\s+){0,3}?)more\s+than\s+" + num + r"\b" + NOT_A_MEASURE + NOT_MONEY,
+               r"may not|(?:rather|would) not(?!\s+(?:hurt|harm|matter|mind|be bad)))\s+"
+               r"((?:[a-z]+\s+){0,3}?)more\s+than\s+" + num + r"\b" + NOT_A_MEASURE + NOT_MONEY,
                lambda m: f"{m.group(1)}at most {m.group(2)}", t, flags=re.I)
     t = re.sub(r"\s+(?:at all|whatsoever)\b", "", t, flags=re.I)   # "no new links at all": emphasis, no place "all"
     t = re.sub(r"\b(?:no|not)\s+(?:fewer|less)\s+than\s+" + num + r"\b" + NOT_A_MEASURE, r"at least \1", t, flags=re.I)
@@ -636,7 +648,10 @@ def _plain(text: str) -> str:
 #: Finnish says "from X" and "in X" with case endings on the name, not with a word before it:
 #: "200 metrin säteellä Kiasmasta" (within 200 m of Kiasma), "Kluuvissa" (in Kluuvi). The stem
 #: keeps a linking vowel ("Stockmannista" → "Stockmanni"), which the resolver reads as a misspelling.
-FI_FROM = r"([A-ZÅÄÖ][\w-]+?)(?:sta|stä|lta|ltä)\b"
+#: A name in the genitive with a noun after it takes the ending on the noun: "Helilän koulusta" → "Helilän koulu".
+FI_FROM = r"([A-ZÅÄÖ][\w-]*n(?:\s+[a-zåäö][\w-]*n)*\s+[a-zåäö][\w-]+?|[A-ZÅÄÖ][\w-]+?)(?:sta|stä|lta|ltä)\b"
+#: "Ristinkallion sisällä / sisälle / alueella / alueelle": inside the place (its genitive, the -n dropped)
+FI_INSIDE = re.compile(r"\b([A-ZÅÄÖ][\w-]+?)n\s+(?:sisä(?:llä|lle|puolella|puolelle)|alueel(?:la|le))\b")
 FI_IN = re.compile(r"\b([A-ZÅÄÖ][\w-]+?)(?:ssa|ssä)\b")
 #: "within" after a distance in Finnish, in the cases a planner writes it ("säteellä", "säteelle", "päähän")
 FI_WITHIN = r"(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|sisällä|sisälle|päässä|päähän)"
@@ -651,6 +666,8 @@ def _finnish_places(t: str) -> str:
     t = re.sub(FI_FROM + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"",
                lambda m: f"within {m.group(2)} {unit(m.group(3))} of {m.group(1)},", t)
     t = FI_IN.sub(lambda m: f"inside {m.group(1)}", t)
+    t = FI_INSIDE.sub(lambda m: f"inside {m.group(1)}", t)
+    t = re.sub(r"\bvain\b", "only", t)   # "uusia teitä vain Ristinkallion sisälle": new links only inside it
     return re.sub(r"(?:^|(?<=\s))(?:[Ee]i|[Ää]lä)\b", "no", t)
 
 
@@ -758,7 +775,7 @@ class _Said:
 def _budget_share(x: _Said) -> list[dict[str, Any]] | None:
     reserve = re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", x.low) and \
         (lexicon.percentages(x.low) or re.search(r"\b(?:" + lexicon.fraction_pattern() + r")\b", x.low))
-    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap)\b", x.low) \
+    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap|budjet\w*|rahaa)\b", x.low) \
             or reserve or money_amounts(x.t):   # "keep twenty per cent in reserve"
         share = share_of(x.t, x.budget_keur)
         if share is not None and 0 < share <= 1:
@@ -766,6 +783,27 @@ def _budget_share(x: _Said) -> list[dict[str, Any]] | None:
         if "budget" in x.low and re.search(r"\b(at most|no more than|cap|limit|max)\b", x.low):
             raise Ambiguous("what share of the budget may be spent? (e.g. 80 %)")
     return None
+
+
+COUNT_OR_DIGITS = r"(?:\d+|" + lexicon.count_pattern() + r")"
+#: a share in Finnish words ("vähintään kolmannes viheralueeksi", "puolet puistoiksi")
+FI_SHARE = r"puolet|puolikas|kolmannes|kolmanneks\w*|neljännes|neljänneks\w*|viidennes|viidenneks\w*"
+
+
+def _share_of_kind(x: _Said) -> list[dict[str, Any]] | None:
+    """"at least a third green", "no more than 40 % offices", "vähintään kolmannes viheralueeksi": a share
+    of the plan's candidates (no budget word: the budget rule before did not fire). No constraint holds a
+    share of a kind, so it is asked — it was read as "at least one green parcel", the share dropped."""
+    said = lexicon.percentages(x.t) or re.search(r"\b(?:" + lexicon.fraction_pattern() + "|" + FI_SHARE + "|"
+                                                 # "one in three parcels", "1 out of every 4" (read as a count of one)
+                                                 + COUNT_OR_DIGITS + r"\s+(?:in|out of)\s+(?:every\s+)?" +
+                                                 COUNT_OR_DIGITS + r")\b", x.t, re.I)
+    if not said:
+        return None
+    share = x.t[said[0][0]:said[0][1]] if isinstance(said, list) else said.group(0)
+    raise Ambiguous(f"'{share}' is a share of the plan, which no constraint here holds: say it as a count (e.g. "
+                    "'at least 3 green parcels', 'at most 2 offices') or, for money, as a share of the budget "
+                    "('spend at most 60 % of the budget')")
 
 
 def _emphasis(x: _Said) -> list[dict[str, Any]] | None:
@@ -779,7 +817,9 @@ def _emphasis(x: _Said) -> list[dict[str, Any]] | None:
 def _spacing(x: _Said) -> list[dict[str, Any]] | None:
     if x.dist and re.search(r"\b(apart|spacing|spaced|separat\w*|closer together|"
                             r"between (?:the |any |every |each )?(?:two |pair of )?(?:selected )?" + UNIT_NOUNS +
-                            r"|(?:from|of|to) each other|(?:from|of|to) one another|distance between)\b", x.low):
+                            r"|(?:from|of|to) each other|(?:from|of|to) one another|distance between|"
+                            # "Latausasemien väli vähintään 300 metriä", "… toisistaan"
+                            r"v[äa]li(?:n|nen|mat\w*)?|toisistaan)\b", x.low):
         return [_base("spacing_min", distance_m=x.dist)]
     return None
 
@@ -958,6 +998,10 @@ def _none_of_type(x: _Said) -> list[dict[str, Any]] | None:
     if x.typ and not x.phrase and re.search(r"\b(?:no|zero|not any|not a single)\s+(?:new\s+|more\s+)?(?!more\b)"
                                           r"(?:[a-z_]+\s+)?(?:" + words + r")\b", x.low):
         return [_base("count_max", count=0, type=x.typ)]
+    # "hospitals are not needed at all", "offices aren't wanted": none of the type (was not read)
+    if x.typ and not x.phrase and re.search(r"\b(?:" + words + r")\s+(?:are|is)\s*(?:not|n['’]t)\s+(?:needed|wanted|"
+                                          r"required|necessary|welcome|allowed)\b", x.low):
+        return [_base("count_max", count=0, type=x.typ)]
     return None
 
 
@@ -984,9 +1028,12 @@ def _except(x: _Said) -> list[dict[str, Any]] | None:
         # "all links except link 5": read by the later rules it was stored as its opposite, "link 5 in"
         raise Ambiguous("'all … except …' keeps one out and the rest in, which no one constraint says: say what to "
                         "keep out, e.g. 'link 5 out', and what to keep in")
-    if re.search(r"\b(?:nothing|none|no\w*) (?:but|except|other than|apart from)\b|\banything but\b", x.low):
-        raise Ambiguous("'nothing but …' allows one kind and keeps out the rest: say which to keep out, e.g. "
-                        "'no offices inside <area>'")
+    only = re.search(r"\b(?:nothing|none|no\w*) (?:but|except|other than|apart from)\b|\banything but\b|"
+                     r"\b(?:nothing|none) (?:else|other)\b|\banything (?:except|other than|apart from|save)\b", x.low)
+    # "site 3 and nothing else": the rest out too; "parcel 23 can be anything except offices" (read as offices)
+    if only:   # the planner's own words quoted ("nothing else" was asked as "'nothing but …'")
+        raise Ambiguous(f"'{only.group(0)} …' sets one kind or place apart from all the rest, which no one constraint "
+                        "says: say which to keep out, e.g. 'no offices inside <area>' or 'parcel 5 out'")
     return None
 
 
@@ -1016,6 +1063,7 @@ class Rule:
 RULES: tuple[Rule, ...] = (
     Rule("ask.except", _except, "nothing but parks inside Kluuvi", "land", ()),
     Rule("budget.share", _budget_share, "Of the €900k, hold back €180k.", "road", ("budget_share_max",)),
+    Rule("ask.share_of_kind", _share_of_kind, "at least a third of the parcels green", "land", ()),
     Rule("emphasis.term", _emphasis, "give priority to short waiting times", "station", ("emphasis",)),
     Rule("spacing.min", _spacing, "keep 400 m between stations", "station", ("spacing_min",)),
     Rule("coverage.homes", _coverage, "no household should live more than 600 m away from a clinic", "land",
