@@ -77,7 +77,14 @@ def test_a_place_named_by_its_kind_is_the_one_so_named_or_a_question():
     cemeteries = [f for f in idx.features if f.kind == "poi" and dict(f.tags).get("landuse") == "cemetery"]
     assert len(schools) == 2 and len(cemeteries) == 1
     task = _read("any cafés near the school?", "kotka")
-    assert task.missing == [f"which school you mean ({' or '.join(schools)})"]
+    assert task.missing == [f"which place you mean by 'the school' ({' or '.join(schools)})"]
+    fuel = sorted({f.name for f in idx.features if f.kind == "poi" and f.category == "fuel"})
+    assert len(fuel) == 2
+    for request in ("Could you estimate the road distance from the car park to the fuel station?",
+                    "how many car parks are within 300 m of the fuel station", "nearest school to the petrol station"):
+        missing = _read(request, "kotka").missing
+        assert len(missing) == 1 and missing[0].startswith("which place you mean by 'the ") \
+            and all(n in missing[0] for n in fuel), (request, missing)
     task = _read("nearest car park to the cemetery", "kotka")
     assert task.missing == [] and task.goals[0].slots["place"] == cemeteries[0].id
 

@@ -387,7 +387,8 @@ def _the_kind_as_place(request: str, goals: list[Goal], terms: list[CategoryTerm
             g.slots["place"] = named[0].id
             notes.append(f"'the {t.word}' read as {names[0]}, the only {t.word} the {region} data names.")
         elif names:
-            out.append(f"which {t.word} you mean ({' or '.join(names[:4])}{' …' if len(names) > 4 else ''})")
+            # "place" is the input asked for (as every other place question says it)
+            out.append(f"which place you mean by 'the {t.word}' ({' or '.join(names[:4])}{' …' if len(names) > 4 else ''})")
     return out
 
 
