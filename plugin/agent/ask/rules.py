@@ -56,7 +56,8 @@ def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
                                                              and not W["from_there_to"].search(text)))) \
                 or prev.intent == "locate" \
                 or (prev.intent in ("within", "find", "count", "exists") and prev.slots.get("place")
-                    and re.search(CUES["count"], prev.clause, re.I)):
+                    and re.search(CUES["count"], prev.clause, re.I)) \
+                or _counted_around(prev):
             # a number of places counted around X is no place to go from: 'it' is X ("a gym near X … to it": the gym);
             # "Where's X, and the nearest school to it?": X itself
             value = prev.slots.get("place") or prev.slots.get("origin") or f"$goal:{last}"
@@ -69,6 +70,18 @@ def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
         out.setdefault(role, value)
         out.setdefault("any", value)
     return out
+
+
+#: a plural facility word (English -s, Finnish -t / partitive -ja / -ita): the kind counted, not one found
+_PLURAL_WORD = re.compile(r"(?:s|t|j[aä]|it[aä])$", re.I)
+
+
+def _counted_around(prev: Goal) -> bool:
+    """"banks within 300 m of X and cafés within 100 m of it": a search around X for a plural kind
+    counts them, so 'it' after it is X (not one of the banks); "is there a bank within 300 m of X?
+    how far is it" (a singular kind) still means the bank found."""
+    word = str(prev.slots.get("word") or "")
+    return prev.intent == "within" and bool(prev.slots.get("place")) and bool(_PLURAL_WORD.search(word))
 
 
 def origin_of(request: str, s: int, cp: list[Place], refs: dict[str, str]) -> str | None:
