@@ -812,6 +812,22 @@ def route_from_to(c: Clause) -> list[Goal] | None:
     return None
 
 
+#: "from there to X", "from it on to X", "then to X": a leg from what the goal before found
+_ONWARD = re.compile(r"\b(?:from\s+(?:there|it|that\s+(?:one|place|\w+)|this\s+(?:one|\w+))|then)\s+(?:on\s+)?to\b",
+                     re.I)
+
+
+def route_onward(c: Clause) -> list[Goal] | None:
+    """"Kuhantie: nearest shop; from there to Siiantie, m": a clause that is only a leg from the
+    found place to one named place is a route, with or without a distance word (the unit may be a
+    bare 'm', or missing)."""
+    if len(c.cp) == 1 and c.term is None and not c.cm and "from" in c.refs and _ONWARD.search(c.text):
+        o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
+        if o and d and o != d:
+            return [c.goal("route", origin=o, destination=d)]
+    return None
+
+
 def route_bare(c: Clause) -> list[Goal] | None:
     if c.cue("route"):
         o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
@@ -937,6 +953,7 @@ RULES: tuple[Rule, ...] = (
     Rule("nearest.no-kind", nearest_no_kind, "what is near Kiasma?"),
     Rule("terse", terse, "pharmacy Stockmann"),
     Rule("route.from-to", route_from_to, "then from Kiasma to Oodi"),
+    Rule("route.onward", route_onward, "nearest pharmacy to Kiasma; from there to Oodi"),
     Rule("route.bare", route_bare, "how far is it?"),
     Rule("count.follows", count_follows, "cinemas within 400 m of Kiasma — how many?"),
     Rule("within.same-kind", within_same_kind, "How many cafés are in Kluuvi, and how many within 300 m of Oodi?"),
