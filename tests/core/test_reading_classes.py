@@ -120,3 +120,16 @@ def test_a_comparison_after_the_number_is_the_condition_s_test():
              {"op": "<=", "value": 2.0})):
         task = _read(request, region)
         assert task.test == test, request
+
+
+def test_a_count_compared_by_a_sign_before_the_arrow_is_a_condition():
+    """"fuel stations in data < 3 → …; else …": the sign is the test (it was read as three goals,
+    each answered, so both branches ran); the same as the words would say it."""
+    for request, region, op, value in (("fuel stations in data < 3 → nearest to Otsonkallio; else count them", "kotka", "<", 3),
+                                       ("Karhula: kindergartens ≥ 2 → land plan 700 k€; else road plan 700 k€", "kotka", ">=", 2),
+                                       ("pharmacies > 2 → nearest to Kiasma; else list them", "helsinki", ">", 2),
+                                       ("car parks <= 10 -> road plan 300k; else land plan 300k", "kotka", "<=", 10)):
+        task = _read(request, region)
+        assert task.trace[0] == "conditional.terse-sign", request
+        assert (task.test["op"], task.test["value"]) == (op, value), request
+        assert [g.branch for g in task.goals][0] == "if" and {"then", "else"} <= {g.branch for g in task.goals}

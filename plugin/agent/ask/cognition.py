@@ -58,6 +58,7 @@ from .wording import (
     SPLIT,
     TASK_WORDS,
     TERSE_IF,
+    TERSE_SIGN,
     THE_KIND,
     UNITS,
     YES_NO,
@@ -499,7 +500,7 @@ def _clauses(request: str) -> list[tuple[int, int]]:
 
 #: the forms a conditional request takes, tried in this order (ids as in the trace)
 CONDITIONALS = (("conditional.if", IF_RE), ("conditional.plan-if", IF_AFTER), ("conditional.yes-no", YES_NO),
-                ("conditional.terse", TERSE_IF))
+                ("conditional.terse", TERSE_IF), ("conditional.terse-sign", TERSE_SIGN))
 
 
 def _read_goals(request: str, places: list[Place], terms: list[CategoryTerm], money: list[Money],

@@ -450,13 +450,22 @@ def nearest_each(c: Clause) -> list[Goal] | None:
     return [c.goal("nearest", place=p.id or p.written, **term_slots(c.term)) for p in c.cp]
 
 
+def _kindless_nearest(c: Clause) -> bool:
+    """"fuel stations < 3 → nearest to Lohentie", "…, which is closest to Erkinkulma?": a search
+    from a named place that names no kind of its own, after a goal that did (that kind is meant)."""
+    return bool(c.cp) and not c.cd and re.search(r"\b(?:(?:the\s+)?(?:nearest|closest)\s+(?:to|from)|"
+                                                 r"which(?:\s+one)?\s+is\s+(?:the\s+)?(?:nearest|closest))\b",
+                                                 c.low) is not None
+
+
 def nearest_search(c: Clause) -> list[Goal] | None:
     term = c.term
     if not (c.cue("nearest") and (term or not c.cd)):
         return None
     slots, origin = term_slots(term), c.origin
     prev = c.before[-1].slots if c.before else {}
-    if term is None and (c.has("one") or (c.bare() and not c.cd and not c.refs)) and prev.get("category"):
+    if term is None and (c.has("one") or (c.bare() and not c.cd and not c.refs) or _kindless_nearest(c)) \
+            and prev.get("category"):
         # "if there's a cinema within 300 m of Forum, tell me the nearest one", "…, and which is the
         # closest?": that kind, from there
         slots = {k: prev.get(k) for k in ("category", "tag", "word")}

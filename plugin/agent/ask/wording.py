@@ -105,6 +105,13 @@ IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provide
 #: "fewer than 10 car parks in karhula -> land plan 250 k€, else road plan 250 k€": a terse condition
 TERSE_IF = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:fewer|more|less|at least|at most|over|under|no|any)\b.+?)\s*(?:->|→|=>)\s*"
                       r"(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: "fuel stations in data < 3 → nearest to Lohentie; else count them", "Karhula: kindergartens ≥ 2 → land
+#: plan; else road plan": a count compared by a sign right before the arrow (``condition_test`` reads the sign)
+TERSE_SIGN = re.compile(r"^\s*(?P<kw>)(?P<cond>[^→;\n]+?\s(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d+)\s*(?:->|→|=>)\s*"
+                        r"(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: a comparison sign as the words ``condition_test`` reads ("<" → "less than")
+_SIGN_WORDS = {"<=": "at most", ">=": "at least", "<": "less than", ">": "more than", "≤": "at most",
+               "≥": "at least", "⩽": "at most", "⩾": "at least"}
 #: "pharmacy within 200 m of Forum? yes → name it, no → the nearest one"
 YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:if\s+)?(?P<kw>yes|so)\b\s*(?:→|->|:|,|-)?\s*(?P<then>.+?)[,;.]?\s*"
                     # "…, no → …" / "…; if not, …" / "…, if not the nearest …" (no mark needed after "if not")
@@ -134,7 +141,8 @@ def condition_test(cond: str, counting: bool) -> dict[str, Any]:
     """The comparison a condition makes: {"op", "value"}: a count (``counting``: "at least
     two schools within 800 m" tests the count, the 800 m is the radius), else a distance in
     m or a score."""
-    low = cond.casefold()
+    low = re.sub(r"(?<![-=<>])(<=|>=|<|>|≤|≥|⩽|⩾)(?=\s*\d)", lambda m: " " + _SIGN_WORDS[m.group(1)] + " ",
+                 cond.casefold())
     found = [m for m in re.finditer(_COMPARE + r"\s+(\d+(?:[.,]\d+)?|" + lexicon.count_pattern()
                                     + r"|any)\b\s*(?:(" + lexicon.unit_pattern() + r")(?!\w))?", low)
              if bool(m.group(3)) != counting and not (counting and m.group(1) == "within")]
