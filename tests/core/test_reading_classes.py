@@ -133,3 +133,13 @@ def test_a_count_compared_by_a_sign_before_the_arrow_is_a_condition():
         assert task.trace[0] == "conditional.terse-sign", request
         assert (task.test["op"], task.test["value"]) == (op, value), request
         assert [g.branch for g in task.goals][0] == "if" and {"then", "else"} <= {g.branch for g in task.goals}
+
+
+def test_a_kind_of_plan_put_into_a_region_is_that_plan_and_its_budget_is_asked_for():
+    """"latausasemat Karhulaan, budjetti?" (chargers into Karhula — budget?): a plan with no amount
+    asks for the budget; it was a search for the chargers already there (none in kotka)."""
+    for request, task_kind in (("latausasemat Karhulaan, budjetti?", "station"), ("lisää latausasemia Karhulaan", "station"),
+                               ("uusia teitä Karhulaan", "road"), ("add chargers to Karhula", "station")):
+        task = _read(request, "kotka")
+        assert [(g.intent, g.slots.get("task"), g.slots.get("budget")) for g in task.goals] == [("plan", task_kind, None)]
+        assert len(task.missing) == 1 and "budget" in task.missing[0], request

@@ -405,6 +405,23 @@ def plan_terse(c: Clause) -> list[Goal] | None:
     return [c.goal("plan", task=c.task_kinds[0], budget=c.budget, size="small", evaluate=False, sites=False)]
 
 
+#: words that put more of a kind into a region, or ask what it may cost: "add", Finnish "lisää" (more,
+#: add), "uusia" (new ones), "budjetti" (the budget)
+_ADD_WORDS = re.compile(r"\b(?:add|adding|lisää|lisätä|lisätään|uud\w*|uus\w*|budjet\w*)\b", re.I)
+
+
+def plan_add_to(c: Clause) -> list[Goal] | None:
+    """"latausasemat Karhulaan, budjetti?" (chargers into Karhula — budget?), "lisää latausasemia
+    Karhulaan", "add chargers to Karhula", "uusia teitä Karhulaan": a kind of plan put into a region
+    with no place, distance or question of a place is that plan (its budget asked for when unsaid),
+    not a search for the chargers already there."""
+    if len(c.task_kinds) != 1 or c.cp or c.cd or c.cue("count") or c.cue("nearest") or c.cue("route") \
+            or not _ADD_WORDS.search(c.low):
+        return None
+    return [c.goal("plan", task=c.task_kinds[0], budget=c.budget, size="small", evaluate=c.cue("evaluate"),
+                   sites=False)]
+
+
 def summary(c: Clause) -> list[Goal] | None:
     if c.ct or not (c.cue("summary") or (not c.cp and c.has("region_facts"))
                     or (c.area_places and not c.cp and c.has("what_around"))):
@@ -931,6 +948,7 @@ RULES: tuple[Rule, ...] = (
          "The budget is 275 000 euros for roads in Kotka — draft the new links", "kotka"),
     Rule("plan.request", plan_request, "Plan new roads with 400k", "kotka"),
     Rule("plan.terse", plan_terse, "Stations, Kluuvi."),
+    Rule("plan.add-to", plan_add_to, "lisää latausasemia Karhulaan", "kotka"),
     Rule("summary", summary, "Give me an overview of Kotka", "kotka"),
     Rule("nearest.how-far-follows", nearest_how_far_follows,
          "is there a pharmacy near Kiasma? how far is it by road"),
