@@ -293,6 +293,23 @@ def compare_places(c: Clause) -> list[Goal] | None:
     return _compare(c)
 
 
+#: "is A further from X than B", "kumpi on lähempänä X:tä, A vai B?" (which is closer to X): the
+#: comparison word, its target the first place after it
+_FURTHER = re.compile(r"\b(?:further|farther)\s+(?:away\s+)?from\b(?=.*\bthan\b)|\b(?:lähempänä|kauempana|lähempana)\b",
+                      re.I | re.S)
+
+
+def compare_further(c: Clause) -> list[Goal] | None:
+    """"Is Martankatu further from Lohentie than Siiantie is?", "Kumpi on lähempänä Lohentietä,
+    Martankatu vai Siiantie?": which of two places is nearer by road to a third (the same comparison,
+    the nearer named first), read from "further … than" and Finnish "lähempänä / kauempana"."""
+    m = _FURTHER.search(c.low)
+    after = [p for p in c.cp if m and p.start - c.s >= m.end()]
+    if m is None or len(c.cp) != 3 or not after:
+        return None
+    return _compare_goal(c, after[0])
+
+
 def compare_of_list(c: Clause) -> list[Goal] | None:
     """"Of UniSport, Kluuvi, Helsinki Contemporary and Luckan, which one is nearest to Hallintorakennus?":
     a list of places, then which of them is nearest to the place after "to" (the list is split on the
@@ -314,7 +331,12 @@ def _compare(c: Clause) -> list[Goal]:
     if target is None:   # "is A or B the nearer park to C": the place after the last 'to'
         tos = [p for p in cp if W["to_before"].search(c.request[max(c.s, p.start - 12):p.start])]
         target = tos[-1] if tos else cp[-1]
-    options = [p for p in cp if p is not target]
+    return _compare_goal(c, target)
+
+
+def _compare_goal(c: Clause, target: Place) -> list[Goal]:
+    """The comparison goal of the clause's places other than ``target``, measured to it."""
+    options = [p for p in c.cp if p is not target]
     found = [p for p in options if p.found]
     if target.found and found and len(found) < len(options):
         # "Is Ateneum or the Design Museum closer to Kiasma?": the option the data has is measured,
@@ -935,6 +957,7 @@ RULES: tuple[Rule, ...] = (
     Rule("compare_plans.kinds", compare_plans, "Compare roads at 200k vs chargers at 300k in Kotka", "kotka"),
     Rule("compare_plans.money-before", compare_plans_money_before,
          "Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?", "kotka"),
+    Rule("compare.further", compare_further, "Is Oodi further from Kiasma than Ateneum is?"),
     Rule("compare.places", compare_places, "Which is closer to Kiasma: Oodi, Ateneum or Stockmann?"),
     Rule("compare.of-list", compare_of_list,
          "Of Stockmann, Forum and UniSport, Kluuvi, which one is nearest to Kiasma by road?"),
