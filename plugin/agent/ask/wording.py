@@ -46,9 +46,11 @@ CUES = {
             r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
             r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
             r"\bbest (?:place|location|site|spot)s? for\b|suunnitelm\w*",
-    "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
+    "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b"
+                r"|\barvioi\w*|\bpisteet\b|\bpistemäär\w*",   # Finnish: "arvioi se", "kerro sen pisteet"
     "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|\blocations?|"
-             r"\bstreets?\b.*\bsites?\b|\bsites?\b.*\bstreets?\b|\bwhere\b.*\bsites?\b",
+             r"\bstreets?\b.*\bsites?\b|\bsites?\b.*\bstreets?\b|\bwhere\b.*\bsites?\b"
+             r"|\bmitkä kadut\b|\bmillä kaduilla\b|\bkadunnim\w*",   # Finnish: "which streets", "on which streets"
     "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in|\bstats\b|\bstatistics\b|key figures",
     "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest|\blähin\b|\blähimmä\w*|\blähimpä\w*|"
                r"\b(?:shortest|quickest) (?:drive|route|way|walk|trip|ride|journey) to (?:an?|any|the)\b|"
