@@ -174,7 +174,8 @@ class NameIndex:
         head, _, last = q.rpartition(" ")
         head = head + " " if head else ""
         for end in name_case_endings():
-            if last.endswith(end) and len(last) - len(end) >= 4:
+            # a stem of 4+ letters; of 3 as the last word of a longer name ("Holiday Innistä" → "holiday inn")
+            if last.endswith(end) and len(last) - len(end) >= (3 if head else 4):
                 for stem in (last[: -len(end)], *_strong_grades(last[: -len(end)])):
                     if head + stem in self._by_norm:
                         return head + stem

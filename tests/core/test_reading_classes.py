@@ -77,7 +77,14 @@ def test_a_place_named_by_its_kind_is_the_one_so_named_or_a_question():
     cemeteries = [f for f in idx.features if f.kind == "poi" and dict(f.tags).get("landuse") == "cemetery"]
     assert len(schools) == 2 and len(cemeteries) == 1
     task = _read("any cafés near the school?", "kotka")
-    assert task.missing == [f"which school you mean ({' or '.join(schools)})"]
+    assert task.missing == [f"which place you mean by 'the school' ({' or '.join(schools)})"]
+    fuel = sorted({f.name for f in idx.features if f.kind == "poi" and f.category == "fuel"})
+    assert len(fuel) == 2
+    for request in ("Could you estimate the road distance from the car park to the fuel station?",
+                    "how many car parks are within 300 m of the fuel station", "nearest school to the petrol station"):
+        missing = _read(request, "kotka").missing
+        assert len(missing) == 1 and missing[0].startswith("which place you mean by 'the ") \
+            and all(n in missing[0] for n in fuel), (request, missing)
     task = _read("nearest car park to the cemetery", "kotka")
     assert task.missing == [] and task.goals[0].slots["place"] == cemeteries[0].id
 
@@ -113,3 +120,26 @@ def test_a_comparison_after_the_number_is_the_condition_s_test():
              {"op": "<=", "value": 2.0})):
         task = _read(request, region)
         assert task.test == test, request
+
+
+def test_a_count_compared_by_a_sign_before_the_arrow_is_a_condition():
+    """"fuel stations in data < 3 → …; else …": the sign is the test (it was read as three goals,
+    each answered, so both branches ran); the same as the words would say it."""
+    for request, region, op, value in (("fuel stations in data < 3 → nearest to Otsonkallio; else count them", "kotka", "<", 3),
+                                       ("Karhula: kindergartens ≥ 2 → land plan 700 k€; else road plan 700 k€", "kotka", ">=", 2),
+                                       ("pharmacies > 2 → nearest to Kiasma; else list them", "helsinki", ">", 2),
+                                       ("car parks <= 10 -> road plan 300k; else land plan 300k", "kotka", "<=", 10)):
+        task = _read(request, region)
+        assert task.trace[0] == "conditional.terse-sign", request
+        assert (task.test["op"], task.test["value"]) == (op, value), request
+        assert [g.branch for g in task.goals][0] == "if" and {"then", "else"} <= {g.branch for g in task.goals}
+
+
+def test_a_kind_of_plan_put_into_a_region_is_that_plan_and_its_budget_is_asked_for():
+    """"latausasemat Karhulaan, budjetti?" (chargers into Karhula — budget?): a plan with no amount
+    asks for the budget; it was a search for the chargers already there (none in kotka)."""
+    for request, task_kind in (("latausasemat Karhulaan, budjetti?", "station"), ("lisää latausasemia Karhulaan", "station"),
+                               ("uusia teitä Karhulaan", "road"), ("add chargers to Karhula", "station")):
+        task = _read(request, "kotka")
+        assert [(g.intent, g.slots.get("task"), g.slots.get("budget")) for g in task.goals] == [("plan", task_kind, None)]
+        assert len(task.missing) == 1 and "budget" in task.missing[0], request

@@ -22,6 +22,16 @@ def _share_before() -> re.Pattern[str]:
                       r"(?:(?:our|the|a|an|my|your|this|that|its|total|whole|entire|overall|annual|full)\s+)*$", re.I)
 
 
+@cache
+def _share_after() -> re.Pattern[str]:
+    """A share of an amount said just before ("2 M€ total, 30 % of it on roads", "we have 2 M€; spend
+    a fifth of it on chargers"): the share, then "of it / that / this / the budget"."""
+    n = lexicon.number_words_pattern()
+    pct = r"(?:\d+(?:[.,]\d+)?|" + n + r")\s*(?:%|per ?cent|pct|prosenttia)"
+    return re.compile(r"^[^.?!\d€]{0,40}?\b(?P<share>" + lexicon.fraction_pattern() + "|" + pct + r")\s+of\s+"
+                      r"(?:it|that|this|that sum|that amount|the (?:budget|money|total|sum|amount))\b", re.I)
+
+
 def _share(phrase: str) -> float | None:
     frac = lexicon.fraction_value(phrase)
     if frac is not None:
@@ -40,7 +50,14 @@ def budget_shares(request: str, money: list[Money]) -> list[Money]:
         m = _share_before().search(before)
         share = _share(m.group("share")) if m else None
         if m is None or share is None or not 0 < share < 1:
-            out.append(mo)
+            after = _share_after().search(request[mo.end:mo.end + 80]) if len(money) == 1 else None
+            # … and only for a kind of plan ("30 % of it on roads"), not where ("half of it near Kiasma")
+            rest = request[mo.end + after.end():mo.end + after.end() + 40].casefold() if after else ""
+            part = _share(after.group("share")) \
+                if after and re.match(r"\s*(?:for|on|to|into|in)\b", rest) \
+                and any(re.search(pat, rest) for _, pat in lexicon.task_patterns()) else None
+            # the one amount of the request, then a share of it: the share is the plan's money
+            out.append(Money(mo.start, mo.end, mo.written, round(mo.keur * part, 3)) if part and 0 < part < 1 else mo)
             continue
         start = max(0, mo.start - 60) + m.start()
         clause = re.split(r"[.;?!]", request[mo.end:])[0] + " " + re.split(r"[.;?!]", request[:start])[-1]

@@ -58,6 +58,7 @@ from .wording import (
     SPLIT,
     TASK_WORDS,
     TERSE_IF,
+    TERSE_SIGN,
     THE_KIND,
     UNITS,
     YES_NO,
@@ -387,7 +388,8 @@ def _the_kind_as_place(request: str, goals: list[Goal], terms: list[CategoryTerm
             g.slots["place"] = named[0].id
             notes.append(f"'the {t.word}' read as {names[0]}, the only {t.word} the {region} data names.")
         elif names:
-            out.append(f"which {t.word} you mean ({' or '.join(names[:4])}{' …' if len(names) > 4 else ''})")
+            # "place" is the input asked for (as every other place question says it)
+            out.append(f"which place you mean by 'the {t.word}' ({' or '.join(names[:4])}{' …' if len(names) > 4 else ''})")
     return out
 
 
@@ -498,7 +500,7 @@ def _clauses(request: str) -> list[tuple[int, int]]:
 
 #: the forms a conditional request takes, tried in this order (ids as in the trace)
 CONDITIONALS = (("conditional.if", IF_RE), ("conditional.plan-if", IF_AFTER), ("conditional.yes-no", YES_NO),
-                ("conditional.terse", TERSE_IF))
+                ("conditional.terse", TERSE_IF), ("conditional.terse-sign", TERSE_SIGN))
 
 
 def _read_goals(request: str, places: list[Place], terms: list[CategoryTerm], money: list[Money],

@@ -24,8 +24,16 @@ PART_SPLIT = re.compile(
     r"|\s*,\s*(?=(?:entä\s+)?(?:montako(?!\s+(?:kilo)?metri)|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
     r"|\s+ja\s+(?=(?:entä\s+)?(?:montako(?!\s+(?:kilo)?metri)|kuinka|missä|mikä|mitkä|lähin|lähimm\w*|onko|paljonko)\b)"
     r"|(?:^|\s+)[a-h]\)\s+"                                   # "a) nearest school b) nearest fuel station"
-    r"|\s+plus\s+(?=(?:how|what|which|where|count|list|nearest|closest|the (?:nearest|closest|number)|montako|lähin)\b))",
+    r"|\s+plus\s+(?=(?:how|what|which|where|count|list|nearest|closest|the (?:nearest|closest|number)|montako|lähin)\b)"
+    # "banks within 300 m of X and cafés within 100 m of it": after a part with its own radius and
+    # place, "and <kind> within <distance>" is a second search ("pharmacies and cafés within 300 m
+    # of X", with no radius before the "and", stays one)
+    r"|(?<=\w)(?P<and_kind>\s+(?:and|ja)\s+)(?=[^\W\d][\w'’-]*(?:\s+[^\W\d][\w'’-]*)?\s+(?:within|under|inside)\s+"
+    r"(?:\d|an?\s|one\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|hundred\b)))",
     re.I)
+#: a part that already has its own radius and place ("banks within 300 m of X"): only after one does
+#: the "and <kind> within …" mark split
+_OWN_RADIUS = re.compile(r"\b(?:within|under|inside)\s+\S+.*\b(?:of|from|around)\s+\S", re.I)
 
 
 #: what a part holds when it is only a kind of place waiting for the rest ("cafés + bars near Kiasma")
@@ -55,6 +63,8 @@ def part_spans(request: str, s: int, e: int) -> list[tuple[int, int]]:
     (a leading bullet, an empty line)."""
     out, pos = [], s
     for m in PART_SPLIT.finditer(request, s, e):
+        if m.group("and_kind") and not _OWN_RADIUS.search(request[pos:m.start()]):
+            continue
         if m.start() > pos:
             out.append((pos, m.start()))
         pos = max(pos, m.end())

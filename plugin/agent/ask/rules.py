@@ -56,7 +56,8 @@ def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
                                                              and not W["from_there_to"].search(text)))) \
                 or prev.intent == "locate" \
                 or (prev.intent in ("within", "find", "count", "exists") and prev.slots.get("place")
-                    and re.search(CUES["count"], prev.clause, re.I)):
+                    and re.search(CUES["count"], prev.clause, re.I)) \
+                or _counted_around(prev):
             # a number of places counted around X is no place to go from: 'it' is X ("a gym near X … to it": the gym);
             # "Where's X, and the nearest school to it?": X itself
             value = prev.slots.get("place") or prev.slots.get("origin") or f"$goal:{last}"
@@ -69,6 +70,18 @@ def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
         out.setdefault(role, value)
         out.setdefault("any", value)
     return out
+
+
+#: a plural facility word (English -s, Finnish -t / partitive -ja / -ita): the kind counted, not one found
+_PLURAL_WORD = re.compile(r"(?:s|t|j[aä]|it[aä])$", re.I)
+
+
+def _counted_around(prev: Goal) -> bool:
+    """"banks within 300 m of X and cafés within 100 m of it": a search around X for a plural kind
+    counts them, so 'it' after it is X (not one of the banks); "is there a bank within 300 m of X?
+    how far is it" (a singular kind) still means the bank found."""
+    word = str(prev.slots.get("word") or "")
+    return prev.intent == "within" and bool(prev.slots.get("place")) and bool(_PLURAL_WORD.search(word))
 
 
 def origin_of(request: str, s: int, cp: list[Place], refs: dict[str, str]) -> str | None:
@@ -280,6 +293,23 @@ def compare_places(c: Clause) -> list[Goal] | None:
     return _compare(c)
 
 
+#: "is A further from X than B", "kumpi on lähempänä X:tä, A vai B?" (which is closer to X): the
+#: comparison word, its target the first place after it
+_FURTHER = re.compile(r"\b(?:further|farther)\s+(?:away\s+)?from\b(?=.*\bthan\b)|\b(?:lähempänä|kauempana|lähempana)\b",
+                      re.I | re.S)
+
+
+def compare_further(c: Clause) -> list[Goal] | None:
+    """"Is Martankatu further from Lohentie than Siiantie is?", "Kumpi on lähempänä Lohentietä,
+    Martankatu vai Siiantie?": which of two places is nearer by road to a third (the same comparison,
+    the nearer named first), read from "further … than" and Finnish "lähempänä / kauempana"."""
+    m = _FURTHER.search(c.low)
+    after = [p for p in c.cp if m and p.start - c.s >= m.end()]
+    if m is None or len(c.cp) != 3 or not after:
+        return None
+    return _compare_goal(c, after[0])
+
+
 def compare_of_list(c: Clause) -> list[Goal] | None:
     """"Of UniSport, Kluuvi, Helsinki Contemporary and Luckan, which one is nearest to Hallintorakennus?":
     a list of places, then which of them is nearest to the place after "to" (the list is split on the
@@ -301,7 +331,12 @@ def _compare(c: Clause) -> list[Goal]:
     if target is None:   # "is A or B the nearer park to C": the place after the last 'to'
         tos = [p for p in cp if W["to_before"].search(c.request[max(c.s, p.start - 12):p.start])]
         target = tos[-1] if tos else cp[-1]
-    options = [p for p in cp if p is not target]
+    return _compare_goal(c, target)
+
+
+def _compare_goal(c: Clause, target: Place) -> list[Goal]:
+    """The comparison goal of the clause's places other than ``target``, measured to it."""
+    options = [p for p in c.cp if p is not target]
     found = [p for p in options if p.found]
     if target.found and found and len(found) < len(options):
         # "Is Ateneum or the Design Museum closer to Kiasma?": the option the data has is measured,
@@ -392,6 +427,23 @@ def plan_terse(c: Clause) -> list[Goal] | None:
     return [c.goal("plan", task=c.task_kinds[0], budget=c.budget, size="small", evaluate=False, sites=False)]
 
 
+#: words that put more of a kind into a region, or ask what it may cost: "add", Finnish "lisää" (more,
+#: add), "uusia" (new ones), "budjetti" (the budget)
+_ADD_WORDS = re.compile(r"\b(?:add|adding|lisää|lisätä|lisätään|uud\w*|uus\w*|budjet\w*)\b", re.I)
+
+
+def plan_add_to(c: Clause) -> list[Goal] | None:
+    """"latausasemat Karhulaan, budjetti?" (chargers into Karhula — budget?), "lisää latausasemia
+    Karhulaan", "add chargers to Karhula", "uusia teitä Karhulaan": a kind of plan put into a region
+    with no place, distance or question of a place is that plan (its budget asked for when unsaid),
+    not a search for the chargers already there."""
+    if len(c.task_kinds) != 1 or c.cp or c.cd or c.cue("count") or c.cue("nearest") or c.cue("route") \
+            or not _ADD_WORDS.search(c.low):
+        return None
+    return [c.goal("plan", task=c.task_kinds[0], budget=c.budget, size="small", evaluate=c.cue("evaluate"),
+                   sites=False)]
+
+
 def summary(c: Clause) -> list[Goal] | None:
     if c.ct or not (c.cue("summary") or (not c.cp and c.has("region_facts"))
                     or (c.area_places and not c.cp and c.has("what_around"))):
@@ -437,13 +489,22 @@ def nearest_each(c: Clause) -> list[Goal] | None:
     return [c.goal("nearest", place=p.id or p.written, **term_slots(c.term)) for p in c.cp]
 
 
+def _kindless_nearest(c: Clause) -> bool:
+    """"fuel stations < 3 → nearest to Lohentie", "…, which is closest to Erkinkulma?": a search
+    from a named place that names no kind of its own, after a goal that did (that kind is meant)."""
+    return bool(c.cp) and not c.cd and re.search(r"\b(?:(?:the\s+)?(?:nearest|closest)\s+(?:to|from)|"
+                                                 r"which(?:\s+one)?\s+is\s+(?:the\s+)?(?:nearest|closest))\b",
+                                                 c.low) is not None
+
+
 def nearest_search(c: Clause) -> list[Goal] | None:
     term = c.term
     if not (c.cue("nearest") and (term or not c.cd)):
         return None
     slots, origin = term_slots(term), c.origin
     prev = c.before[-1].slots if c.before else {}
-    if term is None and (c.has("one") or (c.bare() and not c.cd and not c.refs)) and prev.get("category"):
+    if term is None and (c.has("one") or (c.bare() and not c.cd and not c.refs) or _kindless_nearest(c)) \
+            and prev.get("category"):
         # "if there's a cinema within 300 m of Forum, tell me the nearest one", "…, and which is the
         # closest?": that kind, from there
         slots = {k: prev.get(k) for k in ("category", "tag", "word")}
@@ -799,6 +860,22 @@ def route_from_to(c: Clause) -> list[Goal] | None:
     return None
 
 
+#: "from there to X", "from it on to X", "then to X": a leg from what the goal before found
+_ONWARD = re.compile(r"\b(?:from\s+(?:there|it|that\s+(?:one|place|\w+)|this\s+(?:one|\w+))|then)\s+(?:on\s+)?to\b",
+                     re.I)
+
+
+def route_onward(c: Clause) -> list[Goal] | None:
+    """"Kuhantie: nearest shop; from there to Siiantie, m": a clause that is only a leg from the
+    found place to one named place is a route, with or without a distance word (the unit may be a
+    bare 'm', or missing)."""
+    if len(c.cp) == 1 and c.term is None and not c.cm and "from" in c.refs and _ONWARD.search(c.text):
+        o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
+        if o and d and o != d:
+            return [c.goal("route", origin=o, destination=d)]
+    return None
+
+
 def route_bare(c: Clause) -> list[Goal] | None:
     if c.cue("route"):
         o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
@@ -880,6 +957,7 @@ RULES: tuple[Rule, ...] = (
     Rule("compare_plans.kinds", compare_plans, "Compare roads at 200k vs chargers at 300k in Kotka", "kotka"),
     Rule("compare_plans.money-before", compare_plans_money_before,
          "Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?", "kotka"),
+    Rule("compare.further", compare_further, "Is Oodi further from Kiasma than Ateneum is?"),
     Rule("compare.places", compare_places, "Which is closer to Kiasma: Oodi, Ateneum or Stockmann?"),
     Rule("compare.of-list", compare_of_list,
          "Of Stockmann, Forum and UniSport, Kluuvi, which one is nearest to Kiasma by road?"),
@@ -893,6 +971,7 @@ RULES: tuple[Rule, ...] = (
          "The budget is 275 000 euros for roads in Kotka — draft the new links", "kotka"),
     Rule("plan.request", plan_request, "Plan new roads with 400k", "kotka"),
     Rule("plan.terse", plan_terse, "Stations, Kluuvi."),
+    Rule("plan.add-to", plan_add_to, "lisää latausasemia Karhulaan", "kotka"),
     Rule("summary", summary, "Give me an overview of Kotka", "kotka"),
     Rule("nearest.how-far-follows", nearest_how_far_follows,
          "is there a pharmacy near Kiasma? how far is it by road"),
@@ -924,6 +1003,7 @@ RULES: tuple[Rule, ...] = (
     Rule("nearest.no-kind", nearest_no_kind, "what is near Kiasma?"),
     Rule("terse", terse, "pharmacy Stockmann"),
     Rule("route.from-to", route_from_to, "then from Kiasma to Oodi"),
+    Rule("route.onward", route_onward, "nearest pharmacy to Kiasma; from there to Oodi"),
     Rule("route.bare", route_bare, "how far is it?"),
     Rule("count.follows", count_follows, "cinemas within 400 m of Kiasma — how many?"),
     Rule("within.same-kind", within_same_kind, "How many cafés are in Kluuvi, and how many within 300 m of Oodi?"),

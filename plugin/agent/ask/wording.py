@@ -46,9 +46,11 @@ CUES = {
             r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
             r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
             r"\bbest (?:place|location|site|spot)s? for\b|suunnitelm\w*",
-    "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b",
+    "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b"
+                r"|\barvioi\w*|\bpisteet\b|\bpistemäär\w*",   # Finnish: "arvioi se", "kerro sen pisteet"
     "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|\blocations?|"
-             r"\bstreets?\b.*\bsites?\b|\bsites?\b.*\bstreets?\b|\bwhere\b.*\bsites?\b",
+             r"\bstreets?\b.*\bsites?\b|\bsites?\b.*\bstreets?\b|\bwhere\b.*\bsites?\b"
+             r"|\bmitkä kadut\b|\bmillä kaduilla\b|\bkadunnim\w*",   # Finnish: "which streets", "on which streets"
     "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in|\bstats\b|\bstatistics\b|key figures",
     "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest|\blähin\b|\blähimmä\w*|\blähimpä\w*|"
                r"\b(?:shortest|quickest) (?:drive|route|way|walk|trip|ride|journey) to (?:an?|any|the)\b|"
@@ -105,6 +107,13 @@ IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provide
 #: "fewer than 10 car parks in karhula -> land plan 250 k€, else road plan 250 k€": a terse condition
 TERSE_IF = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:fewer|more|less|at least|at most|over|under|no|any)\b.+?)\s*(?:->|→|=>)\s*"
                       r"(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: "fuel stations in data < 3 → nearest to Lohentie; else count them", "Karhula: kindergartens ≥ 2 → land
+#: plan; else road plan": a count compared by a sign right before the arrow (``condition_test`` reads the sign)
+TERSE_SIGN = re.compile(r"^\s*(?P<kw>)(?P<cond>[^→;\n]+?\s(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d+)\s*(?:->|→|=>)\s*"
+                        r"(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: a comparison sign as the words ``condition_test`` reads ("<" → "less than")
+_SIGN_WORDS = {"<=": "at most", ">=": "at least", "<": "less than", ">": "more than", "≤": "at most",
+               "≥": "at least", "⩽": "at most", "⩾": "at least"}
 #: "pharmacy within 200 m of Forum? yes → name it, no → the nearest one"
 YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:if\s+)?(?P<kw>yes|so)\b\s*(?:→|->|:|,|-)?\s*(?P<then>.+?)[,;.]?\s*"
                     # "…, no → …" / "…; if not, …" / "…, if not the nearest …" (no mark needed after "if not")
@@ -134,7 +143,8 @@ def condition_test(cond: str, counting: bool) -> dict[str, Any]:
     """The comparison a condition makes: {"op", "value"}: a count (``counting``: "at least
     two schools within 800 m" tests the count, the 800 m is the radius), else a distance in
     m or a score."""
-    low = cond.casefold()
+    low = re.sub(r"(?<![-=<>])(<=|>=|<|>|≤|≥|⩽|⩾)(?=\s*\d)", lambda m: " " + _SIGN_WORDS[m.group(1)] + " ",
+                 cond.casefold())
     found = [m for m in re.finditer(_COMPARE + r"\s+(\d+(?:[.,]\d+)?|" + lexicon.count_pattern()
                                     + r"|any)\b\s*(?:(" + lexicon.unit_pattern() + r")(?!\w))?", low)
              if bool(m.group(3)) != counting and not (counting and m.group(1) == "within")]
