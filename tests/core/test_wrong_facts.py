@@ -58,3 +58,19 @@ def test_area_and_cut_list_answers_hold_no_unsupported_number(tmp_path):
     out = answer_request("restaurants within 400 m of Kiasma", reg, None, "helsinki")
     assert " more." in out["answer"], out["answer"]          # a cut list, so "and N more" is stated
     assert contradictions({**out, "request": "restaurants within 400 m of Kiasma"}) == []
+
+
+def test_a_budget_share_read_back_is_supported_by_the_items_expected_budget_only():
+    """"a fifth of 2.5 million euros" read back as 500 k€: the request writes 2.5 million, not 500, so
+    only the item's own expected budget (its author's reading) supports the figure; another is wrong."""
+    from cityplanner.plugin.agent.ask.judge import judge
+
+    request = "Our budget is a fifth of 2.5 million euros. What should we build in Helsinki?"
+    record = {"clarification": "Before I act I need the kind of plan. Budget read as 500 k€ (from 'a fifth of 2.5 "
+                               "million euros').", "request": request, "task": None, "tool_calls": []}
+    assert [b.split(" ")[0] for b in contradictions(record)] == ["500"]
+    item = {"id": "x", "region": "helsinki", "request": request,
+            "expect": {"kind": "clarify", "missing": ["task"], "budget_keur": 500}}
+    assert judge(item, record)["contradictions"] == []
+    wrong = {**record, "clarification": record["clarification"].replace("500 k€", "400 k€")}
+    assert [b.split(" ")[0] for b in judge(item, wrong)["contradictions"]] == ["400"]

@@ -399,18 +399,32 @@ def _derived_more(sentence: str, totals: set[float]) -> set[int]:
     return ok
 
 
-def contradictions(record: dict[str, Any]) -> list[str]:
+def _expected_budgets(expect: Any) -> set[float]:
+    """Every ``budget_keur`` an item's expect states (its parts included): the author's own reading of
+    the request's money, e.g. 500 for "a fifth of 2.5 million euros"."""
+    if isinstance(expect, dict):
+        own = {float(expect["budget_keur"])} if isinstance(expect.get("budget_keur"), (int, float)) else set()
+        return own.union(*(_expected_budgets(v) for v in expect.values()))
+    if isinstance(expect, list):
+        return set().union(*(_expected_budgets(v) for v in expect))
+    return set()
+
+
+def contradictions(record: dict[str, Any], expected: set[float] = frozenset()) -> list[str]:
     """Numbers in the reply that no tool result, request or read-back budget supports.
 
     Quoted spans are citations (the request read back, an example of a phrasing), not claims, and
     are left out; the "N more" of a cut list is supported when the items it names plus N make a
-    total of the tool results."""
+    total of the tool results. ``expected``: budgets the item's author worked out from the request
+    (a share of a stated total is no number the request writes, so a right read-back of it would
+    otherwise count as unsupported)."""
     reply = QUOTED.sub("''", record.get("answer") or record.get("clarification") or "")
     results = [c.get("result") for c in record["tool_calls"] if c["status"] == "ok"]
     evidence = synthesis.numbers_in(results) \
         | synthesis.numbers_in(record["request"]) | {m.keur for m in money_amounts(record["request"])} \
         | synthesis.numbers_in([c.get("params") for c in record["tool_calls"]]) \
-        | ({float(record["task"]["test"]["value"])} if (record.get("task") or {}).get("test") else set())
+        | ({float(record["task"]["test"]["value"])} if (record.get("task") or {}).get("test") else set()) \
+        | set(expected)
     totals = _totals(results)
     bad = []
     for s in (x.strip() for x in reply.splitlines() if x.strip()):   # lines: "e.g. A and 4 more" stays whole
@@ -433,7 +447,8 @@ def judge(item: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
         error = None
     except Expectation as e:
         ok, error = False, f"expectation not computable: {e}"
-    return {"success": ok, "parts": j.notes, "judge_error": error, "contradictions": contradictions(record)}
+    return {"success": ok, "parts": j.notes, "judge_error": error,
+            "contradictions": contradictions(record, _expected_budgets(item.get("expect")))}
 
 
 __all__ = ["Expectation", "Judge", "contradictions", "judge", "road_m"]
