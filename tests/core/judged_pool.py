@@ -51,3 +51,22 @@ def start(jobs: list[tuple[str, Any, tuple]]) -> tuple[ProcessPoolExecutor, dict
     pool = ProcessPoolExecutor(max_workers=max(1, min(WORKERS, len(jobs))),
                                mp_context=multiprocessing.get_context("spawn"), initializer=_register)
     return pool, {name: pool.submit(fn, *args) for name, fn, args in jobs}
+
+
+_instances: dict[tuple[str, str], Any] = {}
+
+
+def instruct_item(item: dict[str, Any], root: str, time_limit: float) -> tuple[dict[str, Any], str]:
+    """``item`` instructed rules-only with ``apply`` on its small instance (seed 0) in a fresh workspace
+    under ``root``: the reply and the workspace (the worker keeps each region's instance, as the test
+    process did)."""
+    from cityplanner.plugin.city import load_city
+    from cityplanner.plugin.constraints.roundtrip import instruct
+    from cityplanner.plugin.sandbox.workspace import write_workspace
+    from cityplanner.plugin.tasks import task_class
+
+    key = (item["region"], item["task"])
+    if key not in _instances:
+        _instances[key] = task_class(item["task"]).build(load_city(item["region"]), "small", seed=0)
+    ws = write_workspace(_instances[key], Path(root) / "ws")
+    return instruct(ws, item["text"], _instances[key], apply=True, time_limit=time_limit), str(ws)
