@@ -12,8 +12,13 @@ with a clarification naming it and is never applied; ``checks`` in the reply lis
 """
 from __future__ import annotations
 
+import copy
+import hashlib
+import json
 import os
+import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 from ..solvers import solve
@@ -24,9 +29,46 @@ from .constrained import constrain
 from .interpret import interpret
 from .schema import summary
 
+#: certified results by content (instance export, constraints, time limit): a proven optimum of the
+#: same MILP is the same plan (HiGHS is deterministic and the greedy warm start is not time-boxed), so
+#: asking again — each new instruction re-solves the plan "before" it, a fresh workspace has none
+#: remembered — is answered at once. Only "optimal" results are kept: a run cut at its time limit
+#: depends on the machine's load. At most CERTIFIED_MAX entries (a result is a few kB).
+CERTIFIED_MAX = 64
+_certified: OrderedDict[str, dict[str, Any]] = OrderedDict()
+_certified_lock = threading.Lock()
+
+
+def _certified_key(inst: Instance, constraints: list[dict[str, Any]], time_limit: float) -> str:
+    """Everything that determines the MILP's result: the complete instance (``to_export``, whose
+    ``from_export`` scores identically; the id alone does not name the budget), the constraints
+    without their store keys, and the time limit. ~10 ms for a small instance."""
+    body = json.dumps([inst.to_export(), [{k: v for k, v in c.items() if k != "key"} for c in constraints],
+                       float(time_limit)], sort_keys=True, default=str)
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
 
 def certified_plan(inst: Instance, constraints: list[dict[str, Any]], time_limit: float) -> dict[str, Any]:
-    """The MILP's plan of ``inst`` under ``constraints``: valid, score (S), bound, gap, ids."""
+    """The MILP's plan of ``inst`` under ``constraints``: valid, score (S), bound, gap, ids (a proven
+    optimum solved before in this process is reused: ``_certified``)."""
+    if getattr(inst, "compiled", None) is not None:   # already constrained: its export omits the rows
+        return _solve_certified(inst, constraints, time_limit)
+    key = _certified_key(inst, constraints, time_limit)
+    with _certified_lock:
+        hit = _certified.get(key)
+        if hit is not None:
+            _certified.move_to_end(key)
+            return copy.deepcopy(hit)
+    out = _solve_certified(inst, constraints, time_limit)
+    if out["status"] == "optimal":
+        with _certified_lock:
+            _certified[key] = copy.deepcopy(out)
+            while len(_certified) > CERTIFIED_MAX:
+                _certified.popitem(last=False)
+    return out
+
+
+def _solve_certified(inst: Instance, constraints: list[dict[str, Any]], time_limit: float) -> dict[str, Any]:
     ci = constrain(inst, compile_constraints(inst, constraints))
     res = solve(ci, "milp", time_limit=time_limit)
     score = round(float(inst.score_mask(res.mask)[0]), 6)

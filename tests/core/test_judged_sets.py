@@ -6,13 +6,19 @@ under the judge, the instruction dev half and the instruction third to seventh h
 retired to dev after its one held-out run) under the instruction bench's exact-match and execution
 checks. A reader change that
 loses an item fails here, with the items named. The TEST halves still held out (ask_test.json,
-instructions_test.json, *_v8_test.json) are never opened."""
+instructions_test.json, *_v8_test.json) are never opened.
+
+The sets selected in a run are started together in worker processes (``judged_pool``: a whole set per
+worker, as one process ran it) when the first of these tests needs one; each test then judges its
+own set's rows."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 import pytest
+
+from . import judged_pool
 
 RECORD = json.loads((Path(__file__).parent / "data" / "judged_scores.json").read_text(encoding="utf-8"))
 
@@ -24,14 +30,40 @@ def _never_a_test_half(split: str, retired: bool = False) -> None:
     assert split not in ("test", "v8", "v8_test"), split   # the halves still held out
 
 
+ASK_TEST, INSTRUCTION_TEST = "test_ask_set_keeps_its_recorded_score", "test_instruction_set_keeps_its_recorded_score"
+
+
+@pytest.fixture(scope="module")
+def judged(request, tmp_path_factory):
+    """The rows of every judged set this run selected, computed in worker processes (largest set
+    first), keyed ``ask:<split>`` / ``instructions:<name>``; a set's failure fails its test only."""
+    jobs = []
+    for item in request.session.items:
+        name = getattr(item, "originalname", "")
+        if name == ASK_TEST:
+            split = item.callspec.params["split"]
+            _never_a_test_half(split)
+            jobs.append((RECORD["ask"][split]["n"], f"ask:{split}", judged_pool.ask_rows,
+                         (split, str(tmp_path_factory.mktemp(f"ask-{split}")))))
+        elif name == INSTRUCTION_TEST:
+            key = item.callspec.params["name"]
+            rec = RECORD["instructions"][key]
+            split = rec.get("split", key)
+            _never_a_test_half(split, retired="split" in rec)
+            jobs.append((rec["n"], f"instructions:{key}", judged_pool.instruction_rows,
+                         (split, str(tmp_path_factory.mktemp(f"instructions-{key}")))))
+    pool, futures = judged_pool.start([job[1:] for job in sorted(jobs, key=lambda j: -j[0])])
+    try:
+        yield futures
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("split", sorted(RECORD["ask"]))
-def test_ask_set_keeps_its_recorded_score(split, tmp_path):
-    from cityplanner.plugin.agent.ask.bench import load_heldout, run_heldout
-    from cityplanner.plugin.agent.tools import default_registry
-
+def test_ask_set_keeps_its_recorded_score(split, judged):
     _never_a_test_half(split)
-    rows = run_heldout(default_registry(tmp_path / "ws"), None, load_heldout(split), tmp_path / "out")
+    rows = judged[f"ask:{split}"].result()
     failed = [r["id"] for r in rows if not r["success"]]
     assert len(rows) == RECORD["ask"][split]["n"]
     assert len(rows) - len(failed) >= RECORD["ask"][split]["success"], f"{split}: now failing {failed}"
@@ -39,17 +71,13 @@ def test_ask_set_keeps_its_recorded_score(split, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(k for k in RECORD["instructions"] if not k.startswith("_")))
-def test_instruction_set_keeps_its_recorded_score(name, tmp_path):
-    from cityplanner.plugin.bench.instructions import run_instructions_bench
-
+def test_instruction_set_keeps_its_recorded_score(name, judged):
     rec = RECORD["instructions"][name]
-    split = rec.get("split", name)
-    _never_a_test_half(split, retired="split" in rec)
-    got = run_instructions_bench(tmp_path, split=split, readers=("rules",))
+    _never_a_test_half(rec.get("split", name), retired="split" in rec)
+    got = judged[f"instructions:{name}"].result()
     (row,) = got["summary"]
-    rows = json.loads((tmp_path / "instructions.json").read_text(encoding="utf-8"))["rows"]
-    lost = [r["id"] for r in rows if not r["execution"]]
-    inexact = [r["id"] for r in rows if not r["exact"]]
+    lost = [r["id"] for r in got["rows"] if not r["execution"]]
+    inexact = [r["id"] for r in got["rows"] if not r["exact"]]
     assert row["items"] == rec["n"]
     assert row["exact_pct"] >= rec["exact_pct"], f"{name}: not exact {inexact}"
     assert row["execution_pct"] >= rec["execution_pct"], f"{name}: not executed {lost}"

@@ -15,6 +15,10 @@ is still read by ``tests/core/test_judged_sets.py``. For each applied reply:
   after-plan, judged the same two ways: a reading that lost a road kind or read a coverage the wrong
   way round is caught here even when the stored constraint itself holds.
 
+The round trips of the selected items run in worker processes (``judged_pool``: each worker keeps
+its instances, and a certified "before" plan is solved once per worker and instance); the checks run
+in the test process on the reply and the workspace each one wrote.
+
 The TEST halves (instructions_test.json, *_v8_test.json) are never opened."""
 from __future__ import annotations
 
@@ -30,10 +34,10 @@ from cityplanner.plugin.constraints import store, verify
 from cityplanner.plugin.constraints.compile import compile_constraints
 from cityplanner.plugin.constraints.interpret import finish
 from cityplanner.plugin.constraints.resolve import Clarify
-from cityplanner.plugin.constraints.roundtrip import instruct
 from cityplanner.plugin.errors import InputError
-from cityplanner.plugin.sandbox.workspace import write_workspace
 from cityplanner.plugin.tasks import task_class
+
+from . import judged_pool
 
 #: the dev half, the third to sixth halves (retired after their one run)
 OLDER = ("dev", "v3_test", "v4_test", "v5_test", "v6_test")
@@ -96,12 +100,26 @@ def test_the_sets_are_the_dev_halves_only():
     assert len({it["id"] for it in ITEMS}) == N_ITEMS and _items() == ITEMS   # no item twice; the same each run
 
 
+@pytest.fixture(scope="module")
+def replies(request, tmp_path_factory):
+    """The round trips of the items this run selected, in worker processes (``judged_pool``), keyed
+    by item id: each a future of (reply, workspace); the checks below run here."""
+    ids = {item.callspec.params["item"]["id"] for item in request.session.items
+           if getattr(item, "originalname", "") == "test_never_reported_applied_while_the_plan_breaks_it"}
+    root = tmp_path_factory.mktemp("instruct")
+    pool, futures = judged_pool.start([(it["id"], judged_pool.instruct_item, (it, str(root / it["id"]), 60.0))
+                                       for it in ITEMS if it["id"] in ids])
+    try:
+        yield futures
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("item", ITEMS, ids=[it["id"] for it in ITEMS])
-def test_never_reported_applied_while_the_plan_breaks_it(item, tmp_path):
+def test_never_reported_applied_while_the_plan_breaks_it(item, replies):
+    reply, ws = replies[item["id"]].result()
     inst = _instance(item["region"], item["task"])
-    ws = write_workspace(inst, tmp_path / "ws")
-    reply = instruct(ws, item["text"], inst, apply=True, time_limit=60.0)
     if not reply["applied"]:
         assert reply["clarification"] and store.load(ws) == []   # nothing stored without an apply
         return
