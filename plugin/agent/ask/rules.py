@@ -702,6 +702,23 @@ def within_kind_follows(c: Clause) -> list[Goal] | None:
                    default_radius=prev.slots.get("default_radius", False), **term_slots(c.term))]
 
 
+#: "there" as a place, not the existential "there are": Finnish "siellä" / "sen lähellä", "around there"
+THERE_PLACE = re.compile(r"\b(?:siellä|siinä|sen (?:lähellä|ympärillä)|(?:around|near|over) there|there nearby)\b", re.I)
+
+
+def within_there(c: Clause) -> list[Goal] | None:
+    """"Jos X:n 300 metrin säteellä on pankki, …; muuten montako kahvilaa siellä on?": a kind counted
+    "there" (siellä), naming no place, after a search around a place (a condition's too) is counted
+    around that place within the same radius."""
+    if c.term is None or len(c.ct) != 1 or c.cp or c.cd or c.area_places or not THERE_PLACE.search(c.text):
+        return None
+    prev = next((g for g in reversed(c.before) if g.intent == "within" and g.slots.get("place")), None)
+    if prev is None:
+        return None
+    return [c.goal("within", place=prev.slots["place"], radius_m=prev.slots.get("radius_m"),
+                   default_radius=prev.slots.get("default_radius", False), **term_slots(c.term))]
+
+
 def find_kind(c: Clause) -> list[Goal] | None:
     if c.term is None or not (c.cue("count") or c.cue("exists") or c.cue("list") or c.conditional or not c.cp):
         return None
@@ -918,6 +935,8 @@ RULES: tuple[Rule, ...] = (
          "nearest bank to Kiasma by road? and from the bank how far to Luckan"),
     Rule("route.places", route_places, "how far is Kiasma from Oodi?"),
     Rule("within.kind-follows", within_kind_follows, "cafés within 150 m of Kiasma? and restaurants?"),
+    Rule("within.there", within_there,
+         "If there is a bank within 300 m of Kiasma, name the nearest bank; otherwise how many cafés are around there?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
     Rule("find.area-follows", find_area_follows, "pharmacies? dentists? banks? in Kluuvi, numbers only"),
     Rule("nearest.place-follows", nearest_place_follows, "nearest pharmacy, nearest bank — all from Stockmann"),
