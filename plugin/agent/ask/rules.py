@@ -649,6 +649,25 @@ def route_reported(c: Clause) -> list[Goal] | None:
     return None
 
 
+#: a place named by its kind at a route's end: "from the school", "to the fuel station", "how far is the library"
+KIND_END = re.compile(r"\b(from|to|between|and|is)\s+the\s+$", re.I)
+
+
+def route_kinds(c: Clause) -> list[Goal] | None:
+    """"Could you estimate the road distance from the school to the fuel station?": both ends named by
+    their kind only. A route whose ends are those kinds (``ends``); cognition makes each the one feature
+    of its kind the region names, else asks which (and the region, when none is given) — never a guess."""
+    if c.cp or c.refs or len(c.ct) != 2 or not c.cue("route") or c.cue("nearest"):
+        return None
+    roles = [KIND_END.search(c.request[max(c.s, t.start - 14):t.start]) for t in c.ct]
+    if not all(roles):
+        return None
+    a, b = c.ct
+    if roles[1].group(1).lower() == "from":   # "to the fuel station from the school"
+        a, b = b, a
+    return [c.goal("route", origin=None, destination=None, ends=[term_slots(a), term_slots(b)])]
+
+
 def nearest_from_where(c: Clause) -> list[Goal] | None:
     if c.cue("route") and c.term is not None and not c.cp and not c.refs:   # "the distance to the pharmacy": from where?
         return [c.goal("nearest", place=None, **term_slots(c.term))]
@@ -928,6 +947,7 @@ RULES: tuple[Rule, ...] = (
     Rule("route.follows", route_follows, "Otsonkallio to Kumparepuisto by car, how many metres?", "kotka"),
     Rule("route.tail-follows", route_tail_follows, "Kiasma → Ateneum, Ateneum → Stockmann; road metres please"),
     Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),
+    Rule("route.kinds", route_kinds, "what is the road distance from the school to the fuel station?", "kotka"),
     Rule("nearest.from-where", nearest_from_where, "what is the distance to the pharmacy?"),
     Rule("route.conditional", route_conditional,
          "If Erkinkulma is within walking distance (say 800 m) of Otsonkallio, tell me the route length"),
