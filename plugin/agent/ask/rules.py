@@ -399,6 +399,25 @@ def summary(c: Clause) -> list[Goal] | None:
     return [c.goal("summary")]
 
 
+#: an aside on what else would do or does not matter: "but schools are fine", "bars don't count",
+#: "(restaurants are fine too)", "koulut käyvät myös"
+ASIDE = re.compile(r"\b(?:is|are)\s+(?:(?:also|just|totally|perfectly)\s+)?(?:fine|ok(?:ay)?|allowed|acceptable|welcome)\b"
+                   r"|\b(?:do(?:es)?n'?t|do(?:es)? not)\s+(?:count|matter)\b|\bnot needed\b"
+                   r"|\b(?:käy|käyvät|kelpaa|kelpaavat)\b|\b(?:on|ovat)\s+ok\b", re.I)
+QUESTION_WORDS = re.compile(r"\b(?:how many|how far|nearest|closest|list|where|which|find|show|plan\w*|count the|"
+                            r"montako|lähin|missä)\b|\?", re.I)
+
+
+def clause_aside(c: Clause) -> list[Goal] | None:
+    """"Nearest pharmacy to Kiasma. Schools are fine too.", "…; keep away from housing, but schools are
+    fine": a clause after a request that only says what else would do (or does not count) asks nothing:
+    its kind is no new kind to look for."""
+    if not c.before or c.cp or c.cm or c.cd or not ASIDE.search(c.low) \
+            or QUESTION_WORDS.search(ASIDE.sub(" ", c.low)):
+        return None
+    return []
+
+
 def _found_set(c: Clause) -> Goal | None:
     return next((g for g in reversed(c.before) if g.intent in ("within", "find", "count", "exists")), None)
 
@@ -913,6 +932,7 @@ class Rule:
 #: meaning: e.g. a budget after a plan belongs to that plan before it can start a plan of its own)
 RULES: tuple[Rule, ...] = (
     Rule("participation", participation, "Run a participation round on parcels.geojson"),
+    Rule("clause.aside", clause_aside, "Nearest pharmacy to Kiasma. Schools are fine too."),
     Rule("compare_plans.kinds", compare_plans, "Compare roads at 200k vs chargers at 300k in Kotka", "kotka"),
     Rule("compare_plans.money-before", compare_plans_money_before,
          "Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?", "kotka"),
