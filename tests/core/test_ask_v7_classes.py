@@ -78,3 +78,19 @@ def test_a_plan_that_selects_nothing_answers_the_streets_follow_up(registry):
     reply = _reply(out)
     assert "selects 0 candidates" in reply
     assert "The plan selects no parcel, so there are no streets to name." in reply
+
+
+@pytest.mark.parametrize("request_text,op,value", [
+    ("Jos Karhulassa on enemmän kuin kaksi huoltoasemaa, tiesuunnitelma 500 k€; muuten maankäyttösuunnitelma 500 k€",
+     ">", 2.0),
+    ("Jos Karhulassa on vähintään 2 huoltoasemaa, tiesuunnitelma 500 k€; muuten maankäyttösuunnitelma 500 k€", ">=", 2.0),
+    ("jos Ketokujalta Kosselinkadulle on tietä pitkin yli 2 km, tiesuunnitelma 900 k€; muuten lähin huoltoasema "
+     "Kosselinkadulta", ">", 2000.0),
+    ("Jos Karhulassa on alle kolme koulua, maankäyttösuunnitelma 300 k€", "<", 3.0),
+])
+def test_a_finnish_condition_tests_what_it_says(request_text, op, value):
+    from cityplanner.plugin.agent.ask.cognition import extract
+
+    task = extract(request_text, name_index, ("helsinki", "kotka"), "kotka")
+    assert task.test == {"op": op, "value": value}
+    assert [g.branch for g in task.goals][:2] == ["if", "then"]

@@ -122,15 +122,18 @@ NEGATED = {">=": "<", "<": ">=", ">": "<=", "<=": ">"}
 
 #: the comparison words of a condition (group 1)
 _COMPARE = (r"(at least|no fewer than|more than|over|above|greater than|farther than|further than|longer than|"
-            r"exceeds?|exceeding|beyond|under|below|less than|fewer than|at most|closer than|shorter than|within)")
+            r"exceeds?|exceeding|beyond|under|below|less than|fewer than|at most|closer than|shorter than|within|"
+            # Finnish: "enemmän kuin kaksi", "vähintään 3", "yli 2 km", "korkeintaan viisi"
+            r"enemmän kuin|yli|vähintään|ainakin|vähemmän kuin|alle|korkeintaan|enintään)")
 
 
 def _op(word: str) -> str:
     """The sign a comparison word makes ("under" → "<")."""
-    op = {"at least": ">=", "no fewer than": ">=", "at most": "<=", "within": "<="}.get(word)
+    op = {"at least": ">=", "no fewer than": ">=", "at most": "<=", "within": "<=", "vähintään": ">=",
+          "ainakin": ">=", "korkeintaan": "<=", "enintään": "<="}.get(word)
     if op is None:
         op = ">" if word in ("more than", "over", "above", "greater than", "farther than", "further than",
-                             "longer than", "exceed", "exceeds", "exceeding", "beyond") else "<"
+                             "longer than", "exceed", "exceeds", "exceeding", "beyond", "enemmän kuin", "yli") else "<"
     return op
 
 
