@@ -29,7 +29,7 @@ from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amount
 from .amounts import budget_shares
 from .intents import INTENTS as INTENT_CLASSES
 from .intents.plan import KIND_QUESTION
-from .name_forms import locative, name_forms
+from .name_forms import FROM_ENDINGS, TO_ENDINGS, locative, name_forms
 from .parts import merge_bare_kinds, part_spans, spaced_arrows
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
@@ -198,13 +198,24 @@ def _whole_run(places: list[Place], s: int, e: int, written: str, rest: str, cov
     they were when the run is not such)."""
     if len(covered) < 2 or any(normalise(w) not in GENERIC for w in NAME_WORD.findall(rest)) \
             or not all(p.found and p.match is not None and s <= p.start and p.end <= e for p in covered) \
-            or all(p.match.how in ("exact", "alias") for p in covered):
+            or all(p.match.how in ("exact", "alias") for p in covered) or _inflected_apart(covered):
         return places
     res = idx.resolve(written)
     f = res.feature if res.status == "found" else None
     whole = Place(s, e, written, f.name, f.id, f.kind, match=res.candidates[0]) if f is not None \
         else Place(s, e, written, "", "", "", res.message)
     return [p for p in places if p not in covered] + [whole]
+
+
+#: Finnish local cases (from / to / at): a name so inflected is a name of its own
+_LOCAL_CASE = re.compile(rf"(?:ssa|ssä|lla|llä|lle|{FROM_ENDINGS}|{TO_ENDINGS})$", re.I)
+
+
+def _inflected_apart(covered: list[Place]) -> bool:
+    """"Piisamikadulta Tervaskadulle" (from Piisaminkatu to Tervaskatu): names that each carry a local
+    case ending of their own, in different cases, are two names, not one run."""
+    ends = [_LOCAL_CASE.search(p.written.strip()) for p in covered]
+    return all(ends) and len({m.group(0).casefold() for m in ends if m}) == len(covered)
 
 
 def _partial(p: Place) -> bool:
@@ -632,7 +643,9 @@ def _clause_goals(request: str, s: int, e: int, places: list[Place], terms: list
             run.append(t)
         elif len(run) < 2:
             run = [t]
-    if len(run) >= 2 and len({(t.category, t.tags) for t in run}) == len(run):
+    # "the road distance between the school and the fuel station": two ends of one route, not two searches
+    between = bool(run) and re.search(r"\bbetween\s+the\s+$", request[max(s, run[0].start - 14):run[0].start], re.I)
+    if len(run) >= 2 and len({(t.category, t.tags) for t in run}) == len(run) and not between:
         out: list[Goal] = []
         fired = ["clause.joined-kinds"]
         for t in run:
