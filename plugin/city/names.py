@@ -150,6 +150,10 @@ class NameIndex:
                 if (not allowed or m.feature.kind in allowed) and (m.feature.id not in best
                                                                   or m.score > best[m.feature.id].score):
                     best[m.feature.id] = m
+        if not best:
+            for m in self._case_stem_fuzzy(q, fuzzy_min):
+                if not allowed or m.feature.kind in allowed:
+                    best[m.feature.id] = m
         # on a tie a feature's own name before another's alias ("Helsingin päärautatiasema": the station
         # building so named, not the node "Helsinki" with it as an alias)
         ranked = sorted(best.values(), key=lambda m: (-m.score, normalise(m.matched) != normalise(m.feature.name),
@@ -160,7 +164,51 @@ class NameIndex:
         """A data name with a Finnish case ending on its last word ("kiasmasta" → Kiasma,
         "ateneumin" → Ateneum): the name without the ending, when that is exactly a data name."""
         stem = self.case_stem(q)
-        return [Match(f, 96.0, "alias", written) for written, f in self._by_norm[stem]] if stem else []
+        if stem is None:
+            return self._area_form(q)
+        return [Match(f, 96.0, "alias", written) for written, f in self._by_norm[stem]]
+
+    def _area_form(self, q: str) -> list[Match]:
+        """"Kaisaniemen alueella" / "Kallion alueelle" (in / to the area of X): the district or area X
+        in the genitive before "alue" with any case ending — X as the data names it (a genitive -en of a
+        name in -i too: "Kaisaniemen" → Kaisaniemi), also misspelt ("Kaisaniemmen alue")."""
+        m = re.fullmatch(r"(\S{3,}?)n alue\w*", q)
+        if m is None:
+            return []
+        head = m.group(1)
+        forms = [head, *([head[:-1] + "i"] if head.endswith("e") else []), *_strong_grades(head)]
+        for form in forms:
+            hit = [(w, f) for w, f in self._by_norm.get(form, ()) if f.kind in ("place", "area", "region")]
+            if hit:
+                return [Match(f, 95.0, "alias", w) for w, f in hit]
+        return [Match(x.feature, x.score, x.how, x.matched) for x in self._fuzzy_forms(forms, FUZZY_MIN)
+                if x.feature.kind in ("place", "area")]
+
+    def _case_stem_fuzzy(self, q: str, fuzzy_min: float) -> list[Match]:
+        """A misspelt data name with a Finnish case ending ("Piisamikadun" → Piisaminkatu, "Urbukadulta" →
+        Urpukatu): the stem without the ending (each strong grade too) misspelt as a one-word data name is
+        that name. Only names sharing the stem's first two letters are compared (a query costs a few
+        hundred ratios), and the match ranks below an exact stem's."""
+        from .lexicon import name_case_endings
+
+        if " " in q:
+            return []
+        return self._fuzzy_forms([form for end in name_case_endings() if q.endswith(end) and len(q) - len(end) >= 5
+                                  for form in (q[: -len(end)], *_strong_grades(q[: -len(end)]))], fuzzy_min)
+
+    def _fuzzy_forms(self, stems: list[str], fuzzy_min: float) -> list[Match]:
+        """One-word data names that a stem misspells (see ``_case_stem_fuzzy``), ranked below an exact stem's."""
+        best: dict[str, Match] = {}
+        sm = difflib.SequenceMatcher(None, autojunk=False)
+        for stem in dict.fromkeys(stems):
+            sm.set_seq2(stem)
+            for n, written, f in self._names:
+                if n[:2] != stem[:2] or " " in n or abs(len(n) - len(stem)) > 2 or f.kind == "region":
+                    continue
+                m = _score(stem, [stem], [stem], n, written, f, max(fuzzy_min, 0.86), sm)
+                if m is not None and m.how == "fuzzy" and (f.id not in best or m.score - 2.0 > best[f.id].score):
+                    best[f.id] = Match(f, m.score - 2.0, "fuzzy", written)
+        return list(best.values())
 
     def case_stem(self, text: str, linking_vowel: bool = False) -> str | None:
         """The data name (normal form) that ``text`` is with a Finnish case ending off its last word

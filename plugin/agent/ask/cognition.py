@@ -29,7 +29,7 @@ from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amount
 from .amounts import budget_shares
 from .intents import INTENTS as INTENT_CLASSES
 from .intents.plan import KIND_QUESTION
-from .name_forms import locative, name_forms
+from .name_forms import FROM_ENDINGS, TO_ENDINGS, locative, name_forms
 from .parts import merge_bare_kinds, part_spans, spaced_arrows
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
@@ -199,13 +199,24 @@ def _whole_run(places: list[Place], s: int, e: int, written: str, rest: str, cov
     they were when the run is not such)."""
     if len(covered) < 2 or any(normalise(w) not in GENERIC for w in NAME_WORD.findall(rest)) \
             or not all(p.found and p.match is not None and s <= p.start and p.end <= e for p in covered) \
-            or all(p.match.how in ("exact", "alias") for p in covered):
+            or all(p.match.how in ("exact", "alias") for p in covered) or _inflected_apart(covered):
         return places
     res = idx.resolve(written)
     f = res.feature if res.status == "found" else None
     whole = Place(s, e, written, f.name, f.id, f.kind, match=res.candidates[0]) if f is not None \
         else Place(s, e, written, "", "", "", res.message)
     return [p for p in places if p not in covered] + [whole]
+
+
+#: Finnish local cases (from / to / at): a name so inflected is a name of its own
+_LOCAL_CASE = re.compile(rf"(?:ssa|ssä|lla|llä|lle|{FROM_ENDINGS}|{TO_ENDINGS})$", re.I)
+
+
+def _inflected_apart(covered: list[Place]) -> bool:
+    """"Piisamikadulta Tervaskadulle" (from Piisaminkatu to Tervaskatu): names that each carry a local
+    case ending of their own, in different cases, are two names, not one run."""
+    ends = [_LOCAL_CASE.search(p.written.strip()) for p in covered]
+    return all(ends) and len({m.group(0).casefold() for m in ends if m}) == len(covered)
 
 
 def _partial(p: Place) -> bool:
@@ -337,6 +348,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     outside = _outside_names(request, places, region, regions, index_of)
     trace: list[str] = []
     goals, test = _read_goals(request, places, terms, money, dists, trace)
+    _the_noun_before(request, goals, places)
     which = _the_kind_as_place(request, goals, terms, region, index_of, notes) if region else []
     if any(g.intent in ("plan", "compare_plans") for g in goals) or not goals:
         notes += [f"Budget read as {mo.keur:g} k€ (from '{mo.written}')." for mo in money]
@@ -357,8 +369,10 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
         goals = []
     if outside:   # no region, and the request is about a place outside every loaded one: that is the answer
         goals = []
-    missing += which + [m for m in (_missing(goals, region, ent) if not outside else [])
-                        if not (which and m.startswith("the start place"))]
+    ends = _route_kind_ends(goals, region, index_of, notes)
+    missing += which + ends + [m for m in (_missing(goals, region, ent) if not outside else [])
+                               if not ((which or ends) and m.startswith("the start place"))
+                               and not (ends and m.startswith("the destination place"))]
     hard = [f"budget = {m.keur:g} k€" for m in money] + [f"distance = {d:g} m" for _, _, d in dists]
     for k in ("places", "categories", "budgets_keur"):
         src.setdefault(k, "rules")
@@ -374,7 +388,7 @@ def _the_kind_as_place(request: str, goals: list[Goal], terms: list[CategoryTerm
     or asks which one when there are several; the questions are returned."""
     out = []
     for g in goals:
-        if g.intent not in ("nearest", "within") or g.slots.get("place"):
+        if g.intent not in ("nearest", "within") or g.slots.get("place") or g.absent:   # absent: said so
             continue
         t = next((t for t in terms if t.category != g.slots.get("category") and t.word.casefold() in g.clause.casefold()
                   and THE_KIND.search(request[max(0, t.start - 16):t.start])), None)
@@ -391,6 +405,73 @@ def _the_kind_as_place(request: str, goals: list[Goal], terms: list[CategoryTerm
             # "place" is the input asked for (as every other place question says it)
             out.append(f"which place you mean by 'the {t.word}' ({' or '.join(names[:4])}{' …' if len(names) > 4 else ''})")
     return out
+
+
+#: "… and the pharmacy nearest to the hotel": a place named by a noun after a preposition and "the"
+THE_NOUN = re.compile(r"\b(?:to|from|of|near|around|by|at|next to|close to)\s+(?:the|that|this)\s+([^\W\d_]{3,})\b", re.I)
+
+
+def _the_noun_before(request: str, goals: list[Goal], places: list[Place]) -> None:
+    """"Distance from Omenahotelli Lönnrotinkatu to Bulevardin kirjasto, and the pharmacy nearest to the
+    hotel?": a search with no place whose clause says "the <noun>" searches from the place named before
+    that the noun describes (its name holds the noun, "hotel" in Omenahotelli, or the noun's kind is the
+    name's: "the school" after "Rauhalan koulu"); a referent the data lacks is said to be missing."""
+    for g in goals:
+        if g.intent not in ("nearest", "within") or g.slots.get("place") or g.absent:
+            continue
+        start = request.find(g.clause)
+        m = THE_NOUN.search(g.clause)
+        if start < 0 or m is None:
+            continue
+        noun = normalise(m.group(1))
+        kinds = {t.category for t in category_terms(m.group(1))}
+        ref = next((p for p in reversed(places) if p.end <= start + m.start() and p.kind != "region"
+                    and (noun[:5] in normalise(p.written).replace(" ", "")
+                         or (p.found and p.match is not None   # "the hotel": Scandic Kaisaniemi, tourism=hotel
+                             and any(noun[:5] in normalise(str(v)) for _, v in p.match.feature.tags))
+                         or (kinds and kinds & {t.category for t in category_terms(p.written)}))), None)
+        if ref is None:
+            continue
+        if ref.found:
+            g.slots["place"] = ref.id
+        else:
+            g.absent.append(ref.message)
+
+
+def _route_kind_ends(goals: list[Goal], region: str | None, index_of: Callable[[str], NameIndex],
+                     notes: list[str]) -> list[str]:
+    """"the road distance from the school to the fuel station" (``route.kinds``): each end is the one
+    feature of its kind the region names (said in the notes), else the question names the candidates;
+    with no region, which region and which of each kind are asked (no region is picked silently)."""
+    out: list[str] = []
+    for g in goals:
+        if g.intent != "route" or not g.slots.get("ends"):
+            continue
+        for slot, role, end in zip(("origin", "destination"), ("the start place", "the destination place"),
+                                   g.slots["ends"], strict=False):
+            if g.slots.get(slot):
+                continue
+            if region is None:   # the region first, as _missing words it (one question, said once)
+                out += ["the region (helsinki or kotka)"] * (not out) + [f"{role} (which {end['word']})"]
+                continue
+            named = _features_of_kind(index_of(region), end["category"], end.get("tag"))
+            names = sorted({f.name for f in named})
+            if len(names) == 1:
+                g.slots[slot] = named[0].id
+                notes.append(f"'the {end['word']}' read as {names[0]}, the only {end['word']} the {region} data names.")
+            elif names:
+                out.append(f"{role}: which {end['word']} you mean ({' or '.join(names[:4])}{' …' if len(names) > 4 else ''})")
+            else:
+                out.append(f"{role} (the {region} data names no {end['word']})")
+    return out
+
+
+def _features_of_kind(index: NameIndex, category: str | None, tag: str | None) -> list[Any]:
+    """The named POIs of a category narrowed by a facility word's tag filter ("amenity=pharmacy; shop=*")."""
+    flt = [(k, None if v == "*" else set(v.split("|"))) for k, v in (x.split("=", 1) for x in tag.split("; "))] \
+        if tag else []
+    return [f for f in index.features if f.kind == "poi" and f.category == category
+            and all(dict(f.tags).get(k) and (v is None or dict(f.tags)[k] in v) for k, v in flt)]
 
 
 def _outside_names(request: str, places: list[Place], region: str | None, regions: tuple[str, ...],
@@ -564,7 +645,9 @@ def _clause_goals(request: str, s: int, e: int, places: list[Place], terms: list
             run.append(t)
         elif len(run) < 2:
             run = [t]
-    if len(run) >= 2 and len({(t.category, t.tags) for t in run}) == len(run):
+    # "the road distance between the school and the fuel station": two ends of one route, not two searches
+    between = bool(run) and re.search(r"\bbetween\s+the\s+$", request[max(s, run[0].start - 14):run[0].start], re.I)
+    if len(run) >= 2 and len({(t.category, t.tags) for t in run}) == len(run) and not between:
         out: list[Goal] = []
         fired = ["clause.joined-kinds"]
         for t in run:

@@ -451,6 +451,25 @@ def summary(c: Clause) -> list[Goal] | None:
     return [c.goal("summary")]
 
 
+#: an aside on what else would do or does not matter: "but schools are fine", "bars don't count",
+#: "(restaurants are fine too)", "koulut käyvät myös"
+ASIDE = re.compile(r"\b(?:is|are)\s+(?:(?:also|just|totally|perfectly)\s+)?(?:fine|ok(?:ay)?|allowed|acceptable|welcome)\b"
+                   r"|\b(?:do(?:es)?n'?t|do(?:es)? not)\s+(?:count|matter)\b|\bnot needed\b"
+                   r"|\b(?:käy|käyvät|kelpaa|kelpaavat)\b|\b(?:on|ovat)\s+ok\b", re.I)
+QUESTION_WORDS = re.compile(r"\b(?:how many|how far|nearest|closest|list|where|which|find|show|plan\w*|count the|"
+                            r"montako|lähin|missä)\b|\?", re.I)
+
+
+def clause_aside(c: Clause) -> list[Goal] | None:
+    """"Nearest pharmacy to Kiasma. Schools are fine too.", "…; keep away from housing, but schools are
+    fine": a clause after a request that only says what else would do (or does not count) asks nothing:
+    its kind is no new kind to look for."""
+    if not c.before or c.cp or c.cm or c.cd or not ASIDE.search(c.low) \
+            or QUESTION_WORDS.search(ASIDE.sub(" ", c.low)):
+        return None
+    return []
+
+
 def _found_set(c: Clause) -> Goal | None:
     return next((g for g in reversed(c.before) if g.intent in ("within", "find", "count", "exists")), None)
 
@@ -710,6 +729,25 @@ def route_reported(c: Clause) -> list[Goal] | None:
     return None
 
 
+#: a place named by its kind at a route's end: "from the school", "to the fuel station", "how far is the library"
+KIND_END = re.compile(r"\b(from|to|between|and|is)\s+the\s+$", re.I)
+
+
+def route_kinds(c: Clause) -> list[Goal] | None:
+    """"Could you estimate the road distance from the school to the fuel station?": both ends named by
+    their kind only. A route whose ends are those kinds (``ends``); cognition makes each the one feature
+    of its kind the region names, else asks which (and the region, when none is given) — never a guess."""
+    if c.cp or c.refs or len(c.ct) != 2 or not c.cue("route") or c.cue("nearest"):
+        return None
+    roles = [KIND_END.search(c.request[max(c.s, t.start - 14):t.start]) for t in c.ct]
+    if not all(roles):
+        return None
+    a, b = c.ct
+    if roles[1].group(1).lower() == "from":   # "to the fuel station from the school"
+        a, b = b, a
+    return [c.goal("route", origin=None, destination=None, ends=[term_slots(a), term_slots(b)])]
+
+
 def nearest_from_where(c: Clause) -> list[Goal] | None:
     if c.cue("route") and c.term is not None and not c.cp and not c.refs:   # "the distance to the pharmacy": from where?
         return [c.goal("nearest", place=None, **term_slots(c.term))]
@@ -758,6 +796,23 @@ def within_kind_follows(c: Clause) -> list[Goal] | None:
         return None
     rest = c.low[:c.term.start - c.s] + " " + c.low[c.term.end - c.s:]
     if W["kind_only_filler"].sub(" ", rest).strip(" ,.;:!?-–—"):
+        return None
+    return [c.goal("within", place=prev.slots["place"], radius_m=prev.slots.get("radius_m"),
+                   default_radius=prev.slots.get("default_radius", False), **term_slots(c.term))]
+
+
+#: "there" as a place, not the existential "there are": Finnish "siellä" / "sen lähellä", "around there"
+THERE_PLACE = re.compile(r"\b(?:siellä|siinä|sen (?:lähellä|ympärillä)|(?:around|near|over) there|there nearby)\b", re.I)
+
+
+def within_there(c: Clause) -> list[Goal] | None:
+    """"Jos X:n 300 metrin säteellä on pankki, …; muuten montako kahvilaa siellä on?": a kind counted
+    "there" (siellä), naming no place, after a search around a place (a condition's too) is counted
+    around that place within the same radius."""
+    if c.term is None or len(c.ct) != 1 or c.cp or c.cd or c.area_places or not THERE_PLACE.search(c.text):
+        return None
+    prev = next((g for g in reversed(c.before) if g.intent == "within" and g.slots.get("place")), None)
+    if prev is None:
         return None
     return [c.goal("within", place=prev.slots["place"], radius_m=prev.slots.get("radius_m"),
                    default_radius=prev.slots.get("default_radius", False), **term_slots(c.term))]
@@ -954,6 +1009,7 @@ class Rule:
 #: meaning: e.g. a budget after a plan belongs to that plan before it can start a plan of its own)
 RULES: tuple[Rule, ...] = (
     Rule("participation", participation, "Run a participation round on parcels.geojson"),
+    Rule("clause.aside", clause_aside, "Nearest pharmacy to Kiasma. Schools are fine too."),
     Rule("compare_plans.kinds", compare_plans, "Compare roads at 200k vs chargers at 300k in Kotka", "kotka"),
     Rule("compare_plans.money-before", compare_plans_money_before,
          "Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?", "kotka"),
@@ -990,6 +1046,7 @@ RULES: tuple[Rule, ...] = (
     Rule("route.follows", route_follows, "Otsonkallio to Kumparepuisto by car, how many metres?", "kotka"),
     Rule("route.tail-follows", route_tail_follows, "Kiasma → Ateneum, Ateneum → Stockmann; road metres please"),
     Rule("route.reported", route_reported, "nearest pharmacy to Kiasma and give the driving distance"),
+    Rule("route.kinds", route_kinds, "what is the road distance from the school to the fuel station?", "kotka"),
     Rule("nearest.from-where", nearest_from_where, "what is the distance to the pharmacy?"),
     Rule("route.conditional", route_conditional,
          "If Erkinkulma is within walking distance (say 800 m) of Otsonkallio, tell me the route length"),
@@ -997,6 +1054,8 @@ RULES: tuple[Rule, ...] = (
          "nearest bank to Kiasma by road? and from the bank how far to Luckan"),
     Rule("route.places", route_places, "how far is Kiasma from Oodi?"),
     Rule("within.kind-follows", within_kind_follows, "cafés within 150 m of Kiasma? and restaurants?"),
+    Rule("within.there", within_there,
+         "If there is a bank within 300 m of Kiasma, name the nearest bank; otherwise how many cafés are around there?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
     Rule("find.area-follows", find_area_follows, "pharmacies? dentists? banks? in Kluuvi, numbers only"),
     Rule("nearest.place-follows", nearest_place_follows, "nearest pharmacy, nearest bank — all from Stockmann"),

@@ -50,7 +50,9 @@ CUES = {
                 r"|\barvioi\w*|\bpisteet\b|\bpistemäär\w*",   # Finnish: "arvioi se", "kerro sen pisteet"
     "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|\blocations?|"
              r"\bstreets?\b.*\bsites?\b|\bsites?\b.*\bstreets?\b|\bwhere\b.*\bsites?\b"
-             r"|\bmitkä kadut\b|\bmillä kaduilla\b|\bkadunnim\w*",   # Finnish: "which streets", "on which streets"
+             # "what streets the parcels are on", "the links' streets", "millä kaduilla tontit ovat"
+             r"|\bwhat streets\b|\bstreets?\b.*\b(?:parcels?|links?)\b|\b(?:parcels?|links?)\b.*\bstreets?\b"
+             r"|\bmitkä kadut\b|\bmill(?:ä|e) kadu\w*|\bkadunnim\w*",   # Finnish: "which streets", "on which streets"
     "summary": r"overview|summary|summari[sz]e|tell me about|describe|what'?s in|\bstats\b|\bstatistics\b|key figures",
     "nearest": r"\bn(?:e|ea|ee|ae)r?e?st\b|\bclose?st\b|\bnearest\b|closest|\blähin\b|\blähimmä\w*|\blähimpä\w*|"
                r"\b(?:shortest|quickest) (?:drive|route|way|walk|trip|ride|journey) to (?:an?|any|the)\b|"
@@ -76,7 +78,7 @@ eval road roads land charging chargers station stations budget with within near 
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
 thursday friday saturday sunday january february march april may june july august september october november
 december memo council unless provided assuming suppose supposing whether i've i'll we'll you've you're
-they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst""".split())
+they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten""".split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
             r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest|lähi\w*)\b)[a-zåäö]+)?" \
@@ -94,12 +96,13 @@ metres = lexicon.metres
 
 
 LEAD_IN = re.compile(r"\s*(?:using|from|with|taking|starting (?:at|from)|for)\s+(?:that|this|the same|it)\b[^,;]*", re.I)
-_ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|if no\w*|if there (?:are|is) none|if it does(?:n'?t| not)|"
+_ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|muuten|muussa tapauksessa|jos ei\w*|ellei\w*|"
+         r"if no\w*|if there (?:are|is) none|if it does(?:n'?t| not)|"
          r"(?:but )?if (?:it|there|they|the \w+) (?:has|have|are|is|does|do)(?: \w+)? (?:some|any|one)(?: \w+)?)\b"
          r"[,:]?\s*(?P<else>.+))?$")
 #: a sentence before the condition sets the scene ("Budget is two million euros. If …"): no goal of its own
 _PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
-IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming)\b(?P<cond>.+?)"
+IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming|jos|mikäli)\b(?P<cond>.+?)"
                    r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*"
                    # no comma: "if there's a charger within 500 m of X just tell me the closest one"
                    r"|\s+(?=(?:just\s+|please\s+)?(?:(?:tell|give|show|get|find)\s+me|name\s+it|list\s+them)\b))"
@@ -127,15 +130,18 @@ NEGATED = {">=": "<", "<": ">=", ">": "<=", "<=": ">"}
 
 #: the comparison words of a condition (group 1)
 _COMPARE = (r"(at least|no fewer than|more than|over|above|greater than|farther than|further than|longer than|"
-            r"exceeds?|exceeding|beyond|under|below|less than|fewer than|at most|closer than|shorter than|within)")
+            r"exceeds?|exceeding|beyond|under|below|less than|fewer than|at most|closer than|shorter than|within|"
+            # Finnish: "enemmän kuin kaksi", "vähintään 3", "yli 2 km", "korkeintaan viisi"
+            r"enemmän kuin|yli|vähintään|ainakin|vähemmän kuin|alle|korkeintaan|enintään)")
 
 
 def _op(word: str) -> str:
     """The sign a comparison word makes ("under" → "<")."""
-    op = {"at least": ">=", "no fewer than": ">=", "at most": "<=", "within": "<="}.get(word)
+    op = {"at least": ">=", "no fewer than": ">=", "at most": "<=", "within": "<=", "vähintään": ">=",
+          "ainakin": ">=", "korkeintaan": "<=", "enintään": "<="}.get(word)
     if op is None:
         op = ">" if word in ("more than", "over", "above", "greater than", "farther than", "further than",
-                             "longer than", "exceed", "exceeds", "exceeding", "beyond") else "<"
+                             "longer than", "exceed", "exceeds", "exceeding", "beyond", "enemmän kuin", "yli") else "<"
     return op
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from ...city import CATEGORIES, City, load_city
-from ...city.names import NameIndex, name_index, normalise
+from ...city.names import STREET_BUFFER_M, NameIndex, name_index, normalise
 from ...city.streets import namer_for_city
 from ...city.vocabulary import matches_tags
 from .registry import Tool, ToolContext, ToolFailure, object_schema, region_schema
@@ -203,6 +203,10 @@ def find_features(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
                        # what was counted over, so an answer can say it (x0, y0, x1, y1; data CRS, metres)
                        # and its size, so the answer states a figure of the result, not one of its own
                        "bounds": b, "size_m": [round(b[2] - b[0], 1), round(b[3] - b[1], 1)] if b else None}
+        if area.kind == "street":   # "on Yrjönkatu": along its line, not over its bounding box (the answer says so)
+            out["area"]["corridor_m"] = STREET_BUFFER_M
+            out["area"]["addressed"] = sum(1 for p in found if normalise(idx.names.poi_tags.get(p.id, {})
+                                                                         .get("addr:street", "")) == normalise(area.name))
     return out
 
 

@@ -8,7 +8,7 @@ from .base import Calls, Facts, Intent, Step
 
 class Compare(Intent):
     name = "compare"
-    rules = ("compare.places", "compare.of-list")
+    rules = ("compare.places", "compare.of-list", "compare.further")   # "is A further from X than B?"
     needs = ()
     tools = ("route",)
     independent_calls = True   # one route per candidate: a failed one leaves the others to answer

@@ -28,6 +28,10 @@ class FindBase(Intent):
         where = f" in {s['area_name']}" if s.get("area_name") else f" in the {f.region} data"
         approx = " (area approximated from the place's location)" if (r.get("area") or {}).get("approximate") else ""
         bounds = _bounds_line(r.get("area"))
+        street = street_line(r.get("area"), r["count"])
+        if street:   # "restaurants on Yrjönkatu": along the street's line, not over its bounding box
+            where, bounds = f" on {r['area']['name']}", street
+            r = {**r, "features": sorted(r["features"], key=lambda x: x.get("street") != r["area"]["name"])}
         what = _what(g, r["count"])
         said = g.intent == "exists" and g.branch != "if"   # a condition's answer is its Condition line, not yes / no
         if r["count"] == 0:
@@ -44,6 +48,19 @@ class FindBase(Intent):
         if bounds:
             out.append(bounds)
         return out
+
+
+def street_line(area: dict | None, count: int) -> str:
+    """How a count "on <street>" was made, in one sentence: within the tool's corridor of the street's
+    line (its distance said), or addressed on it; how many of them are addressed on it."""
+    if not area or area.get("kind") != "street" or area.get("corridor_m") is None:
+        return ""
+    n, k = count, area.get("addressed", 0)
+    how = ("all of them are addressed on it" if k == n else
+           "none has it as its address: each stands within that distance of it" if k == 0 else
+           f"{k} of them are addressed on it; the others stand within that distance of it, e.g. at a corner")
+    return (f"Counted along {area['name']}: within {area['corridor_m']:g} m of the street's line, or with "
+            f"{area['name']} as the address" + (f" ({how})." if n else "."))
 
 
 class Find(FindBase):

@@ -39,7 +39,8 @@ def plan_calls(step: Step, task_name: str, budget: float, size: str,
 
 class Plan(Intent):
     name = "plan"
-    rules = ("plan.request", "plan.terse")   # plan.terse: "Stations, Kluuvi." (a task word alone)
+    # plan.terse: "Stations, Kluuvi." (a task word alone); plan.add-to: "lisää latausasemia Karhulaan"
+    rules = ("plan.request", "plan.terse", "plan.add-to")
     # a budget, "then evaluate it", "draft the new links" after a plan: that plan's
     follows = ("plan.money-follows", "plan.evaluate-follows", "plan.continues")
     needs = (("task", KIND_QUESTION), ("budget", "the budget (k€)"))
@@ -57,4 +58,15 @@ class Plan(Intent):
         return (float(r["score"]) if r.get("score") is not None else None), "score"
 
     def facts(self, f: Facts) -> list[str]:
-        return plan_lines(f.s["task"], f.s["budget"], f.obs, f.idx, coords=bool(COORDS_ASKED.search(f.g.clause)))
+        out = plan_lines(f.s["task"], f.s["budget"], f.obs, f.idx, coords=bool(COORDS_ASKED.search(f.g.clause)))
+        return out + empty_sites_line(f.s, f.obs)
+
+
+def empty_sites_line(slots: dict[str, Any], obs: list[Observation]) -> list[str]:
+    """"…, then tell me what streets the parcels are on" of a plan that selects nothing: the follow-up
+    answered plainly (there is nothing to place on a street), never dropped."""
+    done = [o for o in obs if o.ok and o.tool in ("evaluate_plan", "solve_plan")]
+    if not slots.get("sites") or not done or done[-1].result.get("selected"):
+        return []
+    unit = PLAN_UNIT.get(slots.get("task"), "site")
+    return [f"The plan selects no {unit}, so there are no streets to name."]

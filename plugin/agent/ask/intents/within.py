@@ -10,10 +10,11 @@ from .base import Calls, Facts, Intent, Step, last_result, slot_args
 class Within(Intent):
     name = "within"
     # find.those: "… list those" after a within search; find.kind: "count cafés Kiasma" (around a point)
-    rules = ("within.radius", "find.those", "within.kind-follows", "find.kind", "within.same-kind")
+    rules = ("within.radius", "find.those", "within.kind-follows", "find.kind", "within.same-kind", "within.there")
     # "… say within 400 metres": that search's radius; "cafés within 300 m of X — how many?": its count
     # "what's near X? cafes specifically, 100m": the kind that vague question meant
-    follows = ("within.radius-follows", "count.follows", "within.refine-follows")
+    # "…, but schools are fine": an aside after a search asks nothing new (clause.aside, after any goal)
+    follows = ("within.radius-follows", "count.follows", "within.refine-follows", "clause.aside")
     needs = (("place", "the start place (where to search from)"),)
     tools = ("within_distance",)
 
