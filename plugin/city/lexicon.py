@@ -98,6 +98,13 @@ def edge_nouns_pattern() -> str:
     return _either(u.get("en"), u.get("fi"))
 
 
+def category_land_nouns_pattern() -> str:
+    """Regex (no groups) of the nouns for the land a kind of place stands on, after a category word
+    ("a school parcel", "school sites", "koulutontti"): the category itself in a coverage."""
+    u = load("facilities")["category_land_nouns"]
+    return _either(u.get("en"), u.get("fi"))
+
+
 def name_case_endings() -> tuple[str, ...]:
     """Finnish case endings put on a data name ("Kiasmasta", "Ateneumin"), longest first."""
     return tuple(sorted(load("facilities")["name_case_endings"], key=len, reverse=True))
