@@ -414,7 +414,8 @@ def unspent_pattern() -> str:
     return load("measures")["money"]["unspent_cue"]
 
 
-__all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "comparisons", "count_pattern", "count_value",
+__all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "category_land_nouns_pattern", "comparisons",
+           "count_pattern", "count_value",
            "distance_re", "distances", "edge_nouns_pattern", "facility_terms", "fraction_pattern", "fraction_value",
            "fuzzy_words",
            "id_nouns_pattern", "is_finnish", "is_number_word", "landmark_nouns_pattern", "load", "metres",
