@@ -359,6 +359,10 @@ EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r
 DEMOTED = re.compile(r"\b(?:above|over|before|ahead of|in front of|higher than|more than|rather than|instead of)"
                      r"\s+(?!(?:all|everything|anything|else)\b)(?![^,;.!?]*[\dA-ZÅÄÖ])[^,;.!?]+|"
                      r"\b[A-ZÅÄÖa-zåäö][a-zåäö-]*n\s+(?:edellä|sijaan|sijasta)\b")
+#: an amount, a duration or an extent after "over" / "above" ("costs over a million euros", "waiting times above
+#: ten minutes", "coverage over the whole city"): a threshold or a place, which no emphasis holds
+AMOUNT_AFTER = re.compile(r"\b(?:" + lexicon.number_words_pattern() + r"|half|quarter|third|million|thousand|dozen|"
+                          r"couple|whole|entire|throughout|minutes?|hours?|seconds?|days?|eur\w*|budget)\b|[€%]", re.I)
 #: "ecology before services", "coverage over cost": a score term first, then what it is put above, with no
 #: other keyword ("ecology is to come first" is EMPH's): the first term is emphasised
 ORDER = re.compile(r"^\s*(?:the\s+)?(?P<a>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:(?:should|must|shall|will|is|are|needs? to)"
@@ -844,7 +848,7 @@ def _emphasis(x: _Said) -> list[dict[str, Any]] | None:
     if x.dist or ID_REF.search(x.t):
         return None
     order = ORDER.match(x.t)
-    if EMPH.search(x.t) or (order and term_of(order.group("a"), x.task)):
+    if EMPH.search(x.t) or (order and term_of(order.group("a"), x.task) and not AMOUNT_AFTER.search(x.t[order.end() - 1:])):
         term = term_of(DEMOTED.sub(" ", x.t), x.task)   # the term put first, not the ones put below it
         if term:
             return [_base("emphasis", term=term)]

@@ -1032,6 +1032,10 @@ def test_eighth_half_classes(text, task, expect):
     ("residential over ecology", "land"),
     ("offices over parks", "land"),
     ("ecology over Kluuvi", "land"),
+    # a threshold or an extent after "over" / "above" is no order of terms
+    ("costs over a million euros are too much", "road"),
+    ("waiting times above ten minutes are not acceptable", "station"),
+    ("coverage over the whole city", "station"),
 ])
 def test_an_order_without_a_term_first_is_no_emphasis(text, task):
     with pytest.raises((Ambiguous, NoRule)):
