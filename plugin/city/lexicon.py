@@ -98,6 +98,13 @@ def edge_nouns_pattern() -> str:
     return _either(u.get("en"), u.get("fi"))
 
 
+def category_land_nouns_pattern() -> str:
+    """Regex (no groups) of the nouns for the land a kind of place stands on, after a category word
+    ("a school parcel", "school sites", "koulutontti"): the category itself in a coverage."""
+    u = load("facilities")["category_land_nouns"]
+    return _either(u.get("en"), u.get("fi"))
+
+
 def name_case_endings() -> tuple[str, ...]:
     """Finnish case endings put on a data name ("Kiasmasta", "Ateneumin"), longest first."""
     return tuple(sorted(load("facilities")["name_case_endings"], key=len, reverse=True))
@@ -407,7 +414,8 @@ def unspent_pattern() -> str:
     return load("measures")["money"]["unspent_cue"]
 
 
-__all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "comparisons", "count_pattern", "count_value",
+__all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "category_land_nouns_pattern", "comparisons",
+           "count_pattern", "count_value",
            "distance_re", "distances", "edge_nouns_pattern", "facility_terms", "fraction_pattern", "fraction_value",
            "fuzzy_words",
            "id_nouns_pattern", "is_finnish", "is_number_word", "landmark_nouns_pattern", "load", "metres",

@@ -349,7 +349,25 @@ EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r
                   # "travel time should weigh most", "ecology ↑"
                   r"weigh\w* (?:the )?(?:most|more|heaviest|heavier)|"
                   # "connectivity is what counts", "coverage is everything for us", "Ekologia on tärkeintä"
-                  r"(?:is )?what counts|counts? (?:the )?most|is everything|tärke\w*|painot\w*|ensisijai\w*)\b|↑", re.I)
+                  r"(?:is )?what counts|counts? (?:the )?most|is everything|tärke\w*|painot\w*|ensisijai\w*|"
+                  # "Ecology should be weighted above residential …", Finnish "palvelut edellä" (services ahead)
+                  r"weigh\w* (?:(?:far|much|well|clearly) )?(?:above|over|before|ahead of|higher than|more than)|"
+                  r"edellä)\b|↑", re.I)
+#: what an emphasis puts below its term ("X weighted above Y and Z", "X before Y", "X over Y", "X rather
+#: than Y", Finnish "Y:n edellä" / "Y:n sijaan"): lower-case words only, never a number or a name. Its words
+#: are no term of the reading (the first term is emphasised) and no word left unread
+DEMOTED = re.compile(r"\b(?:above|over|before|ahead of|in front of|higher than|more than|rather than|instead of)"
+                     r"\s+(?!(?:all|everything|anything|else)\b)(?![^,;.!?]*[\dA-ZÅÄÖ])[^,;.!?]+|"
+                     r"\b[A-ZÅÄÖa-zåäö][a-zåäö-]*n\s+(?:edellä|sijaan|sijasta)\b")
+#: an amount, a duration or an extent after "over" / "above" ("costs over a million euros", "waiting times above
+#: ten minutes", "coverage over the whole city"): a threshold or a place, which no emphasis holds
+AMOUNT_AFTER = re.compile(r"\b(?:" + lexicon.number_words_pattern() + r"|half|quarter|third|million|thousand|dozen|"
+                          r"couple|whole|entire|throughout|minutes?|hours?|seconds?|days?|eur\w*|budget)\b|[€%]", re.I)
+#: "ecology before services", "coverage over cost": a score term first, then what it is put above, with no
+#: other keyword ("ecology is to come first" is EMPH's): the first term is emphasised
+ORDER = re.compile(r"^\s*(?:the\s+)?(?P<a>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:(?:should|must|shall|will|is|are|needs? to)"
+                   r"\s+(?:be\s+|come\s+|go\s+|rank\s+)?)?(?:(?:far|much|well|clearly)\s+)?"
+                   r"(?:above|over|before|ahead of)\s+(?![^,;.!?]*(?-i:[\dA-ZÅÄÖ]))[a-zåäö]", re.I)
 
 
 #: words that start a new instruction after "and" ("no charger near X and at least 2 near Y")
@@ -448,6 +466,9 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     return got
 
 
+#: a task word, in any case form ("Tiesuunnitelmaan", "Latausasemasuunnitelmassa", "Maankäyttösuunnitelmaan",
+#: "Road plans"): the plan itself, no place (was asked as an unread name)
+PLAN_WORD = re.compile("|".join(f"(?:{pat})" for _, pat in lexicon.task_patterns()), re.I)
 #: a capitalised word: a name when no lexicon word and no reading uses it
 CAPITALISED = re.compile(r"(?<![\w'’-])([A-ZÅÄÖ][\w'’-]*)")
 #: English inflections no name of the data's language ends in that a sentence's first word often has
@@ -485,6 +506,8 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
     target. One check after reading, whichever rules fired (stop words and fillers: the lexicon)."""
     from .resolve import category_of
 
+    if any(c["kind"] == "emphasis" for c in constraints):   # "X weighted above residential …": Y is no kind said
+        text = DEMOTED.sub(" ", text)
     names = " ".join(str((c.get("target") or {}).get("name") or "") for c in constraints).casefold().split()
     types = {str(c.get("type") or "").casefold() for c in constraints} - {""}
     cats = {(c.get("target") or {}).get("category") for c in constraints} - {None}
@@ -499,15 +522,15 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
         if (low in lexicon.not_names() or low in known or low.startswith(stems) or lexicon.is_number_word(low)
                 or (first and INFLECTED.fullmatch(low)) or re.fullmatch(r"(?:" + ID_NOUN + r")s?|" + UNIT_NOUNS, low, re.I)
                 or RAW_ID.fullmatch(low) or type_of(low, task) or term_of(low, task) or category_of(low)
-                or (money is not None and money.search(low))):
+                or (money is not None and money.search(low)) or PLAN_WORD.fullmatch(low)):
             continue
         if not any(low.startswith(n[:max(3, len(n) - 1)]) or n.startswith(low[:max(3, len(low) - 1)])
                    for n in names):
             left.append(w)
     low_text = text.casefold()
     extra = lexicon.unread_type_pattern(task)
-    if extra:
-        left += [m.group(0) for m in re.finditer(rf"\b(?:{extra})\b", low_text)]
+    if extra:   # "painotetaan palveluja": the word of a term the reading emphasises is read
+        left += [m.group(0) for m in re.finditer(rf"\b(?:{extra})\b", low_text) if term_of(m.group(0), task) not in terms]
     def of_types(name: str) -> bool:
         return any(name.casefold().startswith(t) or t.startswith(name.casefold()) for t in types)
     # the words of a type the reading holds ("small hospitals" of hospital_s): "hospitals" in them is read
@@ -607,7 +630,7 @@ def _plain(text: str) -> str:
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
     t = re.sub(r"(?<![\w.,])(\d+)\s*\+(?![\d\w])", r"at least \1", t)   # "2+ chargers"
     t = re.sub(r"\b(\d+(?:[.,]\d+)?)-(k?m|kilomet(?:er|re)s?|met(?:er|re)s?)\b", r"\1 \2", t, flags=re.I)   # "a 250-metre radius"
-    t = _finnish_places(_fronted_place(t))
+    t = _finnish_places(_fronted_place(_drop_finnish_plan_words(t)))
     for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
         t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
     # "no further than 300 m from X", "at most 300 m from X": within 300 m of X (not "kept away")
@@ -655,6 +678,21 @@ FI_INSIDE = re.compile(r"\b([A-ZÅÄÖ][\w-]+?)n\s+(?:sisä(?:llä|lle|puolella|
 FI_IN = re.compile(r"\b([A-ZÅÄÖ][\w-]+?)(?:ssa|ssä)\b")
 #: "within" after a distance in Finnish, in the cases a planner writes it ("säteellä", "säteelle", "päähän")
 FI_WITHIN = r"(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|sisällä|sisälle|päässä|päähän)"
+
+
+#: a Finnish task word (resources/lexicon/tasks.json) in a case of "in / into / for" the plan ("Tiesuunnitelmaan",
+#: "latausasemasuunnitelmassa", "Maankäyttösuunnitelmaan"): the plan itself, which every constraint is about
+FI_PLAN = re.compile("|".join(f"(?:{t['words']['fi']})" for t in lexicon.load("tasks")["tasks"].values()), re.I)
+FI_PLAN_CASES = ("ssa", "ssä", "aan", "ään", "lle", "lla", "llä", "hin", "seen")
+
+
+def _drop_finnish_plan_words(t: str) -> str:
+    """"Tiesuunnitelmaan saa käyttää …" → "saa käyttää …": the plan in a case ending is no place (it was
+    read as "inside Tiesuunnitelma" or asked as an unread name)."""
+    def plan(m: re.Match) -> str:
+        w = m.group(0)
+        return "" if w.casefold().endswith(FI_PLAN_CASES) and FI_PLAN.fullmatch(w) else w
+    return " ".join(re.sub(r"(?<![\w-])[\w-]+(?![\w-])", plan, t).split())
 
 
 def _finnish_places(t: str) -> str:
@@ -807,8 +845,11 @@ def _share_of_kind(x: _Said) -> list[dict[str, Any]] | None:
 
 
 def _emphasis(x: _Said) -> list[dict[str, Any]] | None:
-    if EMPH.search(x.t) and not x.dist and not ID_REF.search(x.t):
-        term = term_of(x.t, x.task)
+    if x.dist or ID_REF.search(x.t):
+        return None
+    order = ORDER.match(x.t)
+    if EMPH.search(x.t) or (order and term_of(order.group("a"), x.task) and not AMOUNT_AFTER.search(x.t[order.end() - 1:])):
+        term = term_of(DEMOTED.sub(" ", x.t), x.task)   # the term put first, not the ones put below it
         if term:
             return [_base("emphasis", term=term)]
     return None
@@ -841,15 +882,28 @@ SITES_FIRST = re.compile(r"\b(?:every|each|all)\s+(?:the\s+|of the\s+)?(?:new\s+
                          r"(?:charg\w+|stations?|sites?|candidates?|links?|roads?|facilit\w+)\b")
 
 
+#: "a school parcel", "school sites", "koulutontti": a category word and the land it stands on
+CATEGORY_LAND = re.compile(r"^(.+?)(?:\s+|(?<=[a-zåäö]))(?:" + lexicon.category_land_nouns_pattern() + r")$", re.I)
+
+
+def _coverage_category(words: str | None) -> str | None:
+    """The POI category a coverage names: a facility word, or one with the land it stands on after it
+    ("within 500 m of a school parcel": the category school, never a place named "school parcel")."""
+    from .resolve import category_of
+
+    cat = category_of(words)
+    if cat is None and words and (land := CATEGORY_LAND.match(words.strip())):
+        cat = category_of(land.group(1))
+    return cat
+
+
 def _coverage(x: _Said) -> list[dict[str, Any]] | None:
     """Every residential block within D of a kind of place, said either way round: "every block
     within 500 m of a school", "no home more than 600 m from a charger"."""
     low = x.low
     far = FAR_FROM.search(low) if x.dist else None
     if far is not None:
-        from .resolve import category_of
-
-        cat = category_of(far.group(1))
+        cat = _coverage_category(far.group(1))
         if cat is not None:
             return [_base("coverage", target={"name": None, "category": cat, "id": None}, distance_m=x.dist,
                           scope="residential blocks")]
@@ -863,9 +917,7 @@ def _coverage(x: _Said) -> list[dict[str, Any]] | None:
     m = re.search(r"\bof (?:an? |the nearest |some )?([a-z ]+?)\s*(?:[.,;!?]|$)", low) or \
         re.search(r"\b(?:have|has|get|gets|with|needs?|reach(?:es)?)\s+(?:an?\s+|some\s+|the\s+)?([a-z ]+?)\s+within\b",
                   low)
-    from .resolve import category_of
-
-    cat = category_of(m.group(1)) if m else None
+    cat = _coverage_category(m.group(1)) if m else None
     if cat is None:
         raise Ambiguous("within that distance of what? (a category such as school, clinic or charger)")
     return [_base("coverage", target={"name": None, "category": cat, "id": None}, distance_m=x.dist,

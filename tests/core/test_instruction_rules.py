@@ -979,3 +979,74 @@ def test_anything_except_and_residential_are_asked(text, task, ask):
 @pytest.mark.parametrize("text", ["Tontti 12 pysyy ennallaan", "kortteli 16 jää ennalleen"])
 def test_finnish_as_it_is_is_out(text):
     assert [(c["kind"], c["target"]["id"]) for c in parse(text, "land", 700.0)] == [("lock_out", text.split()[1])]
+
+
+# Classes of the eighth half's run (issue 29, round 8), in phrasings of our own (other places, tasks and words)
+EIGHTH_HALF_CLASSES = [
+    # a Finnish task word in a case form is the plan itself: no unread name, no place "inside" it
+    ("Latausasemasuunnitelmassa saa käyttää enintään 60 % budjetista.", "station",
+     [("budget_share_max", None, None, None, 0.6, None)]),
+    ("Maankäyttösuunnitelmaan käytetään korkeintaan kolme neljäsosaa budjetista.", "land",
+     [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Tiesuunnitelmassa enintään kolme uutta tietä.", "road", [("count_max", None, None, 3, None, None)]),
+    ("Maankäyttösuunnitelmassa enintään kaksi toimistoa.", "land", [("count_max", None, None, 2, None, None)]),
+    ("Latausasemasuunnitelmaan vähintään kaksi latausasemaa 400 metrin säteellä Kiasmasta.", "station",
+     [("count_min", "Kiasma", 400.0, 2, None, None)]),
+    ("Tiesuunnitelmaan ei uusia teitä 200 metrin säteellä Kumparepuistosta", "road",
+     [("exclude_near", "Kumparepuisto", 200.0, None, None, None)]),
+    ("Maankäyttösuunnitelmassa ei toimistoja Ristinkallion alueella", "land",
+     [("outside_area", "Ristinkallio", None, None, None, None)]),
+    # emphasis said as "X weighted above Y and Z", "X before Y", "X over Y": the first term, Y no unread word
+    ("Services should be weighted above ecology.", "land", [("emphasis", None, None, None, None, "service")]),
+    ("Connectivity weighted above travel time and cost", "road",
+     [("emphasis", None, None, None, None, "connectivity")]),
+    ("coverage before cost", "station", [("emphasis", None, None, None, None, "coverage")]),
+    ("Access over coverage, please", "station", [("emphasis", None, None, None, None, "access")]),
+    ("travel time over connectivity", "road", [("emphasis", None, None, None, None, "travel_time")]),
+    ("ecology ahead of housing and offices", "land", [("emphasis", None, None, None, None, "ecology")]),
+    # a category and the land it stands on ("a school parcel", "a school site") is the category in a coverage
+    ("every residential block within 400 m of a school site", "land", [("coverage", "school", 400.0, None, None, None)]),
+    ("no housing block farther than 300 m from the nearest clinic parcel", "land",
+     [("coverage", "clinic", 300.0, None, None, None)]),
+    ("Every residential block needs a school plot within 600 metres.", "land",
+     [("coverage", "school", 600.0, None, None, None)]),
+    ("no home more than 800 m from a charging site", "station", [("coverage", "charging", 800.0, None, None, None)]),
+    # Finnish emphasis: "painotetaan X", "X:ää painotetaan", "X edellä", "X Y:n edellä"; term words, no land use
+    ("painotetaan palveluja", "land", [("emphasis", None, None, None, None, "service")]),
+    ("Palveluita painotetaan enemmän kuin ekologiaa", "land", [("emphasis", None, None, None, None, "service")]),
+    ("palvelut ekologian edellä", "land", [("emphasis", None, None, None, None, "service")]),
+    ("Ekologian edellä palvelut", "land", [("emphasis", None, None, None, None, "service")]),
+    ("ekologia edellä", "land", [("emphasis", None, None, None, None, "ecology")]),
+    ("yhteydet edellä", "road", [("emphasis", None, None, None, None, "connectivity")]),
+    ("kattavuus edellä", "station", [("emphasis", None, None, None, None, "coverage")]),
+]
+
+
+@pytest.mark.parametrize("text, task, expect", EIGHTH_HALF_CLASSES)
+def test_eighth_half_classes(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, task", [
+    # never a reading that means something else: no term first, or a name after "over"
+    ("residential over ecology", "land"),
+    ("offices over parks", "land"),
+    ("ecology over Kluuvi", "land"),
+    # a threshold or an extent after "over" / "above" is no order of terms
+    ("costs over a million euros are too much", "road"),
+    ("waiting times above ten minutes are not acceptable", "station"),
+    ("coverage over the whole city", "station"),
+])
+def test_an_order_without_a_term_first_is_no_emphasis(text, task):
+    with pytest.raises((Ambiguous, NoRule)):
+        parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # outside an emphasis the Finnish term word is a land use the task has no type for: still asked
+    ("at most two palvelu parcels", "land", "palvelu"),
+    ("ei palveluja Kluuvissa", "land", "palveluja"),
+])
+def test_a_finnish_term_word_as_a_land_use_is_asked(text, task, expect):
+    with pytest.raises(Ambiguous, match=f"but not '{expect}'"):
+        parse(text, task, 700.0)
