@@ -347,7 +347,8 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
             p.area_name = same[0] if same else ""
     outside = _outside_names(request, places, region, regions, index_of)
     trace: list[str] = []
-    goals, test = _read_goals(request, places, terms, money, dists, trace)
+    unread: list[str] = []
+    goals, test = _read_goals(request, places, terms, money, dists, trace, unread)
     _the_noun_before(request, goals, places)
     which = _the_kind_as_place(request, goals, terms, region, index_of, notes) if region else []
     if any(g.intent in ("plan", "compare_plans") for g in goals) or not goals:
@@ -370,7 +371,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     if outside:   # no region, and the request is about a place outside every loaded one: that is the answer
         goals = []
     ends = _route_kind_ends(goals, region, index_of, notes)
-    missing += which + ends + [m for m in (_missing(goals, region, ent) if not outside else [])
+    missing += unread + which + ends + [m for m in (_missing(goals, region, ent) if not outside else [])
                                if not ((which or ends) and m.startswith("the start place"))
                                and not (ends and m.startswith("the destination place"))]
     hard = [f"budget = {m.keur:g} k€" for m in money] + [f"distance = {d:g} m" for _, _, d in dists]
@@ -579,20 +580,25 @@ def _clauses(request: str) -> list[tuple[int, int]]:
     return out
 
 
+#: how a question names a conditional's part that no rule could read
+UNREAD_PART = {"if": "the condition", "then": "the branch", "else": "the otherwise branch"}
 #: the forms a conditional request takes, tried in this order (ids as in the trace)
 CONDITIONALS = (("conditional.if", IF_RE), ("conditional.plan-if", IF_AFTER), ("conditional.yes-no", YES_NO),
                 ("conditional.terse", TERSE_IF), ("conditional.terse-sign", TERSE_SIGN))
 
 
 def _read_goals(request: str, places: list[Place], terms: list[CategoryTerm], money: list[Money],
-                dists: list[tuple[int, int, float]], trace: list[str]) -> tuple[list[Goal], dict[str, Any] | None]:
+                dists: list[tuple[int, int, float]], trace: list[str],
+                unread: list[str] | None = None) -> tuple[list[Goal], dict[str, Any] | None]:
     """The request's goals, clause by clause (or the branches of a conditional), and a
-    conditional's test; the ids of the rules that read them are appended to ``trace``."""
+    conditional's test; the ids of the rules that read them are appended to ``trace``, and a question
+    for each part of a conditional that no rule could read to ``unread``."""
     for form, rx in CONDITIONALS:
         m = rx.match(request)
         if m:
             trace.append(form)
-            return _read_conditional(request, m, places, terms, money, dists, trace)
+            return _read_conditional(request, m, places, terms, money, dists, trace,
+                                     unread if unread is not None else [])
     goals: list[Goal] = []
     # "kumparepuisto to neste, how far by car": places without a question join the next clause
     carry, held, held_trace = None, [], []
@@ -614,14 +620,22 @@ def _read_goals(request: str, places: list[Place], terms: list[CategoryTerm], mo
 
 def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms: list[CategoryTerm],
                       money: list[Money], dists: list[tuple[int, int, float]],
-                      trace: list[str]) -> tuple[list[Goal], dict[str, Any]]:
-    """"If A, B; otherwise C": each branch read as a clause, and the test the condition makes."""
+                      trace: list[str], unread: list[str]) -> tuple[list[Goal], dict[str, Any]]:
+    """"If A, B; otherwise C": each branch read as a clause, and the test the condition makes. A
+    part that no rule reads is asked about (``unread``): a condition or branch is never dropped, since
+    answering the others alone (or nothing but read-back notes) would answer a question not asked."""
     parts = [("if", m.start("cond"), m.end("cond")), ("then", m.start("then"), m.end("then"))]
     if m.group("else"):
         parts.append(("else", m.start("else"), m.end("else")))
     goals: list[Goal] = []
     for branch, s, e in parts:
-        for g in _clause_goals(request, s, e, places, terms, money, dists, goals, trace, conditional=branch == "if"):
+        fired = len(trace)
+        got = _clause_goals(request, s, e, places, terms, money, dists, goals, trace, conditional=branch == "if")
+        if not got and len(trace) == fired and request[s:e].strip(" ,.;:!?-–—"):   # (a rule that fired may only add)
+            trace.append("conditional.unread")
+            unread.append(f"what {UNREAD_PART[branch]} '{request[s:e].strip(' ,.;:!?')}' asks (I could not read it; "
+                          "say it as e.g. 'the road distance from A to B' or 'the nearest school to A')")
+        for g in got:
             g.branch = branch
             goals.append(g)
     cond = request[m.start("cond"):m.end("cond")]

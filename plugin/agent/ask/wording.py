@@ -60,7 +60,10 @@ CUES = {
     "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
              r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s|"
              # "montako metriä tietä pitkin?" (how many metres by road)
-             r"\b(?:kilo)?metriä\b|\btietä pitkin\b|\bkuinka kaukana\b|\bmatka\b",
+             r"\b(?:kilo)?metriä\b|\btietä pitkin\b|\bkuinka kaukana\b|\bmatka\b"
+             # "tiematka / ajomatka A – B" (the road / driving distance), "A on alle 1,5 km:n päässä B:stä" (A is
+             # under 1.5 km from B): a distance between two places
+             r"|\b(?:tie|ajo|auto|kävely)matka\w*|\bpäässä\b",
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
     "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*"
              r"|(?<![\w#])#(?=\s*[^\W\d])",   # "# koulut": the number of schools
@@ -178,6 +181,10 @@ def condition_test(cond: str, counting: bool) -> dict[str, Any]:
         said = re.search(_COMPARE + r"\s*$", low[:words[0].start]) if words else None
         if said:
             return {"op": _op(said.group(1)), "value": words[0].metres}
+        # "alle kilometrin päässä", "under a km from": a unit with no number after the comparison is one of it
+        one = re.search(_COMPARE + r"\s+(?:an?\s+)?(" + lexicon.unit_pattern() + r")(?!\w)", low)
+        if one:
+            return {"op": _op(one.group(1)), "value": lexicon.unit_metres(one.group(2))}
     if not m:
         if counting and re.search(r"\bno\b|\bnone\b|n't\b|\bnot any\b|\bwithout\b", low):
             return {"op": "<", "value": 1.0}   # "if there are no chargers …"

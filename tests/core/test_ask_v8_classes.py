@@ -1,0 +1,51 @@
+"""Classes of the ask eighth half (issue 29, round 7), each with phrasings of our own in both regions,
+read by the rules (no model). The goals of each phrasing are in tests/core/data/readings.json; here
+what the readings file does not hold: a conditional's test (op and value as the request says it) and
+the question asked for a part of a conditional no rule reads (never dropped)."""
+from __future__ import annotations
+
+import pytest
+
+from cityplanner.plugin.agent.ask.cognition import extract
+from cityplanner.plugin.city.names import name_index
+
+REGIONS = ("helsinki", "kotka")
+
+
+def _read(request: str, region: str):
+    return extract(request, name_index, REGIONS, region)
+
+
+@pytest.mark.parametrize("request_, region, op, value", [
+    # Finnish "A on alle <distance> päässä B:stä" (A is under <distance> from B): the distance in words too
+    ("Jos Lohentie on alle kilometrin päässä Siiantiestä, kerro Lohentien lähin koulu; muuten tiematka "
+     "Lohentie – Martankatu.", "kotka", "<", 1000.0),
+    ("Jos Siiantie on alle puolen kilometrin päässä Martankadusta, kerro Siiantien lähin kauppa; muuten ajomatka "
+     "Siiantie – Lohentie.", "kotka", "<", 500.0),
+    ("Jos Kiasma on alle 800 metrin päässä Ateneumista, kerro Kiasman lähin apteekki; muuten tiematka Kiasma – Oodi.",
+     "helsinki", "<", 800.0),
+    ("If Kiasma is under a km from Ateneum, nearest pharmacy to Kiasma; otherwise the road distance Kiasma – Stockmann",
+     "helsinki", "<", 1000.0),
+])
+def test_route_condition_test_and_every_branch(request_, region, op, value):
+    task = _read(request_, region)
+    assert task.test == {"op": op, "value": value}
+    assert [g.branch for g in task.goals] == ["if", "then", "else"]
+    assert task.missing == []
+
+
+@pytest.mark.parametrize("request_, region, parts", [
+    ("If Kiasma blorps Oodi, nearest pharmacy to Kiasma; otherwise frobnicate the thing", "helsinki",
+     ["the condition 'Kiasma blorps Oodi'", "the otherwise branch 'frobnicate the thing'"]),
+    ("Jos Lohentie on lähellä Siiantietä, kerro Lohentien lähin koulu; muuten jotain muuta.", "kotka",
+     ["the condition 'Lohentie on lähellä Siiantietä'", "the otherwise branch 'jotain muuta'"]),
+    ("Jos Kiasma hurlumhei, kerro Kiasman lähin apteekki", "helsinki", ["the condition 'Kiasma hurlumhei'"]),
+])
+def test_unread_part_of_a_condition_is_asked(request_, region, parts):
+    """A part no rule reads is asked about by its words, so the answer is a question, never the other
+    parts alone (nor read-back notes only)."""
+    task = _read(request_, region)
+    asked = [m for m in task.missing if m.startswith("what the ")]
+    assert len(asked) == len(parts)
+    for q, part in zip(asked, parts, strict=True):
+        assert q.startswith(f"what {part} asks")
