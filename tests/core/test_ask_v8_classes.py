@@ -49,3 +49,18 @@ def test_unread_part_of_a_condition_is_asked(request_, region, parts):
     assert len(asked) == len(parts)
     for q, part in zip(asked, parts, strict=True):
         assert q.startswith(f"what {part} asks")
+
+
+@pytest.mark.parametrize("request_, region, op, value", [
+    ("≥ 2 schools within 1 km of Lohentie? → nearest school; else → Lohentie to Siiantie road m", "kotka", ">=", 2.0),
+    ("<3 pharmacies within 300 m of Kiasma → nearest pharmacy; else → Kiasma to Oodi road m", "helsinki", "<", 3.0),
+    (">1 fuel stations within 2 km of Siiantie? -> nearest fuel station; otherwise -> Siiantie to Martankatu road m",
+     "kotka", ">", 1.0),
+])
+def test_terse_sign_before_the_kind_is_one_condition(request_, region, op, value):
+    """A sign and count before the kind ("≥2 dentists … ? → …") is the count the condition tests (the
+    radius stays the search's), read as one condition with two branches, not three goals."""
+    task = _read(request_, region)
+    assert task.trace[0] == "conditional.terse-sign-first"
+    assert task.test == {"op": op, "value": value}
+    assert [g.branch for g in task.goals] == ["if", "then", "else"]

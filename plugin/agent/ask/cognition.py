@@ -59,6 +59,7 @@ from .wording import (
     TASK_WORDS,
     TERSE_IF,
     TERSE_SIGN,
+    TERSE_SIGN_FIRST,
     THE_KIND,
     UNITS,
     YES_NO,
@@ -584,7 +585,8 @@ def _clauses(request: str) -> list[tuple[int, int]]:
 UNREAD_PART = {"if": "the condition", "then": "the branch", "else": "the otherwise branch"}
 #: the forms a conditional request takes, tried in this order (ids as in the trace)
 CONDITIONALS = (("conditional.if", IF_RE), ("conditional.plan-if", IF_AFTER), ("conditional.yes-no", YES_NO),
-                ("conditional.terse", TERSE_IF), ("conditional.terse-sign", TERSE_SIGN))
+                ("conditional.terse", TERSE_IF), ("conditional.terse-sign", TERSE_SIGN),
+                ("conditional.terse-sign-first", TERSE_SIGN_FIRST))
 
 
 def _read_goals(request: str, places: list[Place], terms: list[CategoryTerm], money: list[Money],

@@ -63,7 +63,8 @@ CUES = {
              r"\b(?:kilo)?metriä\b|\btietä pitkin\b|\bkuinka kaukana\b|\bmatka\b"
              # "tiematka / ajomatka A – B" (the road / driving distance), "A on alle 1,5 km:n päässä B:stä" (A is
              # under 1.5 km from B): a distance between two places
-             r"|\b(?:tie|ajo|auto|kävely)matka\w*|\bpäässä\b",
+             r"|\b(?:tie|ajo|auto|kävely)matka\w*|\bpäässä\b"
+             r"|\b(?:road|driving|drive)\s+(?:m|km)\b",   # "A to B road m": the distance by road, in metres
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
     "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*"
              r"|(?<![\w#])#(?=\s*[^\W\d])",   # "# koulut": the number of schools
@@ -102,7 +103,7 @@ LEAD_IN = re.compile(r"\s*(?:using|from|with|taking|starting (?:at|from)|for)\s+
 _ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|muuten|muussa tapauksessa|jos ei\w*|ellei\w*|"
          r"if no\w*|if there (?:are|is) none|if it does(?:n'?t| not)|"
          r"(?:but )?if (?:it|there|they|the \w+) (?:has|have|are|is|does|do)(?: \w+)? (?:some|any|one)(?: \w+)?)\b"
-         r"[,:]?\s*(?P<else>.+))?$")
+         r"(?:[,:]|\s*(?:->|→|=>))?\s*(?P<else>.+))?$")   # "else → A to B road m"
 #: a sentence before the condition sets the scene ("Budget is two million euros. If …"): no goal of its own
 _PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
 IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming|jos|mikäli)\b(?P<cond>.+?)"
@@ -115,8 +116,12 @@ TERSE_IF = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:fewer|more|less|at least|at most
                       r"(?P<then>.+?)" + _ELSE, re.I | re.S)
 #: "fuel stations in data < 3 → nearest to Lohentie; else count them", "Karhula: kindergartens ≥ 2 → land
 #: plan; else road plan": a count compared by a sign right before the arrow (``condition_test`` reads the sign)
-TERSE_SIGN = re.compile(r"^\s*(?P<kw>)(?P<cond>[^→;\n]+?\s(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d+)\s*(?:->|→|=>)\s*"
+TERSE_SIGN = re.compile(r"^\s*(?P<kw>)(?P<cond>[^→;\n]+?\s(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d+)\s*\??\s*(?:->|→|=>)\s*"
                         r"(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: "≥2 dentists within 400 m of KPMG? → nearest dentist; else → …": the sign and number before the kind
+#: counted (one condition, its "?" before the arrow), not three goals
+TERSE_SIGN_FIRST = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d+\s*[^\W\d][^→;\n]*?)\s*\??\s*"
+                              r"(?:->|→|=>)\s*(?P<then>.+?)" + _ELSE, re.I | re.S)
 #: a comparison sign as the words ``condition_test`` reads ("<" → "less than")
 _SIGN_WORDS = {"<=": "at most", ">=": "at least", "<": "less than", ">": "more than", "≤": "at most",
                "≥": "at least", "⩽": "at most", "⩾": "at least"}
