@@ -20,7 +20,10 @@ DIST = lexicon.distance_re()
 SPLIT = re.compile(
     # (?<!\s): a split starts where a run of spaces starts; tried inside the run too, a long run of
     # spaces made the search quadratic (2 000 spaces took minutes)
-    r"(?<!\s)\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
+    # "banks ≤ 250 m of X / dentists ≤ 400 m of Y": a spaced slash parts two requests (as ";")
+    # when a distance or "near" follows it; "count: schools / parking / fuel" stays one list
+    r"(?<!\s)\s*(?:;|\+|\s/\s(?=[^/;]*?(?:[≤⩽<]|\bwithin\b|\bnear\b|\d))"
+    r"|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
     r"|\b(?:separately|independently)\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
     r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
