@@ -64,3 +64,16 @@ def test_terse_sign_before_the_kind_is_one_condition(request_, region, op, value
     assert task.trace[0] == "conditional.terse-sign-first"
     assert task.test == {"op": op, "value": value}
     assert [g.branch for g in task.goals] == ["if", "then", "else"]
+
+
+@pytest.mark.parametrize("request_, region", [
+    ("Tee Kluuviin suunnitelma, budjetti 200 000 €.", "helsinki"),
+    ("Tehkää Kotkaan suunnitelma 250 000 eurolla", "kotka"),
+    ("Laadi Kluuviin suunnitelma 300 000 eurolla", "helsinki"),
+])
+def test_a_verb_before_a_region_is_no_place_and_the_kind_is_asked(request_, region):
+    """"Laadi / tee / tehkää … suunnitelma" with no kind of plan: the verb is never a place (no "'Tee
+    Kluuviin' is not in the data"), and the question is the kind of plan."""
+    task = _read(request_, region)
+    assert task.absent == []
+    assert any(m.startswith("the kind of plan") for m in task.missing)

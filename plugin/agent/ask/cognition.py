@@ -53,6 +53,7 @@ from .wording import (
     NEAR_FOR,
     NEGATED,
     NEXT_LOWER_WORD,
+    PLAN_NOUN,
     SENTENCE_END,
     SENTENCE_WORDS,
     SPLIT,
@@ -140,7 +141,8 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
               if not any(a <= s and e <= b for a, b in taken)]
     for s, e in _namelike_spans(request):
         words = list(NAME_TOKEN.finditer(request[s:e]))
-        while words and words[0].group(0).casefold() in SENTENCE_WORDS | GENERIC | UNITS:
+        while words and (words[0].group(0).casefold() in SENTENCE_WORDS | GENERIC | UNITS
+                         or PLAN_NOUN.fullmatch(words[0].group(0))):   # "Latausasemasuunnitelma Karhulaan"
             words.pop(0)
         while words and words[-1].group(0).casefold() in SENTENCE_WORDS | UNITS and not words[-1].group(0).islower():
             words.pop()   # a lowercase last word is the facility noun of the name ("Kamppi bus station")

@@ -77,6 +77,14 @@ CUES = {
 }
 BACKREF = re.compile(r"\b(?:(from|to|of)\s+)?(it|there|that (?:one|place|car park|parking|\w+)|this (?:one|\w+)|"
                      r"the result|the same (?:place|one))\b", re.I)
+#: Finnish verbs (imperative, plural imperative, infinitive) that start a request: never a place, even
+#: capitalised before a name ("Laadi Karhulaan suunnitelma": draw up a plan for Karhula)
+FI_VERBS = """laadi laatikaa laatia tee tehkää tehdä suunnittele suunnitelkaa suunnitella luo luokaa luoda
+ehdota ehdottakaa ehdottaa kerro kertokaa näytä näyttäkää etsi etsikää hae hakekaa laske laskekaa arvioi arvioikaa
+anna antakaa listaa listatkaa vertaa vertailkaa selvitä selvittäkää rakenna rakentakaa sijoita sijoittakaa"""
+#: a Finnish word for a plan, alone or compounded with its kind ("Latausasemasuunnitelma", "tiesuunnitelma"):
+#: a task word, never (the start of) a place name
+PLAN_NOUN = re.compile(r"\w*suunnitelm\w*", re.I)
 SENTENCE_WORDS = set("""kindly provide report determine locate spend overview two jobs pull compare allocate sort got
 whats what's hey hi ok okay could would please need want wanna let lets let's can quick i we've we're i'm i'd give
 tell show list find plan build do does is are was were has have any how where which who why when if the a an
@@ -85,7 +93,8 @@ eval road roads land charging chargers station stations budget with within near 
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
 thursday friday saturday sunday january february march april may june july august september october november
 december memo council unless provided assuming suppose supposing whether i've i'll we'll you've you're
-they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten""".split())
+they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten""".split()) \
+    | set(FI_VERBS.split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
             r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest|lähi\w*)\b)[a-zåäö]+)?" \
