@@ -77,3 +77,16 @@ def test_a_verb_before_a_region_is_no_place_and_the_kind_is_asked(request_, regi
     task = _read(request_, region)
     assert task.absent == []
     assert any(m.startswith("the kind of plan") for m in task.missing)
+
+
+@pytest.mark.parametrize("request_, region, said", [
+    ("Mitä palveluita on Mussalon sataman lähellä?", "kotka", "'Mussalon satama' is not in the kotka data"),
+    ("Mitä palveluita on Hietasen sataman lähellä?", "kotka", "'Hietasen satama' is not in the kotka data"),
+    ("Onko Karhulan aseman lähellä kahviloita?", "kotka", "'Karhulan asema' is not in the kotka data"),
+    ("Mitä on Kumpulan kartanon lähellä?", "helsinki", "'Kumpulan kartano' is not in the helsinki data"),
+])
+def test_genitive_facility_name_the_data_lacks_is_said_whole(request_, region, said):
+    """A name + facility noun in the genitive before "lähellä" (near) that the data lacks is said as the
+    whole name in the noun's base form, not as its first word alone."""
+    task = _read(request_, region)
+    assert any(m.startswith(said) for m in task.absent), task.absent

@@ -40,6 +40,7 @@ from .wording import (
     COUNTRY,
     COUNTRY_SAID,
     CUES,
+    GENITIVE_TAIL,
     HYPHEN_PAIR,
     IF_AFTER,
     IF_RE,
@@ -177,8 +178,8 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
                     continue
                 places = [p for p in places if p not in covered]
                 near = list(dict.fromkeys([p.name for p in covered] + idx.suggestions(written)))[:3]
-                places.append(Place(s, e, written, "", "", "", f"'{written}' is not in the {idx.region} data — "
-                                                                 f"did you mean {' or '.join(near)}?"))
+                places.append(Place(s, e, written, "", "", "", _said_as_base(
+                    written, f"'{written}' is not in the {idx.region} data — did you mean {' or '.join(near)}?")))
                 continue
         if all(w.casefold() in SENTENCE_WORDS or w.casefold() in GENERIC for w in NAME_WORD.findall(written)):
             continue
@@ -190,8 +191,18 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
             f = res.feature
             places.append(Place(s, e, written, f.name, f.id, f.kind, match=res.candidates[0]))
         else:
-            places.append(Place(s, e, written, "", "", "", res.message))
+            places.append(Place(s, e, written, "", "", "", _said_as_base(written, res.message)))
     return sorted(places, key=lambda p: p.start)
+
+
+def _said_as_base(written: str, message: str) -> str:
+    """"'Mussalon satama' is not in the kotka data": a name the data lacks that ends in a Finnish
+    genitive facility noun ("Mussalon sataman lähellä": near Mussalo harbour) is said in the noun's base
+    form, the name a planner would look for (the first word's genitive is part of the name)."""
+    *head, last = written.split(" ")
+    if not head or not last.islower() or last == "stadion" or not GENITIVE_TAIL.search(last):
+        return message
+    return message.replace(f"'{written}'", f"'{' '.join(head + [last[:-1]])}'", 1)
 
 
 def _whole_run(places: list[Place], s: int, e: int, written: str, rest: str, covered: list[Place],

@@ -105,7 +105,10 @@ NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|vi
             r"[a-zåäö-]*(?:halli|asema|museo|tehdas|kirkko|koulu|lukio|kirjasto|puisto|tori|talo|kenttä|sairaala|" \
             r"satama|silta|ranta|linna|teatteri|kauppa|keskus|aukio|kappeli|koti|stadion|areena|ravintola|" \
             r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri|katedraali|puutarha|kartano|kylpylä|" \
-            r"majakka|linnoitus|kasino|uimala))\b"   # Finnish: "Sunilan tehdas"
+            r"majakka|linnoitus|kasino|uimala)(?:n(?=\s+(?:lähellä|luona|vieressä|ympärillä|lähistöllä|" \
+            r"kohdalla|edessä|takana)\b))?)\b"   # Finnish: "Sunilan tehdas"; "Mussalon sataman lähellä" (genitive)
+#: a Finnish genitive facility noun at the end of a name ("Mussalon sataman"): its base form ends before the "n"
+GENITIVE_TAIL = re.compile(r"(?<=[aeiouyäö])n$")
 
 
 metres = lexicon.metres
