@@ -596,6 +596,10 @@ def _clauses(request: str) -> list[tuple[int, int]]:
 
 #: how a question names a conditional's part that no rule could read
 UNREAD_PART = {"if": "the condition", "then": "the branch", "else": "the otherwise branch"}
+#: a branch that no rule reads but the condition's own goal answers: "do it" (the plan tested), "give the
+#: number" (the count the condition made), "list them / those"
+ANSWERED_BY_CONDITION = re.compile(r"\b(?:do it|go ahead|do that|it|them|those|that|the number|the count|how many|"
+                                   r"same|tee se|tehkää se|niiden määrä|ne)\b", re.I)
 #: the forms a conditional request takes, tried in this order (ids as in the trace)
 CONDITIONALS = (("conditional.if", IF_RE), ("conditional.plan-if", IF_AFTER), ("conditional.yes-no", YES_NO),
                 ("conditional.terse", TERSE_IF), ("conditional.terse-sign", TERSE_SIGN),
@@ -646,7 +650,8 @@ def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms
     for branch, s, e in parts:
         fired = len(trace)
         got = _clause_goals(request, s, e, places, terms, money, dists, goals, trace, conditional=branch == "if")
-        if not got and len(trace) == fired and request[s:e].strip(" ,.;:!?-–—"):   # (a rule that fired may only add)
+        if not got and len(trace) == fired and request[s:e].strip(" ,.;:!?-–—") \
+                and not (branch != "if" and ANSWERED_BY_CONDITION.search(request[s:e])):   # (a rule that fired may only add)
             trace.append("conditional.unread")
             unread.append(f"what {UNREAD_PART[branch]} '{request[s:e].strip(' ,.;:!?')}' asks (I could not read it; "
                           "say it as e.g. 'the road distance from A to B' or 'the nearest school to A')")
