@@ -40,6 +40,7 @@ from .wording import (
     COUNTRY,
     COUNTRY_SAID,
     CUES,
+    GENITIVE_TAIL,
     HYPHEN_PAIR,
     IF_AFTER,
     IF_RE,
@@ -53,12 +54,14 @@ from .wording import (
     NEAR_FOR,
     NEGATED,
     NEXT_LOWER_WORD,
+    PLAN_NOUN,
     SENTENCE_END,
     SENTENCE_WORDS,
     SPLIT,
     TASK_WORDS,
     TERSE_IF,
     TERSE_SIGN,
+    TERSE_SIGN_FIRST,
     THE_KIND,
     UNITS,
     YES_NO,
@@ -139,7 +142,8 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
               if not any(a <= s and e <= b for a, b in taken)]
     for s, e in _namelike_spans(request):
         words = list(NAME_TOKEN.finditer(request[s:e]))
-        while words and words[0].group(0).casefold() in SENTENCE_WORDS | GENERIC | UNITS:
+        while words and (words[0].group(0).casefold() in SENTENCE_WORDS | GENERIC | UNITS
+                         or PLAN_NOUN.fullmatch(words[0].group(0))):   # "Latausasemasuunnitelma Karhulaan"
             words.pop(0)
         while words and words[-1].group(0).casefold() in SENTENCE_WORDS | UNITS and not words[-1].group(0).islower():
             words.pop()   # a lowercase last word is the facility noun of the name ("Kamppi bus station")
@@ -174,8 +178,8 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
                     continue
                 places = [p for p in places if p not in covered]
                 near = list(dict.fromkeys([p.name for p in covered] + idx.suggestions(written)))[:3]
-                places.append(Place(s, e, written, "", "", "", f"'{written}' is not in the {idx.region} data — "
-                                                                 f"did you mean {' or '.join(near)}?"))
+                places.append(Place(s, e, written, "", "", "", _said_as_base(
+                    written, f"'{written}' is not in the {idx.region} data — did you mean {' or '.join(near)}?")))
                 continue
         if all(w.casefold() in SENTENCE_WORDS or w.casefold() in GENERIC for w in NAME_WORD.findall(written)):
             continue
@@ -187,8 +191,18 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
             f = res.feature
             places.append(Place(s, e, written, f.name, f.id, f.kind, match=res.candidates[0]))
         else:
-            places.append(Place(s, e, written, "", "", "", res.message))
+            places.append(Place(s, e, written, "", "", "", _said_as_base(written, res.message)))
     return sorted(places, key=lambda p: p.start)
+
+
+def _said_as_base(written: str, message: str) -> str:
+    """"'Mussalon satama' is not in the kotka data": a name the data lacks that ends in a Finnish
+    genitive facility noun ("Mussalon sataman lähellä": near Mussalo harbour) is said in the noun's base
+    form, the name a planner would look for (the first word's genitive is part of the name)."""
+    *head, last = written.split(" ")
+    if not head or not last.islower() or last == "stadion" or not GENITIVE_TAIL.search(last):
+        return message
+    return message.replace(f"'{written}'", f"'{' '.join(head + [last[:-1]])}'", 1)
 
 
 def _whole_run(places: list[Place], s: int, e: int, written: str, rest: str, covered: list[Place],
@@ -347,7 +361,8 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
             p.area_name = same[0] if same else ""
     outside = _outside_names(request, places, region, regions, index_of)
     trace: list[str] = []
-    goals, test = _read_goals(request, places, terms, money, dists, trace)
+    unread: list[str] = []
+    goals, test = _read_goals(request, places, terms, money, dists, trace, unread)
     _the_noun_before(request, goals, places)
     which = _the_kind_as_place(request, goals, terms, region, index_of, notes) if region else []
     if any(g.intent in ("plan", "compare_plans") for g in goals) or not goals:
@@ -370,7 +385,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     if outside:   # no region, and the request is about a place outside every loaded one: that is the answer
         goals = []
     ends = _route_kind_ends(goals, region, index_of, notes)
-    missing += which + ends + [m for m in (_missing(goals, region, ent) if not outside else [])
+    missing += unread + which + ends + [m for m in (_missing(goals, region, ent) if not outside else [])
                                if not ((which or ends) and m.startswith("the start place"))
                                and not (ends and m.startswith("the destination place"))]
     hard = [f"budget = {m.keur:g} k€" for m in money] + [f"distance = {d:g} m" for _, _, d in dists]
@@ -579,20 +594,30 @@ def _clauses(request: str) -> list[tuple[int, int]]:
     return out
 
 
+#: how a question names a conditional's part that no rule could read
+UNREAD_PART = {"if": "the condition", "then": "the branch", "else": "the otherwise branch"}
+#: a branch that no rule reads but the condition's own goal answers: "do it" (the plan tested), "give the
+#: number" (the count the condition made), "list them / those"
+ANSWERED_BY_CONDITION = re.compile(r"\b(?:do it|go ahead|do that|it|them|those|that|the number|the count|how many|"
+                                   r"same|tee se|tehkää se|niiden määrä|ne)\b", re.I)
 #: the forms a conditional request takes, tried in this order (ids as in the trace)
 CONDITIONALS = (("conditional.if", IF_RE), ("conditional.plan-if", IF_AFTER), ("conditional.yes-no", YES_NO),
-                ("conditional.terse", TERSE_IF), ("conditional.terse-sign", TERSE_SIGN))
+                ("conditional.terse", TERSE_IF), ("conditional.terse-sign", TERSE_SIGN),
+                ("conditional.terse-sign-first", TERSE_SIGN_FIRST))
 
 
 def _read_goals(request: str, places: list[Place], terms: list[CategoryTerm], money: list[Money],
-                dists: list[tuple[int, int, float]], trace: list[str]) -> tuple[list[Goal], dict[str, Any] | None]:
+                dists: list[tuple[int, int, float]], trace: list[str],
+                unread: list[str] | None = None) -> tuple[list[Goal], dict[str, Any] | None]:
     """The request's goals, clause by clause (or the branches of a conditional), and a
-    conditional's test; the ids of the rules that read them are appended to ``trace``."""
+    conditional's test; the ids of the rules that read them are appended to ``trace``, and a question
+    for each part of a conditional that no rule could read to ``unread``."""
     for form, rx in CONDITIONALS:
         m = rx.match(request)
         if m:
             trace.append(form)
-            return _read_conditional(request, m, places, terms, money, dists, trace)
+            return _read_conditional(request, m, places, terms, money, dists, trace,
+                                     unread if unread is not None else [])
     goals: list[Goal] = []
     # "kumparepuisto to neste, how far by car": places without a question join the next clause
     carry, held, held_trace = None, [], []
@@ -614,14 +639,23 @@ def _read_goals(request: str, places: list[Place], terms: list[CategoryTerm], mo
 
 def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms: list[CategoryTerm],
                       money: list[Money], dists: list[tuple[int, int, float]],
-                      trace: list[str]) -> tuple[list[Goal], dict[str, Any]]:
-    """"If A, B; otherwise C": each branch read as a clause, and the test the condition makes."""
+                      trace: list[str], unread: list[str]) -> tuple[list[Goal], dict[str, Any]]:
+    """"If A, B; otherwise C": each branch read as a clause, and the test the condition makes. A
+    part that no rule reads is asked about (``unread``): a condition or branch is never dropped, since
+    answering the others alone (or nothing but read-back notes) would answer a question not asked."""
     parts = [("if", m.start("cond"), m.end("cond")), ("then", m.start("then"), m.end("then"))]
     if m.group("else"):
         parts.append(("else", m.start("else"), m.end("else")))
     goals: list[Goal] = []
     for branch, s, e in parts:
-        for g in _clause_goals(request, s, e, places, terms, money, dists, goals, trace, conditional=branch == "if"):
+        fired = len(trace)
+        got = _clause_goals(request, s, e, places, terms, money, dists, goals, trace, conditional=branch == "if")
+        if not got and len(trace) == fired and request[s:e].strip(" ,.;:!?-–—") \
+                and not (branch != "if" and ANSWERED_BY_CONDITION.search(request[s:e])):   # (a rule that fired may only add)
+            trace.append("conditional.unread")
+            unread.append(f"what {UNREAD_PART[branch]} '{request[s:e].strip(' ,.;:!?')}' asks (I could not read it; "
+                          "say it as e.g. 'the road distance from A to B' or 'the nearest school to A')")
+        for g in got:
             g.branch = branch
             goals.append(g)
     cond = request[m.start("cond"):m.end("cond")]

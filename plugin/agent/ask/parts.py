@@ -39,11 +39,11 @@ _OWN_RADIUS = re.compile(r"\b(?:within|under|inside)\s+\S+.*\b(?:of|from|around)
 #: what a part holds when it is only a kind of place waiting for the rest ("cafés + bars near Kiasma")
 _BARE_KIND_FILLER = re.compile(r"[\s#,.:;!?-]*(?:how many|number of|montako)?[\s#,.:;!?-]*", re.I)
 #: the joins after which such a part takes the next one's place and question
-_KIND_JOIN = re.compile(r"\s*(?:\+|&)\s*")
+_KIND_JOIN = re.compile(r"\s*(?:\+|&|/)\s*")   # "banks / pharmacies within 300 m of X": one part, two kinds
 
 
 def merge_bare_kinds(request: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """"cafés + bars near Kiasma?": a part that is only a kind of place, joined by "+" or "&" to the
+    """"cafés + bars near Kiasma?": a part that is only a kind of place, joined by "+", "&" or "/" to the
     next, is read with it (the kinds then share its place and question), not alone over the region."""
     out = list(spans)
     for k in range(len(out) - 2, -1, -1):
@@ -53,7 +53,8 @@ def merge_bare_kinds(request: str, spans: list[tuple[int, int]]) -> list[tuple[i
         rest = text
         for t in sorted(terms, key=lambda t: -t.start):
             rest = rest[:t.start] + " " + rest[t.end:]
-        if terms and _BARE_KIND_FILLER.fullmatch(rest) and _KIND_JOIN.fullmatch(request[b:c]):
+        counted = "/" in request[b:c] and request[c:d].lstrip().startswith("#")   # "# latausasemat / # koulut": counts each
+        if terms and _BARE_KIND_FILLER.fullmatch(rest) and _KIND_JOIN.fullmatch(request[b:c]) and not counted:
             out[k:k + 2] = [(a, d)]
     return out
 

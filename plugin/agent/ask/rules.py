@@ -516,12 +516,21 @@ def _kindless_nearest(c: Clause) -> bool:
                                                  c.low) is not None
 
 
+#: "from there" / Finnish "sieltä" (from there) before a new search: from the place the search before found
+_FROM_FOUND = re.compile(r"\b(?:from\s+(?:there|it|that\s+one|that\s+place)|sieltä|sieltä\s+käsin|sieltäpäin)\b", re.I)
+
+
 def nearest_search(c: Clause) -> list[Goal] | None:
     term = c.term
     if not (c.cue("nearest") and (term or not c.cd)):
         return None
     slots, origin = term_slots(term), c.origin
     prev = c.before[-1].slots if c.before else {}
+    if term is not None and not c.cp and c.before and c.before[-1].intent == "nearest" \
+            and c.before[-1].slots.get("category") and _FROM_FOUND.search(c.low):
+        # "X: nearest shop; from there (sieltä) the nearest fuel station": the second search starts at
+        # the shop found, not at X
+        origin = f"$goal:{len(c.before) - 1}"
     if term is None and (c.has("one") or (c.bare() and not c.cd and not c.refs) or _kindless_nearest(c)) \
             and prev.get("category"):
         # "if there's a cinema within 300 m of Forum, tell me the nearest one", "…, and which is the

@@ -20,7 +20,10 @@ DIST = lexicon.distance_re()
 SPLIT = re.compile(
     # (?<!\s): a split starts where a run of spaces starts; tried inside the run too, a long run of
     # spaces made the search quadratic (2 000 spaces took minutes)
-    r"(?<!\s)\s*(?:;|\+|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
+    # "banks ≤ 250 m of X / dentists ≤ 400 m of Y": a spaced slash parts two requests (as ";")
+    # when a distance or "near" follows it; "count: schools / parking / fuel" stays one list
+    r"(?<!\s)\s*(?:;|\+|\s/\s(?=[^/;]*?(?:[≤⩽<]|\bwithin\b|\bnear\b|\d))"
+    r"|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
     r"|\b(?:separately|independently)\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
     r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
@@ -60,7 +63,11 @@ CUES = {
     "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
              r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s|"
              # "montako metriä tietä pitkin?" (how many metres by road)
-             r"\b(?:kilo)?metriä\b|\btietä pitkin\b|\bkuinka kaukana\b|\bmatka\b",
+             r"\b(?:kilo)?metriä\b|\btietä pitkin\b|\bkuinka kaukana\b|\bmatka\b"
+             # "tiematka / ajomatka A – B" (the road / driving distance), "A on alle 1,5 km:n päässä B:stä" (A is
+             # under 1.5 km from B): a distance between two places
+             r"|\b(?:tie|ajo|auto|kävely)matka\w*|\bpäässä\b"
+             r"|\b(?:road|driving|drive)\s+(?:m|km)\b",   # "A to B road m": the distance by road, in metres
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
     "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*"
              r"|(?<![\w#])#(?=\s*[^\W\d])",   # "# koulut": the number of schools
@@ -70,6 +77,14 @@ CUES = {
 }
 BACKREF = re.compile(r"\b(?:(from|to|of)\s+)?(it|there|that (?:one|place|car park|parking|\w+)|this (?:one|\w+)|"
                      r"the result|the same (?:place|one))\b", re.I)
+#: Finnish verbs (imperative, plural imperative, infinitive) that start a request: never a place, even
+#: capitalised before a name ("Laadi Karhulaan suunnitelma": draw up a plan for Karhula)
+FI_VERBS = """laadi laatikaa laatia tee tehkää tehdä suunnittele suunnitelkaa suunnitella luo luokaa luoda
+ehdota ehdottakaa ehdottaa kerro kertokaa näytä näyttäkää etsi etsikää hae hakekaa laske laskekaa arvioi arvioikaa
+anna antakaa listaa listatkaa vertaa vertailkaa selvitä selvittäkää rakenna rakentakaa sijoita sijoittakaa"""
+#: a Finnish word for a plan, alone or compounded with its kind ("Latausasemasuunnitelma", "tiesuunnitelma"):
+#: a task word, never (the start of) a place name
+PLAN_NOUN = re.compile(r"\w*suunnitelm\w*", re.I)
 SENTENCE_WORDS = set("""kindly provide report determine locate spend overview two jobs pull compare allocate sort got
 whats what's hey hi ok okay could would please need want wanna let lets let's can quick i we've we're i'm i'd give
 tell show list find plan build do does is are was were has have any how where which who why when if the a an
@@ -78,7 +93,8 @@ eval road roads land charging chargers station stations budget with within near 
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
 thursday friday saturday sunday january february march april may june july august september october november
 december memo council unless provided assuming suppose supposing whether i've i'll we'll you've you're
-they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten""".split())
+they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten""".split()) \
+    | set(FI_VERBS.split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
             r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest|lähi\w*)\b)[a-zåäö]+)?" \
@@ -89,7 +105,10 @@ NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|vi
             r"[a-zåäö-]*(?:halli|asema|museo|tehdas|kirkko|koulu|lukio|kirjasto|puisto|tori|talo|kenttä|sairaala|" \
             r"satama|silta|ranta|linna|teatteri|kauppa|keskus|aukio|kappeli|koti|stadion|areena|ravintola|" \
             r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri|katedraali|puutarha|kartano|kylpylä|" \
-            r"majakka|linnoitus|kasino|uimala))\b"   # Finnish: "Sunilan tehdas"
+            r"majakka|linnoitus|kasino|uimala)(?:n(?=\s+(?:lähellä|luona|vieressä|ympärillä|lähistöllä|" \
+            r"kohdalla|edessä|takana)\b))?)\b"   # Finnish: "Sunilan tehdas"; "Mussalon sataman lähellä" (genitive)
+#: a Finnish genitive facility noun at the end of a name ("Mussalon sataman"): its base form ends before the "n"
+GENITIVE_TAIL = re.compile(r"(?<=[aeiouyäö])n$")
 
 
 metres = lexicon.metres
@@ -99,7 +118,7 @@ LEAD_IN = re.compile(r"\s*(?:using|from|with|taking|starting (?:at|from)|for)\s+
 _ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|muuten|muussa tapauksessa|jos ei\w*|ellei\w*|"
          r"if no\w*|if there (?:are|is) none|if it does(?:n'?t| not)|"
          r"(?:but )?if (?:it|there|they|the \w+) (?:has|have|are|is|does|do)(?: \w+)? (?:some|any|one)(?: \w+)?)\b"
-         r"[,:]?\s*(?P<else>.+))?$")
+         r"(?:[,:]|\s*(?:->|→|=>))?\s*(?P<else>.+))?$")   # "else → A to B road m"
 #: a sentence before the condition sets the scene ("Budget is two million euros. If …"): no goal of its own
 _PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
 IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming|jos|mikäli)\b(?P<cond>.+?)"
@@ -112,8 +131,12 @@ TERSE_IF = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:fewer|more|less|at least|at most
                       r"(?P<then>.+?)" + _ELSE, re.I | re.S)
 #: "fuel stations in data < 3 → nearest to Lohentie; else count them", "Karhula: kindergartens ≥ 2 → land
 #: plan; else road plan": a count compared by a sign right before the arrow (``condition_test`` reads the sign)
-TERSE_SIGN = re.compile(r"^\s*(?P<kw>)(?P<cond>[^→;\n]+?\s(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d+)\s*(?:->|→|=>)\s*"
+TERSE_SIGN = re.compile(r"^\s*(?P<kw>)(?P<cond>[^→;\n]+?\s(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d+)\s*\??\s*(?:->|→|=>)\s*"
                         r"(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: "≥2 dentists within 400 m of KPMG? → nearest dentist; else → …": the sign and number before the kind
+#: counted (one condition, its "?" before the arrow), not three goals
+TERSE_SIGN_FIRST = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d+\s*[^\W\d][^→;\n]*?)\s*\??\s*"
+                              r"(?:->|→|=>)\s*(?P<then>.+?)" + _ELSE, re.I | re.S)
 #: a comparison sign as the words ``condition_test`` reads ("<" → "less than")
 _SIGN_WORDS = {"<=": "at most", ">=": "at least", "<": "less than", ">": "more than", "≤": "at most",
                "≥": "at least", "⩽": "at most", "⩾": "at least"}
@@ -178,6 +201,10 @@ def condition_test(cond: str, counting: bool) -> dict[str, Any]:
         said = re.search(_COMPARE + r"\s*$", low[:words[0].start]) if words else None
         if said:
             return {"op": _op(said.group(1)), "value": words[0].metres}
+        # "alle kilometrin päässä", "under a km from": a unit with no number after the comparison is one of it
+        one = re.search(_COMPARE + r"\s+(?:an?\s+)?(" + lexicon.unit_pattern() + r")(?!\w)", low)
+        if one:
+            return {"op": _op(one.group(1)), "value": lexicon.unit_metres(one.group(2))}
     if not m:
         if counting and re.search(r"\bno\b|\bnone\b|n't\b|\bnot any\b|\bwithout\b", low):
             return {"op": "<", "value": 1.0}   # "if there are no chargers …"
