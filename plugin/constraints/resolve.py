@@ -194,6 +194,9 @@ def _find(region: str, text: str, cat: str | None, kinds: tuple[str, ...] | None
         if of_cat and (len(of_cat) == 1 or of_cat[0].score > of_cat[1].score):
             return of_cat[0].feature
     r = idx.resolve(text, kinds)
+    if r.status == "found" and r.candidates[0].how == "fuzzy" and not _alike(text, r.candidates[0]):
+        # a changed letter in a short name makes another place: "Hamina" (a town) is no misspelt Humina
+        raise Clarify(f"'{text}' is not in the {region} data — did you mean {r.feature.name}?")
     if r.status == "found" and not _words_left_out(text, r.candidates[0]) and not _other_word(text, r.candidates[0]):
         return r.feature
     if r.status == "found":   # "Karhula church" is not the fuel station "Teboil Karhula Tikankatu"
@@ -211,6 +214,13 @@ CLOSEST_MIN_LETTERS = 6
 #: and the likeness a misspelt name needs in free text (``names.scan``'s bar): a changed letter in a
 #: six-letter name makes another name ("Kamppi" is no misspelt "Komppi")
 CLOSEST_MIN_RATIO = 0.86
+
+
+def _alike(text: str, match: Any) -> bool:
+    """A fuzzy match is read as the name it found only at free text's likeness bar (``CLOSEST_MIN_RATIO``)."""
+    said = normalise(re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I))
+    return any(difflib.SequenceMatcher(None, said, normalise(w), autojunk=False).ratio() >= CLOSEST_MIN_RATIO
+               for w in (match.matched, match.feature.name) if w)
 
 
 def spelling_distance(a: str, b: str) -> int:
