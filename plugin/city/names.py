@@ -131,7 +131,10 @@ class NameIndex:
         allowed = set(kinds) if kinds else None
         best: dict[str, Match] = {}
         qw = q.split()
-        core = [w for w in qw if w not in GENERIC]
+        # a capitalised hyphen compound is a name's own word even where its parts are generic ("K-Market
+        # Karhula" is no "Teboil Karhula Tikankatu": the data has no K-Market there)
+        own = {w for tok in HYPHEN_NAME.findall(str(text)) for w in normalise(tok).split()}
+        core = [w for w in qw if w not in GENERIC or w in own]
         sm = difflib.SequenceMatcher(None, autojunk=False)
         sm.set_seq2(q)   # difflib caches the second sequence: the query is compared with every name
         for n, written, f in self._names:
@@ -352,6 +355,8 @@ finland""".split())
 
 
 #: words that do not name a place on their own (facility nouns, plain English)
+#: "K-Market", "R-kioski": a capitalised word joined by hyphens
+HYPHEN_NAME = re.compile(r"\b[A-ZÅÄÖ]\w*(?:-\w+)+")
 GENERIC = _ENGLISH | set("""school schools koulu park station stop hall building centre center church museum square
 mall shop store parking garage hospital clinic campus house tower kindergarten daycare market on at stadium
 central main old new big public nice anything something quickest shortest fastest car foot best good""".split())

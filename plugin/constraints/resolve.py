@@ -197,7 +197,8 @@ def _find(region: str, text: str, cat: str | None, kinds: tuple[str, ...] | None
     if r.status == "found" and r.candidates[0].how == "fuzzy" and not _alike(text, r.candidates[0]):
         # a changed letter in a short name makes another place: "Hamina" (a town) is no misspelt Humina
         raise Clarify(f"'{text}' is not in the {region} data — did you mean {r.feature.name}?")
-    if r.status == "found" and not _words_left_out(text, r.candidates[0]) and not _other_word(text, r.candidates[0]):
+    if r.status == "found" and not _words_left_out(text, r.candidates[0]) and not _other_word(text, r.candidates[0]) \
+            and not _only_the_last_word(text, r.candidates[0]):
         return r.feature
     if r.status == "found":   # "Karhula church" is not the fuel station "Teboil Karhula Tikankatu"
         hint = f" — did you mean {' or '.join(idx.suggestions(text))}?" if idx.suggestions(text) else ""
@@ -281,6 +282,14 @@ def _other_word(text: str, m: Match) -> bool:
         return False
     return any(difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() < FUZZY_MIN
                for a, b in zip(said, have, strict=True) if a != b)
+
+
+def _only_the_last_word(text: str, m: Match) -> bool:
+    """One word that is only the last of a longer name ("Eira" and the studio "Valokuvaamo Studio Eira"):
+    a business named after its district is not the district the planner names; a name's first word
+    ("Teboil") still reads as it."""
+    said, have = normalise(text).split(), normalise(m.feature.name).split()
+    return m.how == "words" and len(said) == 1 and len(have) > 1 and said[0] == have[-1] and said[0] not in have[:-1]
 
 
 def _words_left_out(text: str, m: Match) -> list[str]:

@@ -85,3 +85,20 @@ def test_a_finnish_case_ending_on_a_data_name_is_that_name():
         res = name_index(region).resolve(written)
         assert res.status == "found" and res.feature.name == name, (written, res.message)
     assert name_index("helsinki").resolve("Espoosta").status == "missing"   # 'Espoo' is no data name
+
+
+@pytest.mark.parametrize("region, written", [("kotka", "K-Market Karhula"), ("kotka", "S-Market Karhula"),
+                                             ("helsinki", "K-Market Kallio"), ("helsinki", "S-Market Kluuvi")])
+def test_a_hyphen_brand_the_data_lacks_is_no_other_place_sharing_a_word(region, written):
+    # "K-Market" is generic word by word ("k", "market"), but as written it is a name's own word: the
+    # district after it must not carry the match to "Teboil Karhula Tikankatu" or the district itself
+    from cityplanner.plugin.city.names import name_index
+
+    assert name_index(region).resolve(written).status == "missing", written
+
+
+def test_a_hyphen_brand_the_data_has_still_reads():
+    from cityplanner.plugin.city.names import name_index
+
+    assert name_index("helsinki").resolve("K-Market Esplanadi").feature.name == "K-Market Esplanadi"
+    assert name_index("helsinki").resolve("the K-Market").feature.name.startswith("K-Market")

@@ -96,19 +96,22 @@ december memo council unless provided assuming suppose supposing whether i've i'
 they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten""".split()) \
     | set(FI_VERBS.split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
+#: Finnish facility nouns, the last word of a facility's name ("Sunilan tehdas", "Mussalon satama")
+FI_FACILITY = r"(?:halli|asema|museo|tehdas|kirkko|koulu|lukio|kirjasto|puisto|tori|talo|kenttä|sairaala|" \
+              r"satama|silta|ranta|linna|teatteri|kauppa|keskus|aukio|kappeli|koti|stadion|areena|ravintola|" \
+              r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri|katedraali|puutarha|kartano|" \
+              r"kylpylä|majakka|linnoitus|kasino|uimala)"
 NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
             r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest|lähi\w*)\b)[a-zåäö]+)?" \
             r"\s+(?:park|library|stadium|hospital|school|station|church|museum|centre|center|mall|" \
             r"market|square|garden|hall|campus|tower|bridge|beach|harbou?r|port|airport|cathedral|castle|zoo|pool|" \
             r"arena|theatre|theater|cinema|hotel|clinic|store|shop|gallery|office|pharmacy|garage|parking|" \
             r"kindergarten|university|college|gym|cemetery|playground|chapel|" \
-            r"[a-zåäö-]*(?:halli|asema|museo|tehdas|kirkko|koulu|lukio|kirjasto|puisto|tori|talo|kenttä|sairaala|" \
-            r"satama|silta|ranta|linna|teatteri|kauppa|keskus|aukio|kappeli|koti|stadion|areena|ravintola|" \
-            r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri|katedraali|puutarha|kartano|kylpylä|" \
-            r"majakka|linnoitus|kasino|uimala)(?:n(?=\s+(?:lähellä|luona|vieressä|ympärillä|lähistöllä|" \
+            r"[a-zåäö-]*" + FI_FACILITY + r"(?:n(?=\s+(?:lähellä|luona|vieressä|ympärillä|lähistöllä|" \
             r"kohdalla|edessä|takana)\b))?)\b"   # Finnish: "Sunilan tehdas"; "Mussalon sataman lähellä" (genitive)
-#: a Finnish genitive facility noun at the end of a name ("Mussalon sataman"): its base form ends before the "n"
-GENITIVE_TAIL = re.compile(r"(?<=[aeiouyäö])n$")
+#: a Finnish genitive facility noun at the end of a name ("Mussalon sataman"): its base form ends before the
+#: "n" (only a Finnish facility noun: the English "station" is no genitive)
+GENITIVE_TAIL = re.compile(FI_FACILITY + r"n$")
 
 
 metres = lexicon.metres
