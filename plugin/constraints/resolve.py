@@ -217,9 +217,14 @@ CLOSEST_MIN_LETTERS = 6
 CLOSEST_MIN_RATIO = 0.86
 
 
+def _said(text: str) -> str:
+    """The planner's name as compared with the data's: normalised, without a leading article."""
+    return normalise(re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I))
+
+
 def _alike(text: str, match: Any) -> bool:
     """A fuzzy match is read as the name it found only at free text's likeness bar (``CLOSEST_MIN_RATIO``)."""
-    said = normalise(re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I))
+    said = _said(text)
     return any(difflib.SequenceMatcher(None, said, normalise(w), autojunk=False).ratio() >= CLOSEST_MIN_RATIO
                for w in (match.matched, match.feature.name) if w)
 
@@ -244,7 +249,7 @@ def one_closest_spelling(idx: Any, text: str, kinds: tuple[str, ...] | None = No
     added, dropped, or two swapped) and every other close name at least two: read as it, as the
     ask reader reads a close name that ranks alone. Two names equally close stay a did-you-mean;
     a name with no name one slip away stays "not in the data"."""
-    said = normalise(re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I))
+    said = _said(text)
     if len(said.replace(" ", "")) < CLOSEST_MIN_LETTERS:
         return None
     near: dict[str, tuple[int, bool, NamedFeature]] = {}
@@ -325,7 +330,7 @@ def _poi_outlines(region: str) -> dict[str, list[Any]]:
 
 def _read_as(text: str, f: NamedFeature) -> str | None:
     """The reply's note when the planner's words are not the data's name."""
-    said = normalise(re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I))
+    said = _said(text)
     return None if said in {normalise(n) for n in (f.name, *f.aliases)} else f"read '{text.strip()}' as '{f.name}'"
 
 
