@@ -215,7 +215,7 @@ def _numbers() -> dict[str, Any]:
     more = _alternation([*n["units"]["en"], *n["scales"]["en"]])
     words = rf"(?:(?:{thousands}|{hundreds}|{small}|{fi})(?![\s-]+(?:{more})(?!\w)))"
     counts = n["counts"]
-    denoms = n["denominators"]
+    denoms = {**n["denominators"], **n.get("denominators_fi_alone", {})}
     per_cent = [*n["per_cent"]["en"], *n["per_cent"]["fi"]]
     return {"units": units, "scales": scales, "words": words, "counts": counts, "denoms": denoms,
             "fi_units": fi_units, "fi_scales": fi_scales, "per_cent": per_cent}
@@ -288,7 +288,8 @@ def comparisons() -> dict[str, str]:
 def fraction_pattern() -> str:
     """Regex (no groups) of a fraction in words: "half", "a fifth", "two thirds", "three quarters"."""
     n = _numbers()
-    fi_alone = _alternation([d for d in n["denoms"] if d.endswith(("osa", "osaa")) or d == "puolet"])
+    fi_alone = _alternation([d for d in n["denoms"] if d.endswith(("osa", "osaa")) or d == "puolet"
+                             or d in load("numbers").get("denominators_fi_alone", {})])
     return rf"(?:(?:an?|one|{n['words']})\s+(?:{_alternation(n['denoms'])})|half|{fi_alone})"
 
 
@@ -411,7 +412,8 @@ def money_words() -> dict[str, Any]:
 def unspent_pattern() -> str:
     """Regex (no groups) of the words that make an amount the part of the budget not spent
     ("unspent", "hold back", "set aside", "in reserve")."""
-    return load("measures")["money"]["unspent_cue"]
+    money = load("measures")["money"]
+    return "|".join(x for x in (money["unspent_cue"], money.get("unspent_cue_fi")) if x)
 
 
 __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "category_land_nouns_pattern", "comparisons",

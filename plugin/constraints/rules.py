@@ -120,7 +120,8 @@ def count_of(text: str) -> int | None:
 
 
 #: what is left of the budget after the share said ("the rest stays in reserve"): no unspent share of its own
-REST = r"\b(?:the rest|the remainder|what(?:'s| is) left(?: over)?|whatever is left|everything else|the balance|the leftovers?)\b"
+REST = (r"\b(?:the rest|the remainder|what(?:'s| is) left(?: over)?|whatever is left|everything else|the balance|"
+        r"the leftovers?|loput|lopun|loppuosa\w*|jäljellä oleva\w*|jäljelle jäävä\w*)\b")   # "käytä 70 % ja säästä loput"
 
 
 def share_of(text: str, budget_keur: float | None) -> float | None:
@@ -128,7 +129,8 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     low = text.lower()
     # "spend at most 70 % and keep the rest in reserve": the reserve is the rest, the share said is spent
     unspent = bool(re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", low)) and \
-        not re.search(REST + r".*\b(?:" + lexicon.unspent_pattern() + r")\b", low)
+        not re.search(REST + r".*\b(?:" + lexicon.unspent_pattern() + r")\b|"   # "… and save the rest", "säästä loput"
+                      r"\b(?:" + lexicon.unspent_pattern() + r")(?:\s+\S+){0,2}?\s+" + REST, low)
     money = money_amounts(text)
     # a fraction or per cent inside an amount of money ("half a million of the €800 000") is no share
     bare = "".join(" " if any(m.start <= k < m.end for m in money) else ch for k, ch in enumerate(low))
@@ -811,9 +813,13 @@ class _Said:
 
 
 def _budget_share(x: _Said) -> list[dict[str, Any]] | None:
+    # "säästä kolmasosa", "keep 10 % in reserve": a share kept back is money when it is of no plan noun
+    # ("leave a quarter of the parcels unused" is a share of the plan, asked by the next rule)
     reserve = re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", x.low) and \
-        (lexicon.percentages(x.low) or re.search(r"\b(?:" + lexicon.fraction_pattern() + r")\b", x.low))
-    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap|budjet\w*|rahaa)\b", x.low) \
+        (lexicon.percentages(x.low) or re.search(r"\b(?:" + lexicon.fraction_pattern() + r")\b", x.low)) and \
+        not PLAN_NOUN.search(x.low)
+    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap|budjet\w*|rahaa|raho\w*|"
+                 r"rahoi\w*|varo\w*)\b", x.low) \
             or reserve or money_amounts(x.t):   # "keep twenty per cent in reserve"
         share = share_of(x.t, x.budget_keur)
         if share is not None and 0 < share <= 1:
@@ -823,6 +829,9 @@ def _budget_share(x: _Said) -> list[dict[str, Any]] | None:
     return None
 
 
+#: the plan's own nouns (candidates, in English and Finnish cases): a share "of the parcels" is of the plan, no money
+PLAN_NOUN = re.compile(r"\b(?:(?:" + ID_NOUN + r")s?|" + UNIT_NOUNS + r"|korttel\w*|tontt?\w*|linkk?\w*|tei\w*|tie\w*|"
+                       r"latausasem\w*|paik\w*)\b", re.I)
 COUNT_OR_DIGITS = r"(?:\d+|" + lexicon.count_pattern() + r")"
 #: a share in Finnish words ("vähintään kolmannes viheralueeksi", "puolet puistoiksi")
 FI_SHARE = r"puolet|puolikas|kolmannes|kolmanneks\w*|neljännes|neljänneks\w*|viidennes|viidenneks\w*"

@@ -1050,3 +1050,34 @@ def test_an_order_without_a_term_first_is_no_emphasis(text, task):
 def test_a_finnish_term_word_as_a_land_use_is_asked(text, task, expect):
     with pytest.raises(Ambiguous, match=f"but not '{expect}'"):
         parse(text, task, 700.0)
+
+
+NINTH_HALF_CLASSES = [
+    # a budget share said as what is left unspent, Finnish and English: a cap of the rest (numbers from the lexicon)
+    ("jätä neljännes budjetista käyttämättä", "station", [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Säästäkää kolmasosa.", "land", [("budget_share_max", None, None, None, 0.6667, None)]),
+    ("säästä kaksi viidennestä budjetista", "road", [("budget_share_max", None, None, None, 0.6, None)]),
+    ("pidä 10 % budjetista varalla", "land", [("budget_share_max", None, None, None, 0.9, None)]),
+    ("jätä kymmenennes rahoista käyttämättä", "station", [("budget_share_max", None, None, None, 0.9, None)]),
+    ("leave a fifth of the money unspent", "road", [("budget_share_max", None, None, None, 0.8, None)]),
+    ("keep 15 % in reserve", "station", [("budget_share_max", None, None, None, 0.85, None)]),
+    # the rest kept back, either order: the share said is what is spent
+    ("käytä 70 % ja säästä loput", "land", [("budget_share_max", None, None, None, 0.7, None)]),
+    ("spend 60 % and save the rest", "road", [("budget_share_max", None, None, None, 0.6, None)]),
+]
+
+
+@pytest.mark.parametrize("text, task, expect", NINTH_HALF_CLASSES)
+def test_ninth_half_classes(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, task, said", [
+    # a share kept back "of the parcels" is a share of the plan, never money
+    ("leave a quarter of the parcels unused", "land", "a quarter"),
+    ("säästä kolmannes kortteleista puistoiksi", "land", "kolmannes"),
+    ("vähintään viidennes viheralueeksi", "land", "viidennes"),
+])
+def test_a_share_of_the_plan_kept_back_is_no_budget(text, task, said):
+    with pytest.raises(Ambiguous, match=f"'{said}' is a share of the plan"):
+        parse(text, task, 700.0)
