@@ -419,7 +419,7 @@ def unspent_pattern() -> str:
 __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "category_land_nouns_pattern", "comparisons",
            "count_pattern", "count_value",
            "distance_re", "distances", "edge_nouns_pattern", "facility_terms", "fraction_pattern", "fraction_value",
-           "fuzzy_words",
+           "fuzzy_words", "generic_kind_nouns_pattern", "kind_nouns",
            "id_nouns_pattern", "is_finnish", "is_number_word", "landmark_nouns_pattern", "load", "metres",
            "money_words", "name_case_endings", "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds",
            "target_aliases", "task_label",
@@ -439,3 +439,18 @@ def unread_type_pattern(task: str) -> str:
 def not_names() -> frozenset[str]:
     """Capitalised words that are never a place (sentence starts, verbs, fillers), lower-case."""
     return frozenset(load("tasks")["unread"]["not_names"])
+
+
+def kind_nouns() -> tuple[tuple[str, tuple[str, ...], dict[str, tuple[str, ...] | None]], ...]:
+    """(regex, feature kinds, tag filter) of each kind noun a planner may put after a data name ("the
+    Albert Edelfelt statue", "Kumparepuisto park"): the kind agrees with a feature of one of those kinds
+    or with one of those tags (a value list None: any value)."""
+    return tuple((_either(k.get("en"), k.get("fi")), tuple(k.get("kinds") or ()),
+                  {t: tuple(v) if v else None for t, v in (k.get("tags") or {}).items()})
+                 for k in load("facilities")["kind_nouns"])
+
+
+def generic_kind_nouns_pattern() -> str:
+    """Regex (no groups) of the generic nouns after a data name that fit any feature ("place", "paikka")."""
+    u = load("facilities")["generic_kind_nouns"]
+    return _either(u.get("en"), u.get("fi"))

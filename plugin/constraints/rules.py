@@ -712,20 +712,50 @@ def _finnish_places(t: str) -> str:
 
 
 #: "Kluuvi: max two chargers", "Kiasma: no charger within 200 m": a name fronted with a colon
-FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)(?:\s*:|\s+[—–-])\s+(.+)$")
+#: the signs that front a place: a colon, a dash, an arrow ("Kumparepuisto → no stations …")
+FRONT_SIGN = r"(?:\s*:|\s+[—–-]|\s*(?:→|->|⇒|=>))"
+FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)" + FRONT_SIGN + r"\s+(.+)$")
+#: the outline of a place said as a noun ("its outline", "the park's edge", "the building's footprint")
+EDGE_WORDS = r"(?:outer\s+)?(?:" + lexicon.edge_nouns_pattern() + r"|footprints?)"
 #: "Majavankatu — we'd like at least one upgrade within 500 m of it", "As for Kiasma, no chargers within
-#: 200 m of it": a place fronted, then "it" where the place stands in the rest
-FRONTED_IT = re.compile(r"^(?:(?i:as for|about|regarding|concerning)\s+)?([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)"
-                        r"(?:\s*[:,]|\s+[—–-])\s+(.+\b(?i:of|from|in|inside|around|near|off|outside|by|to|into)\s+)it\b(.*)$")
+#: 200 m of it", "UPM building: max 1 station within 200 m of its outline", "Kumparepuisto → none within
+#: 200 m of the park's edge": a place fronted, then "it", "its <edge>" or "the <kind>'s <edge>" where the
+#: place stands in the rest (the edge said: the place's outline, which the resolver measures from)
+FRONTED_IT = re.compile(r"^(?:(?i:as for|about|regarding|concerning|for)\s+)?(?i:the\s+)?"
+                        r"([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)"
+                        r"(?:" + FRONT_SIGN + r"|\s*,)\s+(.+\b(?i:of|from|in|inside|around|near|off|outside|by|to|into)\s+)"
+                        r"(?:(?P<its>(?i:its)\s+(?P<e1>" + EDGE_WORDS + r"))|(?i:the)\s+(?P<kind>[a-zåäö]+)(?:['’]s)?\s+"
+                        r"(?P<e2>" + EDGE_WORDS + r")|it)\b(?P<tail>.*)$")
+#: Finnish "… 200 metrin säteellä sen reunasta" / "sen reunasta 200 metrin säteellä" (from its edge), "siitä"
+#: (from it): said the English way, for a fronted place ("Kumparepuisto: ei latausasemia …")
+FI_ITS = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|"
+                    r"sisällä|sisälle|päässä|päähän)\s+(?:sen\s+(?:ulko)?(?:reuna|raja|laida)\w*|siitä)\b|"
+                    r"\bsen\s+(?:ulko)?(?:reuna|raja|laida)\w*\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+"
+                    r"(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|sisällä|sisälle|päässä|päähän)")
+
+
+def _finnish_its(t: str) -> str:
+    """"sen reunasta 200 metrin säteellä" → "within 200 m of its edge" (for ``FRONTED_IT``)."""
+    def said(m: re.Match) -> str:
+        n, u = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        unit = "km" if u.startswith("k") else "m"
+        return f"within {n} {unit} of " + ("it" if m.group(0).rstrip().endswith("siitä") else "its edge")
+    return FI_ITS.sub(said, t)
+
+
 NOT_A_PLACE = re.compile(r"\b(?:note|rule|goal|also|budget|money|instruction|constraint|plan|priority|weight|"
                          r"then|and|but|or)\b", re.I)
 
 
-def _place_head(head: str, rest: str) -> bool:
+def _place_head(head: str, rest: str, referred: bool = False) -> bool:
     """Whether fronted words can be a place: no id, score term, emphasis, type or keyword, and no
-    other place named in the rest ("Kluuvi: none within 200 m of Kiasma" is left as it is)."""
+    other place named in the rest ("Kluuvi: none within 200 m of Kiasma" is left as it is). A name of
+    two capitalised words that the rest refers back to (``referred``: "… of its outline") may hold a
+    type word ("Otsolan Koulu -> … of its outline"): it is a name, no type."""
+    named = referred and len(re.findall(r"(?<![\w'’-])[A-ZÅÄÖ]", head)) >= 2
     return not (ID_REF.search(head) or RAW_ID.search(head) or EMPH.search(head) or NOT_A_PLACE.search(head) or
-                any(term_of(head, task) for task in TERMS) or any(type_of(head, task) for task in TERMS) or
+                any(term_of(head, task) for task in TERMS) or
+                (not named and any(type_of(head, task) for task in TERMS)) or
                 re.search(r"\b(?:of|from|near|around|inside|outside|in|within \S+ \S+ of)\s+[A-ZÅÄÖ]", rest))
 
 
@@ -760,9 +790,15 @@ def _fronted_place(t: str) -> str:
     subject ("Kiasma needs at least two chargers within 400 m"), or off-limits ("Kluuvi is off-limits
     for chargers" → "no chargers inside Kluuvi"). Not an id ("Parcel 2: school"), a score term or
     emphasis ("Emphasis: travel time"), or a keyword."""
-    it = FRONTED_IT.match(t)
-    if it and not NOT_A_SUBJECT.search(it.group(1)) and _place_head(it.group(1), it.group(2) + it.group(3)):
-        return f"{it.group(2)}{it.group(1)}{it.group(3)}"
+    it = FRONTED_IT.match(_finnish_its(t))
+    # the head's first word only: "UPM building", "the Lohi block" end in a noun that is no subject's
+    if it and not NOT_A_SUBJECT.search(it.group(1).split()[0]) and _place_head(it.group(1), it.group(2) + it.group("tail"), True):
+        head, kind = it.group(1), it.group("kind")
+        if it.group("its"):          # "of its outline" → "of UPM building's outline"
+            head = f"{head}'s {it.group('e1')}"
+        elif kind:                   # "of the park's edge" → "of Kumparepuisto park's edge" (the resolver checks the kind)
+            head = f"{head}{'' if head.casefold().endswith(kind.casefold()) else ' ' + kind}'s {it.group('e2')}"
+        return f"{it.group(2)}{head}{it.group('tail')}"
     off = OFF_LIMITS.match(t)
     if off and not NOT_A_SUBJECT.search(off.group(1)) and _place_head(off.group(1), ""):
         return f"no {off.group(2) or 'candidates'} inside {off.group(1)}"

@@ -1064,6 +1064,21 @@ NINTH_HALF_CLASSES = [
     # the rest kept back, either order: the share said is what is spent
     ("käytä 70 % ja säästä loput", "land", [("budget_share_max", None, None, None, 0.7, None)]),
     ("spend 60 % and save the rest", "road", [("budget_share_max", None, None, None, 0.6, None)]),
+    # a place fronted (":", "→", "-", ",") and referred back to by its outline: that place's outline (the
+    # resolver reads the name past the nouns, tests/core/test_instruction_names.py)
+    ("Sanomatalo: at most two chargers within 300 m of its outline", "station",
+     [("count_max", "Sanomatalo's outline", 300.0, 2, None, None)]),
+    ("Kumparepuisto → no new links within 150 m of the park's edge", "road",
+     [("exclude_near", "Kumparepuisto park's edge", 150.0, None, None, None)]),
+    ("As for the Lohi block, no offices within 100 m of its boundary", "land",
+     [("exclude_near", "Lohi block's boundary", 100.0, None, None, None)]),
+    ("Kiasma -> at least one charger within 250 m of it", "station", [("count_min", "Kiasma", 250.0, 1, None, None)]),
+    ("The Kirahvi building - no offices within 120 m of the building's footprint", "land",
+     [("exclude_near", "Kirahvi building's footprint", 120.0, None, None, None)]),
+    ("Kumparepuisto: ei toimistoja 200 metrin säteellä sen reunasta", "land",
+     [("exclude_near", "Kumparepuisto's edge", 200.0, None, None, None)]),
+    ("Heliä: vähintään yksi latausasema sen reunasta 300 metrin säteellä", "station",
+     [("count_min", "Heliä's edge", 300.0, 1, None, None)]),
 ]
 
 
