@@ -420,7 +420,7 @@ __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "category_land_no
            "count_pattern", "count_value",
            "distance_re", "distances", "edge_nouns_pattern", "facility_terms", "fraction_pattern", "fraction_value",
            "fuzzy_words", "generic_kind_nouns_pattern", "kind_nouns",
-           "id_nouns_pattern", "is_finnish", "is_number_word", "landmark_nouns_pattern", "load", "metres",
+           "id_nouns_pattern", "is_finnish", "region_plans", "is_number_word", "landmark_nouns_pattern", "load", "metres",
            "money_words", "name_case_endings", "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds",
            "target_aliases", "task_label",
            "task_name", "task_patterns", "task_terms", "task_types", "type_families", "uncategorised_pattern", "unit_metres",
@@ -438,7 +438,8 @@ def unread_type_pattern(task: str) -> str:
 @cache
 def not_names() -> frozenset[str]:
     """Capitalised words that are never a place (sentence starts, verbs, fillers), lower-case."""
-    return frozenset(load("tasks")["unread"]["not_names"])
+    tasks = load("tasks")
+    return frozenset([*tasks["unread"]["not_names"], *tasks.get("not_names_more", ())])
 
 
 def kind_nouns() -> tuple[tuple[str, tuple[str, ...], dict[str, tuple[str, ...] | None]], ...]:
@@ -454,3 +455,9 @@ def generic_kind_nouns_pattern() -> str:
     """Regex (no groups) of the generic nouns after a data name that fit any feature ("place", "paikka")."""
     u = load("facilities")["generic_kind_nouns"]
     return _either(u.get("en"), u.get("fi"))
+
+
+def region_plans() -> dict[str, str]:
+    """Region key → regex (no groups) of its name in the genitive before a task word ("Kotkan", "Helsingin",
+    "Kotka's"): "Kotkan tiesuunnitelmassa" is the plan of that region, no place."""
+    return dict(load("tasks").get("region_plans", {}))

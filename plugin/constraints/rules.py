@@ -429,6 +429,7 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     text = " ".join(NO_NEGATION.sub(" ", text).split())   # "site 5 in, no matter what": no "no"
     text = NOT_EXCEED.sub("be at most", text)              # "must not exceed three": a bound, never "none"
     text = SPLIT_BOUND.sub(r"\1 than \3 \2", text)         # "not more new links than three": a bound, never "none"
+    text = _drop_region_plan(text)                          # "Kotkan tiesuunnitelmassa": the plan, no name
     if CORRECTED.search(text):   # "link 2 is out? no — keep it in": read whole, the first words would win
         raise Ambiguous(f"'{said}' takes back what it said first: say it once, as you mean it (e.g. 'link 2 in')")
     parts = [p for p in CLAUSES.split(text.strip()) if p.strip()]
@@ -632,7 +633,7 @@ def _plain(text: str) -> str:
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
     t = re.sub(r"(?<![\w.,])(\d+)\s*\+(?![\d\w])", r"at least \1", t)   # "2+ chargers"
     t = re.sub(r"\b(\d+(?:[.,]\d+)?)-(k?m|kilomet(?:er|re)s?|met(?:er|re)s?)\b", r"\1 \2", t, flags=re.I)   # "a 250-metre radius"
-    t = _finnish_places(_fronted_place(_drop_finnish_plan_words(t)))
+    t = _finnish_coverage(_finnish_places(_fronted_place(_drop_finnish_plan_words(t))))
     for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
         t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
     # "no further than 300 m from X", "at most 300 m from X": within 300 m of X (not "kept away")
@@ -688,9 +689,34 @@ FI_PLAN = re.compile("|".join(f"(?:{t['words']['fi']})" for t in lexicon.load("t
 FI_PLAN_CASES = ("ssa", "ssä", "aan", "ään", "lle", "lla", "llä", "hin", "seen")
 
 
+#: a region's name in the genitive and a task word ("Kotkan tiesuunnitelmassa", "in Kotka's road plan"): the
+#: plan of the region, no place (``Kotkan`` was read as a name); resources/lexicon/tasks.json ``region_plans``
+REGION_GENITIVE = "|".join(f"(?:{rx})" for rx in lexicon.region_plans().values())
+REGION_PLAN = re.compile(r"(?:\b(?i:in|for|of)\s+(?:the\s+)?)?(?<![\w'’-])(?:" + REGION_GENITIVE + r")\s+"
+                         r"(?:(?i:road|station|charging|charger|land[- ]use|land|parcel)\s+plans?\b|(?P<fi>[\w-]+))"
+                         r"[:,]?")
+
+
+def _drop_region_plan(t: str) -> str:
+    """"Kotkan tiesuunnitelmassa enintään …" → "enintään …" (``REGION_PLAN``)."""
+    return " ".join(REGION_PLAN.sub(lambda m: m.group(0) if m.group("fi") and not FI_PLAN.fullmatch(m.group("fi"))
+                                    else " ", t).split())
+
+
+def region_of_plan(t: str) -> str | None:
+    """The region whose plan the text names ("Kotkan tiesuunnitelmassa" → kotka), None when none."""
+    m = next((m for m in REGION_PLAN.finditer(t) if not m.group("fi") or FI_PLAN.fullmatch(m.group("fi"))), None)
+    if m is None:
+        return None
+    return next((k for k, rx in lexicon.region_plans().items() if re.search(rf"(?<![\w'’-])(?:{rx})", m.group(0))), None)
+
+
 def _drop_finnish_plan_words(t: str) -> str:
     """"Tiesuunnitelmaan saa käyttää …" → "saa käyttää …": the plan in a case ending is no place (it was
-    read as "inside Tiesuunnitelma" or asked as an unread name)."""
+    read as "inside Tiesuunnitelma" or asked as an unread name); so is the region's plan ("Kotkan
+    tiesuunnitelmassa", which the interpreter checks against the instance's region)."""
+    t = _drop_region_plan(t)
+
     def plan(m: re.Match) -> str:
         w = m.group(0)
         return "" if w.casefold().endswith(FI_PLAN_CASES) and FI_PLAN.fullmatch(w) else w
@@ -709,6 +735,35 @@ def _finnish_places(t: str) -> str:
     t = FI_INSIDE.sub(lambda m: f"inside {m.group(1)}", t)
     t = re.sub(r"\bvain\b", "only", t)   # "uusia teitä vain Ristinkallion sisälle": new links only inside it
     return re.sub(r"(?:^|(?<=\s))(?:[Ee]i|[Ää]lä)\b", "no", t)
+
+
+#: Finnish coverage: every home or block (as the subject: "jokainen asuinkortteli", "kaikista kortteleista",
+#: "jokaisella korttelilla"; never "jokaisessa korttelissa", in every block), a distance bounded above, one
+#: kind of place ("… enintään 500 metrin päässä koulutontista", "… alle 400 m puistoon")
+FI_EVERY = re.compile(r"(?<![\w-])(?:jokainen|jokaisesta|jokaisella|jokaiselta|jokaisen|kaikki|kaikista|kaikilla|kaikilta|"
+                      r"kaikkien|joka)\s+(?:[\w-]+\s+)?(?:asuin\w*|korttel\w*|kodi\w*|kode\w*|koti\w*|kote\w*|asun\w*|"
+                      r"asukk\w*|asukka\w*|talou\w*)(?<!ssa)(?<!ssä)\b", re.I)
+FI_UPPER = re.compile(r"\b(?:at most|alle|max(?:imum)?|within|päässä|päähän|säteel(?:lä|le)|etäisyydel(?:lä|le)|sisällä)\b",
+                      re.I)
+FI_LOWER = re.compile(r"\b(?:at least|yli|more than|over|kauempana|vähemmän|enemmän)\b", re.I)
+
+
+def _finnish_coverage(t: str) -> str:
+    """"jokainen asuinkortteli enintään 500 metrin päässä koulutontista" → "every residential block within
+    500 m of a school" (was not read); anything else about the blocks (a count, a name, a lower bound) is
+    left as it is."""
+    from .resolve import category_of
+
+    every = FI_EVERY.search(t)
+    found = lexicon.distances(t)
+    if not every or len(found) != 1 or FI_LOWER.search(t) or not FI_UPPER.search(t):
+        return t
+    rest = t[:every.start()] + " " + t[every.end():found[0].start] + " " + t[found[0].end:]
+    words = re.findall(r"[^\W\d_][\w-]*", rest)
+    if re.search(r"\d", rest) or any(lexicon.is_number_word(w) or w[0].isupper() for w in words[1:]):
+        return t   # a count or a name: not every block's distance
+    cats = {c for w in words if (c := category_of(w))}
+    return f"every residential block within {found[0].metres:g} m of a {cats.pop()}" if len(cats) == 1 else t
 
 
 #: "Kluuvi: max two chargers", "Kiasma: no charger within 200 m": a name fronted with a colon
@@ -1134,6 +1189,35 @@ def _except(x: _Said) -> list[dict[str, Any]] | None:
     return None
 
 
+#: a wish said softly ("it would not hurt to have more than 3 chargers", "ideally", "would be nice", Finnish
+#: "ei haittaisi", "olisi kiva"): no constraint, which always holds (it was applied as a hard bound of at least 4)
+SOFT_WISH = re.compile(r"\b(?:(?:it\s+)?(?:would|could|will|does|should)(?:n['’]?t|\s+not)\s+(?:hurt|harm|be bad|be a bad "
+                       r"thing|go amiss)|no harm in|(?:would|wouldn['’]?t|would not)\s+mind|(?:it\s+)?would be (?:nice|good|"
+                       r"great|lovely|handy|a plus|a bonus)|nice to have|a bonus|ideally|preferabl[ey]|if convenient|"
+                       r"ei (?:haittaisi|olisi pahitteeksi)|olisi (?:kiva|mukava|hyvä)|kiva jos|mieluiten|"
+                       r"ihannetapauksessa)\b", re.I)
+
+
+def _soft_wish(x: _Said) -> list[dict[str, Any]] | None:
+    """"it would not hurt to have more than 3 chargers": a wish, never a hard bound — an emphasis when it
+    names a score term ("ideally prioritise coverage"), else asked."""
+    soft = SOFT_WISH.search(x.text) or SOFT_WISH.search(x.t)   # "Ei haittaisi": before "ei" is read as "no"
+    if soft is None:
+        return None
+    emphasis = _emphasis(x)
+    if emphasis:
+        return emphasis
+    try:   # "a charger by the Ateneum would be good": how near is asked first (a NeedsDistance goes up)
+        _near_place(x)
+    except NeedsDistance:
+        raise
+    except Ambiguous:
+        pass
+    raise Ambiguous(f"'{soft.group(0)}' makes it a wish, and a constraint here always holds: say it without "
+                    f"'{soft.group(0)}' (e.g. 'at least 4 …') if it must hold, or as an emphasis (e.g. 'prioritise "
+                    f"{TERMS[x.task][0][0].replace('_', ' ') if TERMS.get(x.task) else 'coverage'}') to lean the plan that way")
+
+
 def _vague(x: _Said) -> list[dict[str, Any]] | None:
     """"make it greener": no measurable target, asked."""
     if re.search(r"\b(greener|better|nicer|safer|cheaper|more (?:green|sustainable|liveable|livable)|improve it|"
@@ -1159,6 +1243,7 @@ class Rule:
 #: compound), and its id goes into each constraint it makes (``rule``)
 RULES: tuple[Rule, ...] = (
     Rule("ask.except", _except, "nothing but parks inside Kluuvi", "land", ()),
+    Rule("ask.soft_wish", _soft_wish, "it would not hurt to have more than 3 chargers", "station", ()),
     Rule("budget.share", _budget_share, "Of the €900k, hold back €180k.", "road", ("budget_share_max",)),
     Rule("ask.share_of_kind", _share_of_kind, "at least a third of the parcels green", "land", ()),
     Rule("emphasis.term", _emphasis, "give priority to short waiting times", "station", ("emphasis",)),

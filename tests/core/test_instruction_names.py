@@ -298,3 +298,11 @@ def test_a_name_and_a_kind_noun_that_disagrees_is_asked(region, task, text, said
 def test_a_kind_noun_never_makes_a_part_or_look_alike_of_another_name_a_name(text):
     it = interpret(text, small("station"))
     assert not it.constraints and "not in the helsinki data" in it.clarification
+
+
+def test_a_region_plan_is_the_instance_region_or_asked():
+    # "Kotkan tiesuunnitelmassa": the plan of Kotka, no name "Kotkan"; said of a Helsinki instance, asked
+    (c,) = interpret("Kotkan tiesuunnitelmassa enintään kolme uutta tietä", kotka("road")).constraints
+    assert c["kind"] == "count_max" and c["count"] == 3 and c["type"] == "new" and "target" not in c
+    it = interpret("Kotkan tiesuunnitelmassa enintään kolme uutta tietä", small("road"))
+    assert not it.constraints and "about the kotka plan" in it.clarification

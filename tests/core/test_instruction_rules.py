@@ -1096,3 +1096,55 @@ def test_ninth_half_classes(text, task, expect):
 def test_a_share_of_the_plan_kept_back_is_no_budget(text, task, said):
     with pytest.raises(Ambiguous, match=f"'{said}' is a share of the plan"):
         parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text, task, said", [
+    # a soft wish is never a hard bound: asked (it was applied as at least 4)
+    ("it would not hurt to have more than 3 chargers", "station", "it would not hurt"),
+    ("It wouldn't hurt to build more than two new links", "road", "It wouldn't hurt"),
+    ("Ideally at least two schools", "land", "Ideally"),
+    ("preferably no more than one office within 300 m of Kiasma", "land", "preferably"),
+    ("olisi kiva jos latausasemia olisi vähintään kolme", "station", "olisi kiva"),
+    ("Ei haittaisi, jos uusia teitä olisi enemmän kuin kaksi", "road", "Ei haittaisi"),
+])
+def test_a_soft_wish_is_asked_never_a_hard_bound(text, task, said):
+    with pytest.raises(Ambiguous, match=f"'{said}' makes it a wish"):
+        parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # a soft wish with a score term is an emphasis, itself soft
+    ("it would be nice to prioritise coverage", "station", [("emphasis", None, None, None, None, "coverage")]),
+    ("ideally, focus on connectivity", "road", [("emphasis", None, None, None, None, "connectivity")]),
+    # Finnish coverage sentences: every block (the subject) within a distance of a kind of place
+    ("jokainen asuinkortteli enintään 500 metrin päässä koulutontista", "land",
+     [("coverage", "school", 500.0, None, None, None)]),
+    ("kaikista kortteleista alle 400 m puistoon", "land", [("coverage", "green", 400.0, None, None, None)]),
+    ("Jokaisesta asuinkorttelista enintään 600 metriä kouluun", "land", [("coverage", "school", 600.0, None, None, None)]),
+    ("Jokaisella asuinkorttelilla pitää olla koulu 500 metrin säteellä", "land",
+     [("coverage", "school", 500.0, None, None, None)]),
+    ("Kaikilla kodeilla on apteekki alle 700 metrin päässä", "land", [("coverage", "clinic", 700.0, None, None, None)]),
+    ("jokainen asuinkortteli enintään 800 metrin päässä latausasemasta", "station",
+     [("coverage", "charging", 800.0, None, None, None)]),
+    # a region's genitive and a task word: the region's plan, no name
+    ("Kotkan tiesuunnitelmassa enintään kolme uutta tietä", "road", [("count_max", None, None, 3, None, None)]),
+    ("Helsingin latausasemasuunnitelmaan vähintään kaksi latausasemaa 400 metrin säteellä Kiasmasta", "station",
+     [("count_min", "Kiasma", 400.0, 2, None, None)]),
+    ("Karhulan maankäyttösuunnitelmassa enintään kaksi toimistoa", "land", [("count_max", None, None, 2, None, None)]),
+    ("In Kotka's road plan, at most two new links", "road", [("count_max", None, None, 2, None, None)]),
+])
+def test_ninth_half_left_alone_classes(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text", [
+    # Finnish sentences about every block that are no coverage: a lower bound, a name
+    "jokaisesta korttelista vähintään 300 m puistoon",
+    "Jokainen asuinkortteli korkeintaan 400 m päässä Kiasmasta",
+])
+def test_finnish_sentences_about_every_block_that_are_no_coverage(text):
+    try:
+        got = parse(text, "land", 700.0)
+    except (Ambiguous, NoRule):
+        return
+    assert all(c["kind"] != "coverage" for c in got)
