@@ -494,8 +494,12 @@ def _known_words() -> tuple[frozenset[str], tuple[str, ...]]:
         if isinstance(v, list):
             return [s for x in v for s in strings(x)]
         return []
+    # the nouns of a place's kind and the regions' genitives name places ("Museokatu", "Helsingin yliopisto"):
+    # a capitalised one may be a name, so they are no words of ours here
+    placeish = {"kind_nouns", "generic_kind_nouns", "region_plans"}
     for name in ("facilities", "tasks", "numbers", "measures"):
-        sources += [s for k, v in lexicon.load(name).items() if not k.startswith("_") for s in strings(v)]
+        sources += [s for k, v in lexicon.load(name).items() if not k.startswith("_") and k not in placeish
+                    for s in strings(v)]
     words, stems = set(), set()
     for src in sources:
         for m in re.finditer(r"(?<![\\?])\b([a-zåäö]{2,})(\\w\*|\[)?", src):

@@ -239,6 +239,19 @@ def test_one_reading_of_finnish_stems(region, written, linking, stem):
     assert name_index(region).case_stem(written, linking_vowel=linking) == stem
 
 
+def _instance(region: str, task: str):
+    """The small instance (seed 0) of ``region`` and ``task``."""
+    return small(task) if region == "helsinki" else kotka(task)
+
+
+def _read_as_one(region: str, task: str, text: str) -> dict:
+    """The one constraint ``text`` is read as on the small instance of ``region`` and ``task`` (no question)."""
+    it = interpret(text, _instance(region, task))
+    assert it.clarification is None, it.clarification
+    (c,) = it.constraints
+    return c
+
+
 @pytest.mark.parametrize("region, task, text, name", [
     # a place fronted (":", "→", "-", ",") and referred back to by its outline: that place, measured from its
     # outline, and the reply says so (issue 29, ninth half)
@@ -250,11 +263,8 @@ def test_one_reading_of_finnish_stems(region, written, linking, stem):
     ("kotka", "station", "Otsolan Koulu -> at most one charger within 250 m of its outline", "Otsolan Koulu"),
 ])
 def test_a_fronted_place_referred_back_to_by_its_outline_is_that_place(region, task, text, name):
-    inst = small(task) if region == "helsinki" else kotka(task)
-    it = interpret(text, inst)
-    assert it.clarification is None, it.clarification
-    (c,) = it.constraints
-    (alone,) = interpret(f"no candidates within 100 m of {name}", inst).constraints
+    c = _read_as_one(region, task, text)
+    (alone,) = interpret(f"no candidates within 100 m of {name}", _instance(region, task)).constraints
     assert c["target"]["name"] == name and c["geometry"] == alone["geometry"]
     assert c["geometry"].startswith(("POLYGON", "MULTIPOLYGON"))   # the outline, not a point
     assert f"measured from the outline of {name}" in c["note"]
@@ -272,10 +282,7 @@ def test_a_fronted_place_referred_back_to_by_its_outline_is_that_place(region, t
     ("kotka", "land", "no offices within 150 m of the Kumparepuisto place", "Kumparepuisto"),   # a generic noun
 ])
 def test_a_name_and_a_kind_noun_that_agrees_is_that_name(region, task, text, name):
-    inst = small(task) if region == "helsinki" else kotka(task)
-    it = interpret(text, inst)
-    assert it.clarification is None, it.clarification
-    (c,) = it.constraints
+    c = _read_as_one(region, task, text)
     assert c["target"]["name"] == name
 
 
@@ -288,8 +295,7 @@ def test_a_name_and_a_kind_noun_that_agrees_is_that_name(region, task, text, nam
     ("kotka", "station", "at most one charger within 200 m of the Otsolan Koulu statue", "a public building, not a statue"),
 ])
 def test_a_name_and_a_kind_noun_that_disagrees_is_asked(region, task, text, said):
-    inst = small(task) if region == "helsinki" else kotka(task)
-    it = interpret(text, inst)
+    it = interpret(text, _instance(region, task))
     assert not it.constraints and said in it.clarification
 
 
