@@ -104,13 +104,20 @@ BOUND_AFTER = r"(?!\s+(?:more|fewer|less|later|further|farther|closer)\b)"
 NOT_MONEY = r"(?![\s\u202f]\d{3}\b|\s*(?:k\b|€|eur\w*\b|thousand|million|m€))"
 
 
+#: Finnish candidate nouns after a count ("2 latausasemaa", "kolme tonttia", "kaksi uutta tietä"): a count of them
+#: ("jätä 2 latausasemaa … Kiasmasta" was read as at least one)
+FI_UNIT_NOUNS = (r"(?:latausasem\w*|latauspist\w*|latauspaik\w*|tontt\w*|tontte\w*|korttel\w*|linkk\w*|linkke\w*|"
+                 r"tietä|teitä|katua|katuja|paikkaa|kohdetta)\b")
+
+
 def count_of(text: str) -> int | None:
     m = re.search(r"\b(?:at least|at most|no more than|not more than|max(?:imum)?(?: of)?|min(?:imum)?(?: of)?|"
                   r"up to|exactly|only|need|get|place|build|keep|allow|than|just)\s+(\d+|" +
                   lexicon.count_pattern() + r")\b" + NOT_A_MEASURE + BOUND_AFTER, text, re.I)
     if m:
         return _count_word(m.group(1))
-    m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:(?:new|more|ev|\w+)\s+)?" + UNIT_NOUNS, text, re.I)
+    m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:(?:new|more|ev|\w+)\s+)?(?:" + UNIT_NOUNS + "|"
+                  + FI_UNIT_NOUNS + r")", text, re.I)
     if m:
         return _count_word(m.group(1))
     # "two at most around X", "3 max": the bound after the count, no noun between

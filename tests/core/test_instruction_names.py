@@ -280,6 +280,7 @@ def test_a_fronted_place_referred_back_to_by_its_outline_is_that_place(region, t
     ("kotka", "station", "at least one charger within 300 m of the Otsolan Koulu building", "Otsolan Koulu"),
     ("kotka", "road", "no new links within 150 m of the Kumparepuisto park", "Kumparepuisto"),
     ("kotka", "land", "no offices within 150 m of the Kumparepuisto place", "Kumparepuisto"),   # a generic noun
+    ("helsinki", "station", "Senaatintori, no chargers within 100 m of the square's edge", "Senaatintori"),
 ])
 def test_a_name_and_a_kind_noun_that_agrees_is_that_name(region, task, text, name):
     c = _read_as_one(region, task, text)

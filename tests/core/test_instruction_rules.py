@@ -1132,6 +1132,11 @@ def test_a_soft_wish_is_asked_never_a_hard_bound(text, task, said):
      [("count_min", "Kiasma", 400.0, 2, None, None)]),
     ("Karhulan maankäyttösuunnitelmassa enintään kaksi toimistoa", "land", [("count_max", None, None, 2, None, None)]),
     ("In Kotka's road plan, at most two new links", "road", [("count_max", None, None, 2, None, None)]),
+    # a bare count before a Finnish candidate noun is that count (it was read as at least one)
+    ("jätä 2 latausasemaa 300 metrin säteelle Kiasmasta", "station", [("count_min", "Kiasma", 300.0, 2, None, None)]),
+    ("sijoita kolme latausasemaa 400 metrin säteelle Kumparepuistosta", "station",
+     [("count_min", "Kumparepuisto", 400.0, 3, None, None)]),
+    ("rakenna kaksi uutta tietä 500 metrin säteelle Kiasmasta", "road", [("count_min", "Kiasma", 500.0, 2, None, None)]),
 ])
 def test_ninth_half_left_alone_classes(text, task, expect):
     assert brief(parse(text, task, 700.0)) == expect
