@@ -1168,6 +1168,22 @@ def _none_of_type(x: _Said) -> list[dict[str, Any]] | None:
     return None
 
 
+#: a bound for each block or parcel ("at most 2 offices per block", "each block at most 2 offices", "jokaisessa
+#: korttelissa enintään 2 toimistoa"): no constraint holds a count per unit (it was read as a total)
+PER_UNIT = re.compile(r"\b(?:per|each|every|jokai\w+|kaik\w+)\s+(?:residential\s+|single\s+)?(?:blocks?|parcels?|plots?|"
+                      r"districts?|neighbou?rhoods?|areas?|korttel\w*|tont\w*|alue\w*|kaupunginosa\w*)\b", re.I)
+
+
+def _per_unit(x: _Said) -> list[dict[str, Any]] | None:
+    """"at most 2 offices per block": a count for each block, which no constraint holds: asked."""
+    unit = PER_UNIT.search(x.t)
+    if unit and not x.dist and count_of(x.t) is not None:
+        raise Ambiguous(f"'{unit.group(0)}' asks for a count in each one, which no constraint here holds (a count is "
+                        "over the whole plan or within a distance of a place): say it as a total, e.g. 'at most 2 "
+                        "offices in total', or for one place, e.g. 'at most 2 offices inside Kluuvi'")
+    return None
+
+
 def _counts(x: _Said) -> list[dict[str, Any]] | None:
     """"at least one parcel must be allocated to school", "max 1 hospital_l"."""
     cnt, low, typ = count_of(x.t), x.low, x.typ
@@ -1262,6 +1278,7 @@ RULES: tuple[Rule, ...] = (
     Rule("coverage.homes", _coverage, "no household should live more than 600 m away from a clinic", "land",
          ("coverage",)),
     Rule("ids.lock", _ids, "keep site 3 but drop site 9", "station", ("lock_in", "lock_out")),
+    Rule("ask.per_unit", _per_unit, "at most 2 offices per block", "land", ()),
     Rule("near.place", _near_place, "≤ 1 charger within 150 m of Ateneum", "station", ("count_max",)),
     Rule("area.inside", _inside_area, "all chargers inside Kluuvi, none outside it", "station", ("inside_area",)),
     Rule("area.avoid", _avoid_area, "avoid Kaisaniemen puisto", "station", ("outside_area",)),

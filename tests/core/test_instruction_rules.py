@@ -1153,3 +1153,16 @@ def test_finnish_sentences_about_every_block_that_are_no_coverage(text):
     except (Ambiguous, NoRule):
         return
     assert all(c["kind"] != "coverage" for c in got)
+
+
+@pytest.mark.parametrize("text, task", [
+    # a count for each block, parcel or district is no total: asked (it was applied as a bound on the whole plan)
+    ("at most 2 offices per block", "land"),
+    ("each block at most 2 offices", "land"),
+    ("jokaisessa korttelissa enintään 2 toimistoa", "land"),
+    ("at least one charger in every district", "station"),
+    ("korkeintaan yksi uusi tie jokaiselle alueelle", "road"),
+])
+def test_a_count_per_unit_is_asked_never_a_total(text, task):
+    with pytest.raises(Ambiguous, match="a count in each one"):
+        parse(text, task, 700.0)
