@@ -850,6 +850,22 @@ NOT_A_SUBJECT = re.compile(r"\b(?:every|each|all|no|none|any|our|the plan|we|i|y
                            r"everyone|everybody|some|most|residents?|people|" + HOMES + r"s?|" + UNIT_NOUNS + r")\b", re.I)
 
 
+#: "Kluuvi, max two schools": a name fronted with a comma and then a bound (a sentence adverb before a comma,
+#: "Finally, at most two …", is no name: ``_comma_fronted``)
+COMMA_FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s*,\s+((?:at most|at least|no more than|"
+                           r"not more than|max(?:imum)?|min(?:imum)?|up to|exactly|no|none)\b.+)$")
+
+
+def _comma_fronted(t: str) -> re.Match | None:
+    """``COMMA_FRONTED`` when its first word can start a name: no word of ours, no English inflection."""
+    m = COMMA_FRONTED.match(t)
+    first = m.group(1).split()[0].casefold() if m else ""
+    if m is None or first in lexicon.not_names() or first in _known_words()[0] or INFLECTED.fullmatch(first) \
+            or first.startswith(_known_words()[1]):
+        return None
+    return m
+
+
 def _fronted_place(t: str) -> str:
     """A place fronted said the usual way round: with a colon ("Kluuvi: max two chargers" → "max two
     chargers inside Kluuvi", "Kiasma: none within 200 m" → "none within 200 m of Kiasma"), as the
@@ -868,7 +884,7 @@ def _fronted_place(t: str) -> str:
     off = OFF_LIMITS.match(t)
     if off and not NOT_A_SUBJECT.search(off.group(1)) and _place_head(off.group(1), ""):
         return f"no {off.group(2) or 'candidates'} inside {off.group(1)}"
-    m = FRONTED.match(t)
+    m = FRONTED.match(t) or _comma_fronted(t)
     if m is not None:
         head, rest = m.group(1), m.group(2)
     else:

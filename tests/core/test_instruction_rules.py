@@ -1079,6 +1079,12 @@ NINTH_HALF_CLASSES = [
      [("exclude_near", "Kumparepuisto's edge", 200.0, None, None, None)]),
     ("Heliä: vähintään yksi latausasema sen reunasta 300 metrin säteellä", "station",
      [("count_min", "Heliä's edge", 300.0, 1, None, None)]),
+    # a name fronted with a comma and then a bound: within the place, as with a colon; a sentence adverb is no name
+    ("Kluuvi, max two schools", "land", [("count_max", "Kluuvi", None, 2, None, None)]),
+    ("Ristinkallio, at most one new link", "road", [("count_max", "Ristinkallio", None, 1, None, None)]),
+    ("Kiasma, at most one charger within 200 m", "station", [("count_max", "Kiasma", 200.0, 1, None, None)]),
+    ("Finally, at most two schools", "land", [("count_max", None, None, 2, None, None)]),
+    ("Overall, no more than three chargers", "station", [("count_max", None, None, 3, None, None)]),
 ]
 
 
