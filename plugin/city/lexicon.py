@@ -215,7 +215,7 @@ def _numbers() -> dict[str, Any]:
     more = _alternation([*n["units"]["en"], *n["scales"]["en"]])
     words = rf"(?:(?:{thousands}|{hundreds}|{small}|{fi})(?![\s-]+(?:{more})(?!\w)))"
     counts = n["counts"]
-    denoms = n["denominators"]
+    denoms = {**n["denominators"], **n.get("denominators_fi_alone", {})}
     per_cent = [*n["per_cent"]["en"], *n["per_cent"]["fi"]]
     return {"units": units, "scales": scales, "words": words, "counts": counts, "denoms": denoms,
             "fi_units": fi_units, "fi_scales": fi_scales, "per_cent": per_cent}
@@ -288,7 +288,8 @@ def comparisons() -> dict[str, str]:
 def fraction_pattern() -> str:
     """Regex (no groups) of a fraction in words: "half", "a fifth", "two thirds", "three quarters"."""
     n = _numbers()
-    fi_alone = _alternation([d for d in n["denoms"] if d.endswith(("osa", "osaa")) or d == "puolet"])
+    fi_alone = _alternation([d for d in n["denoms"] if d.endswith(("osa", "osaa")) or d == "puolet"
+                             or d in load("numbers").get("denominators_fi_alone", {})])
     return rf"(?:(?:an?|one|{n['words']})\s+(?:{_alternation(n['denoms'])})|half|{fi_alone})"
 
 
@@ -411,14 +412,15 @@ def money_words() -> dict[str, Any]:
 def unspent_pattern() -> str:
     """Regex (no groups) of the words that make an amount the part of the budget not spent
     ("unspent", "hold back", "set aside", "in reserve")."""
-    return load("measures")["money"]["unspent_cue"]
+    money = load("measures")["money"]
+    return "|".join(x for x in (money["unspent_cue"], money.get("unspent_cue_fi")) if x)
 
 
 __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "category_land_nouns_pattern", "comparisons",
            "count_pattern", "count_value",
            "distance_re", "distances", "edge_nouns_pattern", "facility_terms", "fraction_pattern", "fraction_value",
-           "fuzzy_words",
-           "id_nouns_pattern", "is_finnish", "is_number_word", "landmark_nouns_pattern", "load", "metres",
+           "fuzzy_words", "generic_kind_nouns_pattern", "kind_nouns",
+           "id_nouns_pattern", "is_finnish", "region_plans", "is_number_word", "landmark_nouns_pattern", "load", "metres",
            "money_words", "name_case_endings", "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds",
            "target_aliases", "task_label",
            "task_name", "task_patterns", "task_terms", "task_types", "type_families", "uncategorised_pattern", "unit_metres",
@@ -436,4 +438,26 @@ def unread_type_pattern(task: str) -> str:
 @cache
 def not_names() -> frozenset[str]:
     """Capitalised words that are never a place (sentence starts, verbs, fillers), lower-case."""
-    return frozenset(load("tasks")["unread"]["not_names"])
+    tasks = load("tasks")
+    return frozenset([*tasks["unread"]["not_names"], *tasks.get("not_names_more", ())])
+
+
+def kind_nouns() -> tuple[tuple[str, tuple[str, ...], dict[str, tuple[str, ...] | None]], ...]:
+    """(regex, feature kinds, tag filter) of each kind noun a planner may put after a data name ("the
+    Albert Edelfelt statue", "Kumparepuisto park"): the kind agrees with a feature of one of those kinds
+    or with one of those tags (a value list None: any value)."""
+    return tuple((_either(k.get("en"), k.get("fi")), tuple(k.get("kinds") or ()),
+                  {t: tuple(v) if v else None for t, v in (k.get("tags") or {}).items()})
+                 for k in load("facilities")["kind_nouns"])
+
+
+def generic_kind_nouns_pattern() -> str:
+    """Regex (no groups) of the generic nouns after a data name that fit any feature ("place", "paikka")."""
+    u = load("facilities")["generic_kind_nouns"]
+    return _either(u.get("en"), u.get("fi"))
+
+
+def region_plans() -> dict[str, str]:
+    """Region key → regex (no groups) of its name in the genitive before a task word ("Kotkan", "Helsingin",
+    "Kotka's"): "Kotkan tiesuunnitelmassa" is the plan of that region, no place."""
+    return dict(load("tasks").get("region_plans", {}))

@@ -16,8 +16,8 @@ from ..city import lexicon
 from ..errors import InputError
 from ..tasks.base import Instance
 from .compile import by_id, compile_constraints
-from .resolve import Clarify, Resolved, resolve_target
-from .rules import Ambiguous, NeedsDistance, NoRule, parse
+from .resolve import Clarify, Resolved, region_of, resolve_target
+from .rules import Ambiguous, NeedsDistance, NoRule, parse, region_of_plan
 from .schema import TYPE_COLUMNS, schema_errors
 
 SELECTION = re.compile(r"^(?:the\s+)?(?:current\s+|given\s+)?(?:selection|selected(?:\s+(?:features?|area|parcels?|blocks?))?|"
@@ -107,6 +107,10 @@ def read(text: str, inst: Instance, backend=None, model_source: str = "model",
     """(neutral constraints, source, clarification) before resolution; ``rules=False`` asks
     the model directly (the benchmark's model-only rows)."""
     if rules:
+        named, here = region_of_plan(text), region_of(inst)
+        if named and here and named != here:   # "Helsingin tiesuunnitelmassa …" said of a Kotka instance
+            return [], "rules", (f"'{text}' is about the {named} plan, but this instance is of {here}: say it "
+                                 f"without the region, or for a {named} instance")
         try:
             return parse(text, inst.task, inst.budget), "rules", None
         except NeedsDistance as e:

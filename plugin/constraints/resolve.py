@@ -45,6 +45,12 @@ KIND_EDGE_NOUN = re.compile(r"(?:['’]s)?\s+[a-zåäö]+\s+(?:outer\s+)?(?i:" +
 EDGE_OF = re.compile(r"^(?:the\s+)?(?:outer\s+)?(?i:" + lexicon.edge_nouns_pattern() + r")\s+of\s+(?:the\s+)?")
 #: the same nouns before the name: "the city block Lohi", "kortteli Leijona" (the name capitalised)
 PLACE_NOUN_BEFORE = re.compile(r"^(?i:(?:the\s+)?(?:city\s+)?(?:" + lexicon.place_nouns_pattern() + r"))\s+(?=[A-ZÅÄÖ])")
+#: a kind noun after a name that the name lacks ("the Albert Edelfelt statue", "Kumparepuisto park"; lexicon
+#: ``kind_nouns``), or a generic one ("place"): the name is looked up without it, and the kind must agree
+KIND_NOUNS = [(re.compile(rf"(?:{rx})", re.I), kinds, tags) for rx, kinds, tags in lexicon.kind_nouns()]
+GENERIC_KIND = re.compile(rf"(?:{lexicon.generic_kind_nouns_pattern()})", re.I)
+KIND_NOUN_AFTER = re.compile(r"(?:['’]s)?\s+(?:" + "|".join(rx.pattern for rx, _, _ in KIND_NOUNS) + "|"
+                             + GENERIC_KIND.pattern + r")$", re.I)
 STREET_REACH_M = 150.0   # "the school on X street": a school this close to the street
 
 
@@ -163,6 +169,7 @@ def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
         if found is None:
             raise
         f = found
+        _kind_agrees(region, f, text, said)
     geom = _geometry(region, f, area)
     # a distance from a point is said to be one (the data maps no outline of that feature), and one
     # from the building that holds a POI is said to be that
@@ -171,8 +178,66 @@ def _named(region: str, name: str, cat: str | None, area: bool) -> Resolved:
     if not area and point is None and f.kind == "poi" and (f.area is None or f.approximate) \
             and normalise(f.name) not in _poi_outlines(region):
         point = f"distances measured from the outline of the building that holds {f.name}"
+    if point is None and not area and _edge_said(text):   # "within 200 m of its outline": the reply says it is
+        point = f"distances measured from the outline of {f.name} (its edge as the data maps it)"
     note = "; ".join(x for x in (_read_as(said, f), point) if x) or None
     return Resolved(f.name, geom.wkt, f.category if f.kind == "poi" else None, note)
+
+
+def _kind_agrees(region: str, f: NamedFeature, text: str, bare: str) -> None:
+    """Clarify when a kind noun the planner put after the name (``text`` less ``bare``) disagrees with the
+    feature found: "the Albert Edelfelt statue" is the artwork, "Kiasma park" no park (asked); a facility
+    word agrees with the feature's category, a generic noun ("place") with any feature."""
+    removed = text.replace(bare, " ", 1) if bare in text else text
+    for word in re.findall(r"[^\W\d_][\w-]*", re.sub(r"['’]s\b", "", removed)):
+        if word.casefold() in ("the", "a", "an", "of", "city") or GENERIC_KIND.fullmatch(word):
+            continue
+        # every feature of the found name (as its geometry takes them together): one that fits, or one whose
+        # tags say nothing of what it is ("Kansallisarkisto" is a building and an untagged point), is enough
+        same = [g for g in name_index(region).features if normalise(g.name) == normalise(f.name)] or [f]
+        fits = [_kind_of(region, g, word) for g in same]
+        if all(v is False for v in fits):
+            raise Clarify(f"'{text.strip()}': {f.name} in the {region} data is {_what(f)}, not a {word} — which place do "
+                          f"you mean? (say '{f.name}' alone for it)")
+
+
+def _kind_of(region: str, f: NamedFeature, word: str) -> bool | None:
+    """Whether the kind noun ``word`` fits ``f`` (None: ``word`` is no kind noun)."""
+    said_nothing = f.kind in ("poi", "area") and not f.category and not any(f.tag(k) for k in DEFINING_TAGS)
+    for rx, kinds, tags in KIND_NOUNS:
+        if rx.fullmatch(word):
+            if said_nothing:   # an untagged point or area ("Lundqvistin liiketalo"): nothing to disagree with
+                return True
+            if f.kind in kinds or any(f.tag(k) and (vals is None or f.tag(k) in vals) for k, vals in tags.items()):
+                return True
+            if "building" in kinds and f.kind == "poi":   # a shop or office inside a mapped building
+                _, _, tree = _osm_shapes(region)
+                return bool(len(tree.query(shapely.Point(f.x, f.y), predicate="within")))
+            return False
+    cat = category_of(word)
+    return None if cat is None else (said_nothing or f.category == cat)
+
+
+#: the tags that say what a feature is (a kind noun after its name is checked against them)
+DEFINING_TAGS = ("tourism", "leisure", "amenity", "shop", "office", "healthcare", "place", "building", "highway",
+                 "landuse", "natural")
+
+
+def _what(f: NamedFeature) -> str:
+    """What a feature is, from its tags, for a question ("an artwork", "a building", "a park")."""
+    for key in ("tourism", "leisure", "amenity", "shop", "office", "place", "building", "highway"):
+        v = f.tag(key)
+        if v and v not in ("yes",):
+            v = v.replace("_", " ") + (" building" if key == "building" else "")
+            return f"{'an' if v[0] in 'aeiou' else 'a'} {v}"
+    return {"building": "a building", "street": "a street", "place": "a place", "area": "an area"}.get(f.kind, "a place")
+
+
+def _edge_said(text: str) -> bool:
+    """The planner named the place's outline ("UPM building's outline", "the edge of Kumparepuisto park",
+    "the Kiasma footprint")."""
+    return bool(EDGE_NOUN.search(text) or KIND_EDGE_NOUN.search(text) or EDGE_OF.match(text)
+                or re.search(r"\bfootprints?$", text, re.I))
 
 
 def _without_nouns(text: str) -> list[str]:
@@ -181,8 +246,13 @@ def _without_nouns(text: str) -> list[str]:
     out: list[str] = []
     edge_of = EDGE_OF.sub("", text)   # "the edge of Kumparepuisto park": the name, with or without its kind word
     for t in dict.fromkeys((EDGE_NOUN.sub("", text), KIND_EDGE_NOUN.sub("", text), edge_of,
+                            re.sub(r"['’]s\s+", " ", text),   # "the Kiasma building's footprint"
                             re.sub(r"\s+[a-zåäö]+$", "", edge_of) if edge_of != text else text, text)):
-        out += [t, PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", t)), re.sub(r"\s+(?:park|garden)$", "", t)]
+        out += [t, PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", t)), re.sub(r"\s+(?:park|garden)$", "", t),
+                KIND_NOUN_AFTER.sub("", t)]   # "the Albert Edelfelt statue": the kind is checked once found
+        facility = re.match(r"^(.+?)(?:['’]s)?\s+([^\W\d_][\w-]*)$", t)
+        if facility and category_of(facility.group(2)):   # "the Stockmann shop": the category is checked too
+            out.append(facility.group(1))
     return [t for t in dict.fromkeys(out) if t.strip() and t != text]
 
 
@@ -368,6 +438,11 @@ def _outline(region: str, g: NamedFeature) -> Any:
     outline = _poi_outlines(region).get(normalise(g.name))
     if outline:
         return shapely.union_all(outline)
+    # a building of that very name that the data maps ("Kansallisarkisto": an untagged point and the building)
+    built = [b.area for b in name_index(region).features if b.kind == "building" and b.area is not None
+             and not b.approximate and normalise(b.name) == normalise(g.name)]
+    if built:
+        return shapely.union_all(built)
     _, shapes, tree = _osm_shapes(region)
     held = tree.query(shapely.Point(g.x, g.y), predicate="within")
     return shapely.union_all(shapes[held]) if len(held) else shapely.Point(g.x, g.y)

@@ -104,13 +104,20 @@ BOUND_AFTER = r"(?!\s+(?:more|fewer|less|later|further|farther|closer)\b)"
 NOT_MONEY = r"(?![\s\u202f]\d{3}\b|\s*(?:k\b|€|eur\w*\b|thousand|million|m€))"
 
 
+#: Finnish candidate nouns after a count ("2 latausasemaa", "kolme tonttia", "kaksi uutta tietä"): a count of them
+#: ("jätä 2 latausasemaa … Kiasmasta" was read as at least one)
+FI_UNIT_NOUNS = (r"(?:latausasem\w*|latauspist\w*|latauspaik\w*|tontt\w*|tontte\w*|korttel\w*|linkk\w*|linkke\w*|"
+                 r"tietä|teitä|katua|katuja|paikkaa|kohdetta)\b")
+
+
 def count_of(text: str) -> int | None:
     m = re.search(r"\b(?:at least|at most|no more than|not more than|max(?:imum)?(?: of)?|min(?:imum)?(?: of)?|"
                   r"up to|exactly|only|need|get|place|build|keep|allow|than|just)\s+(\d+|" +
                   lexicon.count_pattern() + r")\b" + NOT_A_MEASURE + BOUND_AFTER, text, re.I)
     if m:
         return _count_word(m.group(1))
-    m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:(?:new|more|ev|\w+)\s+)?" + UNIT_NOUNS, text, re.I)
+    m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:(?:new|more|ev|\w+)\s+)?(?:" + UNIT_NOUNS + "|"
+                  + FI_UNIT_NOUNS + r")", text, re.I)
     if m:
         return _count_word(m.group(1))
     # "two at most around X", "3 max": the bound after the count, no noun between
@@ -120,7 +127,8 @@ def count_of(text: str) -> int | None:
 
 
 #: what is left of the budget after the share said ("the rest stays in reserve"): no unspent share of its own
-REST = r"\b(?:the rest|the remainder|what(?:'s| is) left(?: over)?|whatever is left|everything else|the balance|the leftovers?)\b"
+REST = (r"\b(?:the rest|the remainder|what(?:'s| is) left(?: over)?|whatever is left|everything else|the balance|"
+        r"the leftovers?|loput|lopun|loppuosa\w*|jäljellä oleva\w*|jäljelle jäävä\w*)\b")   # "käytä 70 % ja säästä loput"
 
 
 def share_of(text: str, budget_keur: float | None) -> float | None:
@@ -128,7 +136,8 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     low = text.lower()
     # "spend at most 70 % and keep the rest in reserve": the reserve is the rest, the share said is spent
     unspent = bool(re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", low)) and \
-        not re.search(REST + r".*\b(?:" + lexicon.unspent_pattern() + r")\b", low)
+        not re.search(REST + r".*\b(?:" + lexicon.unspent_pattern() + r")\b|"   # "… and save the rest", "säästä loput"
+                      r"\b(?:" + lexicon.unspent_pattern() + r")(?:\s+\S+){0,2}?\s+" + REST, low)
     money = money_amounts(text)
     # a fraction or per cent inside an amount of money ("half a million of the €800 000") is no share
     bare = "".join(" " if any(m.start <= k < m.end for m in money) else ch for k, ch in enumerate(low))
@@ -427,6 +436,7 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     text = " ".join(NO_NEGATION.sub(" ", text).split())   # "site 5 in, no matter what": no "no"
     text = NOT_EXCEED.sub("be at most", text)              # "must not exceed three": a bound, never "none"
     text = SPLIT_BOUND.sub(r"\1 than \3 \2", text)         # "not more new links than three": a bound, never "none"
+    text = _drop_region_plan(text)                          # "Kotkan tiesuunnitelmassa": the plan, no name
     if CORRECTED.search(text):   # "link 2 is out? no — keep it in": read whole, the first words would win
         raise Ambiguous(f"'{said}' takes back what it said first: say it once, as you mean it (e.g. 'link 2 in')")
     parts = [p for p in CLAUSES.split(text.strip()) if p.strip()]
@@ -491,8 +501,12 @@ def _known_words() -> tuple[frozenset[str], tuple[str, ...]]:
         if isinstance(v, list):
             return [s for x in v for s in strings(x)]
         return []
+    # the nouns of a place's kind and the regions' genitives name places ("Museokatu", "Helsingin yliopisto"):
+    # a capitalised one may be a name, so they are no words of ours here
+    placeish = {"kind_nouns", "generic_kind_nouns", "region_plans"}
     for name in ("facilities", "tasks", "numbers", "measures"):
-        sources += [s for k, v in lexicon.load(name).items() if not k.startswith("_") for s in strings(v)]
+        sources += [s for k, v in lexicon.load(name).items() if not k.startswith("_") and k not in placeish
+                    for s in strings(v)]
     words, stems = set(), set()
     for src in sources:
         for m in re.finditer(r"(?<![\\?])\b([a-zåäö]{2,})(\\w\*|\[)?", src):
@@ -630,7 +644,7 @@ def _plain(text: str) -> str:
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
     t = re.sub(r"(?<![\w.,])(\d+)\s*\+(?![\d\w])", r"at least \1", t)   # "2+ chargers"
     t = re.sub(r"\b(\d+(?:[.,]\d+)?)-(k?m|kilomet(?:er|re)s?|met(?:er|re)s?)\b", r"\1 \2", t, flags=re.I)   # "a 250-metre radius"
-    t = _finnish_places(_fronted_place(_drop_finnish_plan_words(t)))
+    t = _finnish_coverage(_finnish_places(_fronted_place(_drop_finnish_plan_words(t))))
     for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
         t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
     # "no further than 300 m from X", "at most 300 m from X": within 300 m of X (not "kept away")
@@ -686,9 +700,34 @@ FI_PLAN = re.compile("|".join(f"(?:{t['words']['fi']})" for t in lexicon.load("t
 FI_PLAN_CASES = ("ssa", "ssä", "aan", "ään", "lle", "lla", "llä", "hin", "seen")
 
 
+#: a region's name in the genitive and a task word ("Kotkan tiesuunnitelmassa", "in Kotka's road plan"): the
+#: plan of the region, no place (``Kotkan`` was read as a name); resources/lexicon/tasks.json ``region_plans``
+REGION_GENITIVE = "|".join(f"(?:{rx})" for rx in lexicon.region_plans().values())
+REGION_PLAN = re.compile(r"(?:\b(?i:in|for|of)\s+(?:the\s+)?)?(?<![\w'’-])(?:" + REGION_GENITIVE + r")\s+"
+                         r"(?:(?i:road|station|charging|charger|land[- ]use|land|parcel)\s+plans?\b|(?P<fi>[\w-]+))"
+                         r"[:,]?")
+
+
+def _drop_region_plan(t: str) -> str:
+    """"Kotkan tiesuunnitelmassa enintään …" → "enintään …" (``REGION_PLAN``)."""
+    return " ".join(REGION_PLAN.sub(lambda m: m.group(0) if m.group("fi") and not FI_PLAN.fullmatch(m.group("fi"))
+                                    else " ", t).split())
+
+
+def region_of_plan(t: str) -> str | None:
+    """The region whose plan the text names ("Kotkan tiesuunnitelmassa" → kotka), None when none."""
+    m = next((m for m in REGION_PLAN.finditer(t) if not m.group("fi") or FI_PLAN.fullmatch(m.group("fi"))), None)
+    if m is None:
+        return None
+    return next((k for k, rx in lexicon.region_plans().items() if re.search(rf"(?<![\w'’-])(?:{rx})", m.group(0))), None)
+
+
 def _drop_finnish_plan_words(t: str) -> str:
     """"Tiesuunnitelmaan saa käyttää …" → "saa käyttää …": the plan in a case ending is no place (it was
-    read as "inside Tiesuunnitelma" or asked as an unread name)."""
+    read as "inside Tiesuunnitelma" or asked as an unread name); so is the region's plan ("Kotkan
+    tiesuunnitelmassa", which the interpreter checks against the instance's region)."""
+    t = _drop_region_plan(t)
+
     def plan(m: re.Match) -> str:
         w = m.group(0)
         return "" if w.casefold().endswith(FI_PLAN_CASES) and FI_PLAN.fullmatch(w) else w
@@ -709,21 +748,80 @@ def _finnish_places(t: str) -> str:
     return re.sub(r"(?:^|(?<=\s))(?:[Ee]i|[Ää]lä)\b", "no", t)
 
 
+#: Finnish coverage: every home or block (as the subject: "jokainen asuinkortteli", "kaikista kortteleista",
+#: "jokaisella korttelilla"; never "jokaisessa korttelissa", in every block), a distance bounded above, one
+#: kind of place ("… enintään 500 metrin päässä koulutontista", "… alle 400 m puistoon")
+FI_EVERY = re.compile(r"(?<![\w-])(?:jokainen|jokaisesta|jokaisella|jokaiselta|jokaisen|kaikki|kaikista|kaikilla|kaikilta|"
+                      r"kaikkien|joka)\s+(?:[\w-]+\s+)?(?:asuin\w*|korttel\w*|kodi\w*|kode\w*|koti\w*|kote\w*|asun\w*|"
+                      r"asukk\w*|asukka\w*|talou\w*)(?<!ssa)(?<!ssä)\b", re.I)
+FI_UPPER = re.compile(r"\b(?:at most|alle|max(?:imum)?|within|päässä|päähän|säteel(?:lä|le)|etäisyydel(?:lä|le)|sisällä)\b",
+                      re.I)
+FI_LOWER = re.compile(r"\b(?:at least|yli|more than|over|kauempana|vähemmän|enemmän)\b", re.I)
+
+
+def _finnish_coverage(t: str) -> str:
+    """"jokainen asuinkortteli enintään 500 metrin päässä koulutontista" → "every residential block within
+    500 m of a school" (was not read); anything else about the blocks (a count, a name, a lower bound) is
+    left as it is."""
+    from .resolve import category_of
+
+    every = FI_EVERY.search(t)
+    found = lexicon.distances(t)
+    if not every or len(found) != 1 or FI_LOWER.search(t) or not FI_UPPER.search(t):
+        return t
+    rest = t[:every.start()] + " " + t[every.end():found[0].start] + " " + t[found[0].end:]
+    words = re.findall(r"[^\W\d_][\w-]*", rest)
+    if re.search(r"\d", rest) or any(lexicon.is_number_word(w) or w[0].isupper() for w in words[1:]):
+        return t   # a count or a name: not every block's distance
+    cats = {c for w in words if (c := category_of(w))}
+    return f"every residential block within {found[0].metres:g} m of a {cats.pop()}" if len(cats) == 1 else t
+
+
 #: "Kluuvi: max two chargers", "Kiasma: no charger within 200 m": a name fronted with a colon
-FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)(?:\s*:|\s+[—–-])\s+(.+)$")
+#: the signs that front a place: a colon, a dash, an arrow ("Kumparepuisto → no stations …")
+FRONT_SIGN = r"(?:\s*:|\s+[—–-]|\s*(?:→|->|⇒|=>))"
+FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)" + FRONT_SIGN + r"\s+(.+)$")
+#: the outline of a place said as a noun ("its outline", "the park's edge", "the building's footprint")
+EDGE_WORDS = r"(?:outer\s+)?(?:" + lexicon.edge_nouns_pattern() + r"|footprints?)"
 #: "Majavankatu — we'd like at least one upgrade within 500 m of it", "As for Kiasma, no chargers within
-#: 200 m of it": a place fronted, then "it" where the place stands in the rest
-FRONTED_IT = re.compile(r"^(?:(?i:as for|about|regarding|concerning)\s+)?([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)"
-                        r"(?:\s*[:,]|\s+[—–-])\s+(.+\b(?i:of|from|in|inside|around|near|off|outside|by|to|into)\s+)it\b(.*)$")
+#: 200 m of it", "UPM building: max 1 station within 200 m of its outline", "Kumparepuisto → none within
+#: 200 m of the park's edge": a place fronted, then "it", "its <edge>" or "the <kind>'s <edge>" where the
+#: place stands in the rest (the edge said: the place's outline, which the resolver measures from)
+FRONTED_IT = re.compile(r"^(?:(?i:as for|about|regarding|concerning|for)\s+)?(?i:the\s+)?"
+                        r"([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)"
+                        r"(?:" + FRONT_SIGN + r"|\s*,)\s+(.+\b(?i:of|from|in|inside|around|near|off|outside|by|to|into)\s+)"
+                        r"(?:(?P<its>(?i:its)\s+(?P<e1>" + EDGE_WORDS + r"))|(?i:the)\s+(?P<kind>[a-zåäö]+)(?:['’]s)?\s+"
+                        r"(?P<e2>" + EDGE_WORDS + r")|it)\b(?P<tail>.*)$")
+#: Finnish "… 200 metrin säteellä sen reunasta" / "sen reunasta 200 metrin säteellä" (from its edge), "siitä"
+#: (from it): said the English way, for a fronted place ("Kumparepuisto: ei latausasemia …")
+FI_ITS = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|"
+                    r"sisällä|sisälle|päässä|päähän)\s+(?:sen\s+(?:ulko)?(?:reuna|raja|laida)\w*|siitä)\b|"
+                    r"\bsen\s+(?:ulko)?(?:reuna|raja|laida)\w*\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+"
+                    r"(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|sisällä|sisälle|päässä|päähän)")
+
+
+def _finnish_its(t: str) -> str:
+    """"sen reunasta 200 metrin säteellä" → "within 200 m of its edge" (for ``FRONTED_IT``)."""
+    def said(m: re.Match) -> str:
+        n, u = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        unit = "km" if u.startswith("k") else "m"
+        return f"within {n} {unit} of " + ("it" if m.group(0).rstrip().endswith("siitä") else "its edge")
+    return FI_ITS.sub(said, t)
+
+
 NOT_A_PLACE = re.compile(r"\b(?:note|rule|goal|also|budget|money|instruction|constraint|plan|priority|weight|"
                          r"then|and|but|or)\b", re.I)
 
 
-def _place_head(head: str, rest: str) -> bool:
+def _place_head(head: str, rest: str, referred: bool = False) -> bool:
     """Whether fronted words can be a place: no id, score term, emphasis, type or keyword, and no
-    other place named in the rest ("Kluuvi: none within 200 m of Kiasma" is left as it is)."""
+    other place named in the rest ("Kluuvi: none within 200 m of Kiasma" is left as it is). A name of
+    two capitalised words that the rest refers back to (``referred``: "… of its outline") may hold a
+    type word ("Otsolan Koulu -> … of its outline"): it is a name, no type."""
+    named = referred and len(re.findall(r"(?<![\w'’-])[A-ZÅÄÖ]", head)) >= 2
     return not (ID_REF.search(head) or RAW_ID.search(head) or EMPH.search(head) or NOT_A_PLACE.search(head) or
-                any(term_of(head, task) for task in TERMS) or any(type_of(head, task) for task in TERMS) or
+                any(term_of(head, task) for task in TERMS) or
+                (not named and any(type_of(head, task) for task in TERMS)) or
                 re.search(r"\b(?:of|from|near|around|inside|outside|in|within \S+ \S+ of)\s+[A-ZÅÄÖ]", rest))
 
 
@@ -752,19 +850,41 @@ NOT_A_SUBJECT = re.compile(r"\b(?:every|each|all|no|none|any|our|the plan|we|i|y
                            r"everyone|everybody|some|most|residents?|people|" + HOMES + r"s?|" + UNIT_NOUNS + r")\b", re.I)
 
 
+#: "Kluuvi, max two schools": a name fronted with a comma and then a bound (a sentence adverb before a comma,
+#: "Finally, at most two …", is no name: ``_comma_fronted``)
+COMMA_FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s*,\s+((?:at most|at least|no more than|"
+                           r"not more than|max(?:imum)?|min(?:imum)?|up to|exactly|no|none)\b.+)$")
+
+
+def _comma_fronted(t: str) -> re.Match | None:
+    """``COMMA_FRONTED`` when its first word can start a name: no word of ours, no English inflection."""
+    m = COMMA_FRONTED.match(t)
+    first = m.group(1).split()[0].casefold() if m else ""
+    if m is None or first in lexicon.not_names() or first in _known_words()[0] or INFLECTED.fullmatch(first) \
+            or first.startswith(_known_words()[1]):
+        return None
+    return m
+
+
 def _fronted_place(t: str) -> str:
     """A place fronted said the usual way round: with a colon ("Kluuvi: max two chargers" → "max two
     chargers inside Kluuvi", "Kiasma: none within 200 m" → "none within 200 m of Kiasma"), as the
     subject ("Kiasma needs at least two chargers within 400 m"), or off-limits ("Kluuvi is off-limits
     for chargers" → "no chargers inside Kluuvi"). Not an id ("Parcel 2: school"), a score term or
     emphasis ("Emphasis: travel time"), or a keyword."""
-    it = FRONTED_IT.match(t)
-    if it and not NOT_A_SUBJECT.search(it.group(1)) and _place_head(it.group(1), it.group(2) + it.group(3)):
-        return f"{it.group(2)}{it.group(1)}{it.group(3)}"
+    it = FRONTED_IT.match(_finnish_its(t))
+    # the head's first word only: "UPM building", "the Lohi block" end in a noun that is no subject's
+    if it and not NOT_A_SUBJECT.search(it.group(1).split()[0]) and _place_head(it.group(1), it.group(2) + it.group("tail"), True):
+        head, kind = it.group(1), it.group("kind")
+        if it.group("its"):          # "of its outline" → "of UPM building's outline"
+            head = f"{head}'s {it.group('e1')}"
+        elif kind:                   # "of the park's edge" → "of Kumparepuisto park's edge" (the resolver checks the kind)
+            head = f"{head}{'' if head.casefold().endswith(kind.casefold()) else ' ' + kind}'s {it.group('e2')}"
+        return f"{it.group(2)}{head}{it.group('tail')}"
     off = OFF_LIMITS.match(t)
     if off and not NOT_A_SUBJECT.search(off.group(1)) and _place_head(off.group(1), ""):
         return f"no {off.group(2) or 'candidates'} inside {off.group(1)}"
-    m = FRONTED.match(t)
+    m = FRONTED.match(t) or _comma_fronted(t)
     if m is not None:
         head, rest = m.group(1), m.group(2)
     else:
@@ -811,9 +931,13 @@ class _Said:
 
 
 def _budget_share(x: _Said) -> list[dict[str, Any]] | None:
+    # "säästä kolmasosa", "keep 10 % in reserve": a share kept back is money when it is of no plan noun
+    # ("leave a quarter of the parcels unused" is a share of the plan, asked by the next rule)
     reserve = re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", x.low) and \
-        (lexicon.percentages(x.low) or re.search(r"\b(?:" + lexicon.fraction_pattern() + r")\b", x.low))
-    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap|budjet\w*|rahaa)\b", x.low) \
+        (lexicon.percentages(x.low) or re.search(r"\b(?:" + lexicon.fraction_pattern() + r")\b", x.low)) and \
+        not PLAN_NOUN.search(x.low)
+    if re.search(r"\b(budget|money|spend\w*|unspent|funds?|€|eur|euros?|cost cap|share cap|budjet\w*|rahaa|raho\w*|"
+                 r"rahoi\w*|varo\w*)\b", x.low) \
             or reserve or money_amounts(x.t):   # "keep twenty per cent in reserve"
         share = share_of(x.t, x.budget_keur)
         if share is not None and 0 < share <= 1:
@@ -823,6 +947,9 @@ def _budget_share(x: _Said) -> list[dict[str, Any]] | None:
     return None
 
 
+#: the plan's own nouns (candidates, in English and Finnish cases): a share "of the parcels" is of the plan, no money
+PLAN_NOUN = re.compile(r"\b(?:(?:" + ID_NOUN + r")s?|" + UNIT_NOUNS + r"|korttel\w*|tontt?\w*|linkk?\w*|tei\w*|tie\w*|"
+                       r"latausasem\w*|paik\w*)\b", re.I)
 COUNT_OR_DIGITS = r"(?:\d+|" + lexicon.count_pattern() + r")"
 #: a share in Finnish words ("vähintään kolmannes viheralueeksi", "puolet puistoiksi")
 FI_SHARE = r"puolet|puolikas|kolmannes|kolmanneks\w*|neljännes|neljänneks\w*|viidennes|viidenneks\w*"
@@ -1057,6 +1184,22 @@ def _none_of_type(x: _Said) -> list[dict[str, Any]] | None:
     return None
 
 
+#: a bound for each block or parcel ("at most 2 offices per block", "each block at most 2 offices", "jokaisessa
+#: korttelissa enintään 2 toimistoa"): no constraint holds a count per unit (it was read as a total)
+PER_UNIT = re.compile(r"\b(?:per|each|every|jokai\w+|kaik\w+)\s+(?:residential\s+|single\s+)?(?:blocks?|parcels?|plots?|"
+                      r"districts?|neighbou?rhoods?|areas?|korttel\w*|tont\w*|alue\w*|kaupunginosa\w*)\b", re.I)
+
+
+def _per_unit(x: _Said) -> list[dict[str, Any]] | None:
+    """"at most 2 offices per block": a count for each block, which no constraint holds: asked."""
+    unit = PER_UNIT.search(x.t)
+    if unit and not x.dist and count_of(x.t) is not None:
+        raise Ambiguous(f"'{unit.group(0)}' asks for a count in each one, which no constraint here holds (a count is "
+                        "over the whole plan or within a distance of a place): say it as a total, e.g. 'at most 2 "
+                        "offices in total', or for one place, e.g. 'at most 2 offices inside Kluuvi'")
+    return None
+
+
 def _counts(x: _Said) -> list[dict[str, Any]] | None:
     """"at least one parcel must be allocated to school", "max 1 hospital_l"."""
     cnt, low, typ = count_of(x.t), x.low, x.typ
@@ -1089,6 +1232,35 @@ def _except(x: _Said) -> list[dict[str, Any]] | None:
     return None
 
 
+#: a wish said softly ("it would not hurt to have more than 3 chargers", "ideally", "would be nice", Finnish
+#: "ei haittaisi", "olisi kiva"): no constraint, which always holds (it was applied as a hard bound of at least 4)
+SOFT_WISH = re.compile(r"\b(?:(?:it\s+)?(?:would|could|will|does|should)(?:n['’]?t|\s+not)\s+(?:hurt|harm|be bad|be a bad "
+                       r"thing|go amiss)|no harm in|(?:would|wouldn['’]?t|would not)\s+mind|(?:it\s+)?would be (?:nice|good|"
+                       r"great|lovely|handy|a plus|a bonus)|nice to have|a bonus|ideally|preferabl[ey]|if convenient|"
+                       r"ei (?:haittaisi|olisi pahitteeksi)|olisi (?:kiva|mukava|hyvä)|kiva jos|mieluiten|"
+                       r"ihannetapauksessa)\b", re.I)
+
+
+def _soft_wish(x: _Said) -> list[dict[str, Any]] | None:
+    """"it would not hurt to have more than 3 chargers": a wish, never a hard bound — an emphasis when it
+    names a score term ("ideally prioritise coverage"), else asked."""
+    soft = SOFT_WISH.search(x.text) or SOFT_WISH.search(x.t)   # "Ei haittaisi": before "ei" is read as "no"
+    if soft is None:
+        return None
+    emphasis = _emphasis(x)
+    if emphasis:
+        return emphasis
+    try:   # "a charger by the Ateneum would be good": how near is asked first (a NeedsDistance goes up)
+        _near_place(x)
+    except NeedsDistance:
+        raise
+    except Ambiguous:
+        pass
+    raise Ambiguous(f"'{soft.group(0)}' makes it a wish, and a constraint here always holds: say it without "
+                    f"'{soft.group(0)}' (e.g. 'at least 4 …') if it must hold, or as an emphasis (e.g. 'prioritise "
+                    f"{TERMS[x.task][0][0].replace('_', ' ') if TERMS.get(x.task) else 'coverage'}') to lean the plan that way")
+
+
 def _vague(x: _Said) -> list[dict[str, Any]] | None:
     """"make it greener": no measurable target, asked."""
     if re.search(r"\b(greener|better|nicer|safer|cheaper|more (?:green|sustainable|liveable|livable)|improve it|"
@@ -1114,6 +1286,7 @@ class Rule:
 #: compound), and its id goes into each constraint it makes (``rule``)
 RULES: tuple[Rule, ...] = (
     Rule("ask.except", _except, "nothing but parks inside Kluuvi", "land", ()),
+    Rule("ask.soft_wish", _soft_wish, "it would not hurt to have more than 3 chargers", "station", ()),
     Rule("budget.share", _budget_share, "Of the €900k, hold back €180k.", "road", ("budget_share_max",)),
     Rule("ask.share_of_kind", _share_of_kind, "at least a third of the parcels green", "land", ()),
     Rule("emphasis.term", _emphasis, "give priority to short waiting times", "station", ("emphasis",)),
@@ -1121,6 +1294,7 @@ RULES: tuple[Rule, ...] = (
     Rule("coverage.homes", _coverage, "no household should live more than 600 m away from a clinic", "land",
          ("coverage",)),
     Rule("ids.lock", _ids, "keep site 3 but drop site 9", "station", ("lock_in", "lock_out")),
+    Rule("ask.per_unit", _per_unit, "at most 2 offices per block", "land", ()),
     Rule("near.place", _near_place, "≤ 1 charger within 150 m of Ateneum", "station", ("count_max",)),
     Rule("area.inside", _inside_area, "all chargers inside Kluuvi, none outside it", "station", ("inside_area",)),
     Rule("area.avoid", _avoid_area, "avoid Kaisaniemen puisto", "station", ("outside_area",)),

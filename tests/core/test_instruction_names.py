@@ -237,3 +237,79 @@ def test_hospital_is_every_hospital_type_the_instance_offers(text, want):
 ])
 def test_one_reading_of_finnish_stems(region, written, linking, stem):
     assert name_index(region).case_stem(written, linking_vowel=linking) == stem
+
+
+def _instance(region: str, task: str):
+    """The small instance (seed 0) of ``region`` and ``task``."""
+    return small(task) if region == "helsinki" else kotka(task)
+
+
+def _read_as_one(region: str, task: str, text: str) -> dict:
+    """The one constraint ``text`` is read as on the small instance of ``region`` and ``task`` (no question)."""
+    it = interpret(text, _instance(region, task))
+    assert it.clarification is None, it.clarification
+    (c,) = it.constraints
+    return c
+
+
+@pytest.mark.parametrize("region, task, text, name", [
+    # a place fronted (":", "→", "-", ",") and referred back to by its outline: that place, measured from its
+    # outline, and the reply says so (issue 29, ninth half)
+    ("helsinki", "land", "UPM building: no offices within 150 m of its outline", "UPM"),
+    ("helsinki", "road", "The Kiasma building → at most one new link within 300 m of the building's footprint", "Kiasma"),
+    ("helsinki", "station", "Sanomatalo - at most two chargers within 250 m of its edge", "Sanomatalo"),
+    ("kotka", "land", "Kumparepuisto, no schools within 200 m of its boundary", "Kumparepuisto"),
+    ("kotka", "road", "Kumparepuisto: ei uusia teitä 200 metrin säteellä sen reunasta", "Kumparepuisto"),
+    ("kotka", "station", "Otsolan Koulu -> at most one charger within 250 m of its outline", "Otsolan Koulu"),
+])
+def test_a_fronted_place_referred_back_to_by_its_outline_is_that_place(region, task, text, name):
+    c = _read_as_one(region, task, text)
+    (alone,) = interpret(f"no candidates within 100 m of {name}", _instance(region, task)).constraints
+    assert c["target"]["name"] == name and c["geometry"] == alone["geometry"]
+    assert c["geometry"].startswith(("POLYGON", "MULTIPOLYGON"))   # the outline, not a point
+    assert f"measured from the outline of {name}" in c["note"]
+
+
+@pytest.mark.parametrize("region, task, text, name", [
+    # a data name and a kind noun it lacks, when the kind agrees with the feature's tags (issue 29, ninth half)
+    ("helsinki", "station", "no chargers within 200 m of the Havis Amanda statue", "Havis Amanda"),
+    ("helsinki", "land", "no offices within 150 m of the Aleksis Kivi monument", "Aleksis Kiven muistopatsas"),
+    ("helsinki", "road", "at most one new link within 200 m of the Stockmann building", "Stockmann"),
+    ("helsinki", "station", "ei latausasemia 200 metrin säteellä Kiasman rakennuksesta", "Kiasma"),
+    ("helsinki", "land", "no offices within 100 m of the Vanha kirkko church", "Vanha kirkko"),
+    ("kotka", "station", "at least one charger within 300 m of the Otsolan Koulu building", "Otsolan Koulu"),
+    ("kotka", "road", "no new links within 150 m of the Kumparepuisto park", "Kumparepuisto"),
+    ("kotka", "land", "no offices within 150 m of the Kumparepuisto place", "Kumparepuisto"),   # a generic noun
+    ("helsinki", "station", "Senaatintori, no chargers within 100 m of the square's edge", "Senaatintori"),
+])
+def test_a_name_and_a_kind_noun_that_agrees_is_that_name(region, task, text, name):
+    c = _read_as_one(region, task, text)
+    assert c["target"]["name"] == name
+
+
+@pytest.mark.parametrize("region, task, text, said", [
+    # the kind noun disagrees with what the data says the feature is: asked, never that feature
+    ("helsinki", "station", "no chargers within 200 m of the Havis Amanda building", "an artwork, not a building"),
+    ("helsinki", "land", "no offices within 200 m of the Kiasma park", "a public building, not a park"),
+    ("helsinki", "road", "no new links within 100 m of the Albert Edelfelt church", "an artwork, not a church"),
+    ("kotka", "road", "no new links within 200 m of the Kumparepuisto building", "a park, not a building"),
+    ("kotka", "station", "at most one charger within 200 m of the Otsolan Koulu statue", "a public building, not a statue"),
+])
+def test_a_name_and_a_kind_noun_that_disagrees_is_asked(region, task, text, said):
+    it = interpret(text, _instance(region, task))
+    assert not it.constraints and said in it.clarification
+
+
+@pytest.mark.parametrize("text", ["no chargers within 200 m of the Edelfelt statue",     # a part of a longer name
+                                  "no chargers within 200 m of the Finlandia monument"])  # a part of a shop's name
+def test_a_kind_noun_never_makes_a_part_or_look_alike_of_another_name_a_name(text):
+    it = interpret(text, small("station"))
+    assert not it.constraints and "not in the helsinki data" in it.clarification
+
+
+def test_a_region_plan_is_the_instance_region_or_asked():
+    # "Kotkan tiesuunnitelmassa": the plan of Kotka, no name "Kotkan"; said of a Helsinki instance, asked
+    (c,) = interpret("Kotkan tiesuunnitelmassa enintään kolme uutta tietä", kotka("road")).constraints
+    assert c["kind"] == "count_max" and c["count"] == 3 and c["type"] == "new" and "target" not in c
+    it = interpret("Kotkan tiesuunnitelmassa enintään kolme uutta tietä", small("road"))
+    assert not it.constraints and "about the kotka plan" in it.clarification

@@ -1050,3 +1050,125 @@ def test_an_order_without_a_term_first_is_no_emphasis(text, task):
 def test_a_finnish_term_word_as_a_land_use_is_asked(text, task, expect):
     with pytest.raises(Ambiguous, match=f"but not '{expect}'"):
         parse(text, task, 700.0)
+
+
+NINTH_HALF_CLASSES = [
+    # a budget share said as what is left unspent, Finnish and English: a cap of the rest (numbers from the lexicon)
+    ("jätä neljännes budjetista käyttämättä", "station", [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Säästäkää kolmasosa.", "land", [("budget_share_max", None, None, None, 0.6667, None)]),
+    ("säästä kaksi viidennestä budjetista", "road", [("budget_share_max", None, None, None, 0.6, None)]),
+    ("pidä 10 % budjetista varalla", "land", [("budget_share_max", None, None, None, 0.9, None)]),
+    ("jätä kymmenennes rahoista käyttämättä", "station", [("budget_share_max", None, None, None, 0.9, None)]),
+    ("leave a fifth of the money unspent", "road", [("budget_share_max", None, None, None, 0.8, None)]),
+    ("keep 15 % in reserve", "station", [("budget_share_max", None, None, None, 0.85, None)]),
+    # the rest kept back, either order: the share said is what is spent
+    ("käytä 70 % ja säästä loput", "land", [("budget_share_max", None, None, None, 0.7, None)]),
+    ("spend 60 % and save the rest", "road", [("budget_share_max", None, None, None, 0.6, None)]),
+    # a place fronted (":", "→", "-", ",") and referred back to by its outline: that place's outline (the
+    # resolver reads the name past the nouns, tests/core/test_instruction_names.py)
+    ("Sanomatalo: at most two chargers within 300 m of its outline", "station",
+     [("count_max", "Sanomatalo's outline", 300.0, 2, None, None)]),
+    ("Kumparepuisto → no new links within 150 m of the park's edge", "road",
+     [("exclude_near", "Kumparepuisto park's edge", 150.0, None, None, None)]),
+    ("As for the Lohi block, no offices within 100 m of its boundary", "land",
+     [("exclude_near", "Lohi block's boundary", 100.0, None, None, None)]),
+    ("Kiasma -> at least one charger within 250 m of it", "station", [("count_min", "Kiasma", 250.0, 1, None, None)]),
+    ("The Kirahvi building - no offices within 120 m of the building's footprint", "land",
+     [("exclude_near", "Kirahvi building's footprint", 120.0, None, None, None)]),
+    ("Kumparepuisto: ei toimistoja 200 metrin säteellä sen reunasta", "land",
+     [("exclude_near", "Kumparepuisto's edge", 200.0, None, None, None)]),
+    ("Heliä: vähintään yksi latausasema sen reunasta 300 metrin säteellä", "station",
+     [("count_min", "Heliä's edge", 300.0, 1, None, None)]),
+    # a name fronted with a comma and then a bound: within the place, as with a colon; a sentence adverb is no name
+    ("Kluuvi, max two schools", "land", [("count_max", "Kluuvi", None, 2, None, None)]),
+    ("Ristinkallio, at most one new link", "road", [("count_max", "Ristinkallio", None, 1, None, None)]),
+    ("Kiasma, at most one charger within 200 m", "station", [("count_max", "Kiasma", 200.0, 1, None, None)]),
+    ("Finally, at most two schools", "land", [("count_max", None, None, 2, None, None)]),
+    ("Overall, no more than three chargers", "station", [("count_max", None, None, 3, None, None)]),
+]
+
+
+@pytest.mark.parametrize("text, task, expect", NINTH_HALF_CLASSES)
+def test_ninth_half_classes(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, task, said", [
+    # a share kept back "of the parcels" is a share of the plan, never money
+    ("leave a quarter of the parcels unused", "land", "a quarter"),
+    ("säästä kolmannes kortteleista puistoiksi", "land", "kolmannes"),
+    ("vähintään viidennes viheralueeksi", "land", "viidennes"),
+])
+def test_a_share_of_the_plan_kept_back_is_no_budget(text, task, said):
+    with pytest.raises(Ambiguous, match=f"'{said}' is a share of the plan"):
+        parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text, task, said", [
+    # a soft wish is never a hard bound: asked (it was applied as at least 4)
+    ("it would not hurt to have more than 3 chargers", "station", "it would not hurt"),
+    ("It wouldn't hurt to build more than two new links", "road", "It wouldn't hurt"),
+    ("Ideally at least two schools", "land", "Ideally"),
+    ("preferably no more than one office within 300 m of Kiasma", "land", "preferably"),
+    ("olisi kiva jos latausasemia olisi vähintään kolme", "station", "olisi kiva"),
+    ("Ei haittaisi, jos uusia teitä olisi enemmän kuin kaksi", "road", "Ei haittaisi"),
+])
+def test_a_soft_wish_is_asked_never_a_hard_bound(text, task, said):
+    with pytest.raises(Ambiguous, match=f"'{said}' makes it a wish"):
+        parse(text, task, 700.0)
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # a soft wish with a score term is an emphasis, itself soft
+    ("it would be nice to prioritise coverage", "station", [("emphasis", None, None, None, None, "coverage")]),
+    ("ideally, focus on connectivity", "road", [("emphasis", None, None, None, None, "connectivity")]),
+    # Finnish coverage sentences: every block (the subject) within a distance of a kind of place
+    ("jokainen asuinkortteli enintään 500 metrin päässä koulutontista", "land",
+     [("coverage", "school", 500.0, None, None, None)]),
+    ("kaikista kortteleista alle 400 m puistoon", "land", [("coverage", "green", 400.0, None, None, None)]),
+    ("Jokaisesta asuinkorttelista enintään 600 metriä kouluun", "land", [("coverage", "school", 600.0, None, None, None)]),
+    ("Jokaisella asuinkorttelilla pitää olla koulu 500 metrin säteellä", "land",
+     [("coverage", "school", 500.0, None, None, None)]),
+    ("Kaikilla kodeilla on apteekki alle 700 metrin päässä", "land", [("coverage", "clinic", 700.0, None, None, None)]),
+    ("jokainen asuinkortteli enintään 800 metrin päässä latausasemasta", "station",
+     [("coverage", "charging", 800.0, None, None, None)]),
+    # a region's genitive and a task word: the region's plan, no name
+    ("Kotkan tiesuunnitelmassa enintään kolme uutta tietä", "road", [("count_max", None, None, 3, None, None)]),
+    ("Helsingin latausasemasuunnitelmaan vähintään kaksi latausasemaa 400 metrin säteellä Kiasmasta", "station",
+     [("count_min", "Kiasma", 400.0, 2, None, None)]),
+    ("Karhulan maankäyttösuunnitelmassa enintään kaksi toimistoa", "land", [("count_max", None, None, 2, None, None)]),
+    ("In Kotka's road plan, at most two new links", "road", [("count_max", None, None, 2, None, None)]),
+    # a bare count before a Finnish candidate noun is that count (it was read as at least one)
+    ("jätä 2 latausasemaa 300 metrin säteelle Kiasmasta", "station", [("count_min", "Kiasma", 300.0, 2, None, None)]),
+    ("sijoita kolme latausasemaa 400 metrin säteelle Kumparepuistosta", "station",
+     [("count_min", "Kumparepuisto", 400.0, 3, None, None)]),
+    ("rakenna kaksi uutta tietä 500 metrin säteelle Kiasmasta", "road", [("count_min", "Kiasma", 500.0, 2, None, None)]),
+])
+def test_ninth_half_left_alone_classes(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text", [
+    # Finnish sentences about every block that are no coverage: a lower bound, a name
+    "jokaisesta korttelista vähintään 300 m puistoon",
+    "Jokainen asuinkortteli korkeintaan 400 m päässä Kiasmasta",
+])
+def test_finnish_sentences_about_every_block_that_are_no_coverage(text):
+    try:
+        got = parse(text, "land", 700.0)
+    except (Ambiguous, NoRule):
+        return
+    assert all(c["kind"] != "coverage" for c in got)
+
+
+@pytest.mark.parametrize("text, task", [
+    # a count for each block, parcel or district is no total: asked (it was applied as a bound on the whole plan)
+    ("at most 2 offices per block", "land"),
+    ("each block at most 2 offices", "land"),
+    ("jokaisessa korttelissa enintään 2 toimistoa", "land"),
+    ("at least one charger in every district", "station"),
+    ("korkeintaan yksi uusi tie jokaiselle alueelle", "road"),
+])
+def test_a_count_per_unit_is_asked_never_a_total(text, task):
+    with pytest.raises(Ambiguous, match="a count in each one"):
+        parse(text, task, 700.0)
