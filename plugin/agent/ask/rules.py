@@ -601,19 +601,20 @@ def within_radius(c: Clause) -> list[Goal] | None:
     center = next((p for p in c.cp if W["center_before"].search(c.request[max(c.s, p.start - 10):p.start])), None) \
         or (c.cp[-1] if c.cp else None)
     place = (center.id or center.written) if center else (c.refs.get("any") or _place_in_force(c))
-    goal = c.goal("within", place=place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))
-    also = _it_also_the_place(c, place)
-    return [goal] if also is None else [goal, c.goal("within", **{**goal.slots, "place": also})]
+    named = _it_the_named_place(c, place)
+    return [c.goal("within", place=named or place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))]
 
 
-def _it_also_the_place(c: Clause, place: Any) -> str | None:
-    """"nearest park to X, and the number of car parks within 1 km of it": joined by a bare "and"
-    (no "then", "→", "after that"), "it" may be the park found or X, which both still stand as the
-    topic — both are counted (each line names its centre) rather than one guessed. With a step
-    word ("…, then … of it") or "that park", it is the park found only."""
+def _it_the_named_place(c: Clause, place: Any) -> str | None:
+    """"nearest doctor to X, plus how many gyms within a kilometre of it", "nearest park to X, and the
+    car parks within 1 km of it": a search centre said as "of / around / near it" in a clause joined to
+    a nearest-search by a bare "and" / "plus" / "also" (no step word) is the named place X, the topic
+    both clauses share; with a step word ("…, then … of it", "→", ";", "after that") it is the
+    facility found (the next step of a sequence), and so is "that park" / "from it" / "how far is it".
+    The count's answer line names its centre, so the reading is always said."""
     prev = c.before[-1] if c.before else None
     if prev is None or prev.intent != "nearest" or prev.branch or place != f"$goal:{len(c.before) - 1}" \
-            or not re.search(r"\b(?:of|around|near|from)\s+it\b", c.text, re.I):
+            or not re.search(r"\b(?:of|around|near)\s+it\b", c.text, re.I):
         return None
     gap = c.request[max(0, c.s - 12):c.s] + " " + c.text
     origin = prev.slots.get("place")

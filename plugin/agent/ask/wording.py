@@ -294,7 +294,9 @@ _ANY_CASE = {
                     r"distance|distances|length|please|pls|per leg|for each|both|all|metriä|tietä pitkin)\W*)+",
     "each": r"\b(?:to|from|for|of) (?:each|both)\b|\beach\b|\bboth\b|\bkummastakin\b|\bmolemmista\b|\bkustakin\b",
     "in_case": r"(?:ss|ll)[aä]$",   # a Finnish name said in an area's case: "Kluuvissa", "Kotkassa"
-    "from_there_to": r"\bfrom there\s+to\b",
+    # "from there" that starts a leg to a place said in the same clause ("from there to X", "and from there how
+    # far to X", "how far to X from there"): the leg starts at what the search before found, not its start place
+    "from_there_to": r"\bfrom there\b.*\bto\b|\bto\b.*\bfrom there\b",
     "origin_before": r"\b(?:to|from|near|of|around|for)\s+(?:the\s+)?$",
     "route_role": r"(?:\b(from|to)|(→|->))\s+(?:the\s+)?$",
     "to_the_before": r"\b(?:to|from|of|near|around)\s+the\s+$",
