@@ -607,14 +607,14 @@ def within_radius(c: Clause) -> list[Goal] | None:
 
 def _it_the_named_place(c: Clause, place: Any) -> str | None:
     """"nearest doctor to X, plus how many gyms within a kilometre of it", "nearest park to X, and the
-    car parks within 1 km of it": a search centre said as "of / around / near it" in a clause joined to
+    car parks within 1 km of it": a search centre said as "of / around / near / from it" in a clause joined to
     a nearest-search by a bare "and" / "plus" / "also" (no step word) is the named place X, the topic
     both clauses share; with a step word ("…, then … of it", "→", ";", "after that") it is the
     facility found (the next step of a sequence), and so is "that park" / "from it" / "how far is it".
     The count's answer line names its centre, so the reading is always said."""
     prev = c.before[-1] if c.before else None
     if prev is None or prev.intent != "nearest" or prev.branch or place != f"$goal:{len(c.before) - 1}" \
-            or not re.search(r"\b(?:of|around|near)\s+it\b", c.text, re.I):
+            or not re.search(r"\b(?:of|around|near|from)\s+it\b", c.text, re.I):
         return None
     gap = c.request[max(0, c.s - 12):c.s] + " " + c.text
     origin = prev.slots.get("place")
