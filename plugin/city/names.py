@@ -230,6 +230,9 @@ class NameIndex:
                 for stem in (last[: -len(end)], *_strong_grades(last[: -len(end)])):
                     if head + stem in self._by_norm:
                         return head + stem
+        for form in nominatives(last):   # "Väinämöiseltä" → Väinämöinen, "Kolera-altaalta" → Kolera-allas
+            if head + form in self._by_norm:
+                return head + form
         if linking_vowel and re.search(r"[bcdfghjklmnpqrstvwxz]i$", last) and head + last[:-1] in self._by_norm:
             return head + last[:-1]
         return None
@@ -388,20 +391,48 @@ def _region_rests(region: str, names: list[tuple[str, str, NamedFeature]]) -> di
     return out
 
 
-#: Finnish consonant gradation, weak grade → strong, in the last syllable of a stem: a case ending weakens
-#: it ("Urpukatu" → "Urpukadulta", "Kosselinkadusta", "Piisamikadun"; "Hakapolku" → "Hakapolun")
-_GRADES = (("d", "t"), ("nn", "nt"), ("ll", "lt"), ("rr", "rt"), ("mm", "mp"), ("ng", "nk"), ("v", "p"),
-           ("t", "tt"), ("p", "pp"), ("k", "kk"), ("l", "lk"))
-
-
 def _strong_grades(stem: str) -> list[str]:
     """The stem with its last consonant (cluster) before the final vowel in the strong grade, each way
-    it may have weakened; only a form that is exactly a data name is ever taken (``case_stem``)."""
+    it may have weakened ("Urpukadulta" → "urpukatu"; the (weak, strong) pairs are the lexicon's
+    ``name_gradation``); only a form that is exactly a data name is ever taken (``case_stem``)."""
+    from .lexicon import name_gradation
+
     m = re.search(r"([bcdfghjklmnpqrstvwxz]+)([aeiouyäö]+)$", stem)
     if not m:
         return []
     cons, tail = m.group(1), m.group(2)
-    return [stem[: m.start()] + cons[: -len(w)] + s + tail for w, s in _GRADES if cons.endswith(w)]
+    return [stem[: m.start()] + cons[: -len(w)] + s + tail for w, s in name_gradation() if cons.endswith(w)]
+
+
+def _weak_grades(word: str) -> list[str]:
+    """The word with the consonant (cluster) of its last syllable in the weak grade, each way it may
+    have strengthened ("altas" → "allas", "renkas" → "rengas"): the nominative of an -as / -es name."""
+    from .lexicon import name_gradation
+
+    m = re.search(r"([bcdfghjklmnpqrstvwxz]+)([aeiouyäö]+[bcdfghjklmnpqrstvwxz])$", word)
+    if not m:
+        return []
+    cons, tail = m.group(1), m.group(2)
+    return [word[: m.start()] + cons[: -len(s)] + w + tail for w, s in name_gradation() if cons.endswith(s)]
+
+
+def nominatives(word: str) -> list[str]:
+    """The nominatives a Finnish word (normal form) may inflect, where its stem differs from the
+    nominative: the lexicon's ``name_stem_forms`` after any case ending (or none) is cut
+    ("vainamoiselta" → "vainamoinen", "altaalta" → "allas"). Candidates only: ``case_stem`` takes one
+    when it is exactly a data name, never by likeness."""
+    from .lexicon import name_case_endings, name_stem_forms
+
+    out: list[str] = []
+    for end in ("", *name_case_endings()):
+        stem = word[: len(word) - len(end)]
+        if not word.endswith(end) or len(stem) < 4:
+            continue
+        for oblique, nominative, weak in name_stem_forms():
+            if stem.endswith(oblique) and len(stem) - len(oblique) >= 2:
+                base = stem[: len(stem) - len(oblique)] + nominative
+                out += [base, *(_weak_grades(base) if weak else ())]
+    return list(dict.fromkeys(out))
 
 
 def _joins_name(gap: str) -> bool | None:

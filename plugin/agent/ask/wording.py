@@ -67,6 +67,8 @@ CUES = {
              # "tiematka / ajomatka A – B" (the road / driving distance), "A on alle 1,5 km:n päässä B:stä" (A is
              # under 1.5 km from B): a distance between two places
              r"|\b(?:tie|ajo|auto|kävely)matka\w*|\bpäässä\b"
+             # "Kiasmasta on alle 800 m tietä Oodiin" (from Kiasma it is under 800 m of road to Oodi)
+             r"|\b(?:m|km|metriä|kilometriä|metrin|kilometrin)\s+tietä\b"
              r"|\b(?:road|driving|drive)\s+(?:m|km)\b",   # "A to B road m": the distance by road, in metres
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
     "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*"
