@@ -277,17 +277,23 @@ class NameIndex:
             exact_only = all(w in GENERIC for w in normalise(text[words[i][0]:words[i][1]]).split())
             if exact_only and not text[words[i][0]].isupper():
                 continue
+            stop = False
             for k in range(1, min(max_words, len(words) - i) + 1):
                 s, e = words[i][0], words[i + k - 1][1]
                 joins = _joins_name(text[words[i + k - 2][1]:words[i + k - 1][0]]) if k > 1 else True
                 if joins is None:
                     break   # punctuation between words ends a name
-                exact_only = exact_only or not joins
+                # a sentence stop ends a name ("Helsinki. station plan": the region, then the task word — not
+                # the alias "Helsinki station"); only a data name written with the dot holds one ("St. George")
+                stop = stop or (k > 1 and text[words[i + k - 2][1] - 1] == ".")
+                exact_only = exact_only or not joins or stop
                 phrase = text[s:e].rstrip(".")
                 n = normalise(phrase)
                 if not n or n in GENERIC or (all(w in GENERIC for w in n.split()) and n not in self._by_norm):
                     continue
                 hit = self._by_norm.get(n)
+                if stop and not any("." in w for w, _ in hit or ()):
+                    continue
                 if not hit and (exact_only or (n.split()[-1] in GENERIC and n not in self._region_rest)):
                     continue   # across a comma, or from a generic word, only an exact data name ("Senate Square" may end so)
                 if hit and not _alias_may_match(phrase, n, hit, text[:s]):
