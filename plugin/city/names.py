@@ -289,10 +289,9 @@ class NameIndex:
                 exact_only = exact_only or not joins or stop
                 phrase = text[s:e].rstrip(".")
                 n = normalise(phrase)
-                if not n or n in GENERIC or (all(w in GENERIC for w in n.split()) and n not in self._by_norm):
-                    continue
                 hit = self._by_norm.get(n)
-                if stop and not any("." in w for w, _ in hit or ()):
+                if not n or n in GENERIC or (all(w in GENERIC for w in n.split()) and n not in self._by_norm) \
+                        or (stop and not any("." in w for w, _ in hit or ())):
                     continue
                 if not hit and (exact_only or (n.split()[-1] in GENERIC and n not in self._region_rest)):
                     continue   # across a comma, or from a generic word, only an exact data name ("Senate Square" may end so)
