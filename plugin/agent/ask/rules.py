@@ -789,6 +789,22 @@ def route_from_found(c: Clause) -> list[Goal] | None:
     return [c.goal("route", origin=o, destination=d)]
 
 
+#: "the road distance between the two" / "between them": the two places a search before found
+_BETWEEN_FOUND = re.compile(r"\bbetween\s+(?:the\s+two|those\s+two|these\s+two|them|both)\b", re.I)
+
+
+def route_between_found(c: Clause) -> list[Goal] | None:
+    """"Should Kotka have fewer than two fuel stations, …; otherwise tell me the road distance between
+    the two": a route naming no place, between "the two" / "them", is between the two places the search
+    before found (``$goal:N#0`` and ``#1``); where that search found another number, the route is not
+    run and the answer says so (``agent._ref``) — never two picked from a longer list."""
+    found = _found_set(c)
+    if found is None or c.cp or c.term is not None or not c.cue("route") or not _BETWEEN_FOUND.search(c.text):
+        return None
+    k = next(i for i, g in enumerate(c.before) if g is found)
+    return [c.goal("route", origin=f"$goal:{k}#0", destination=f"$goal:{k}#1")]
+
+
 def route_places(c: Clause) -> list[Goal] | None:
     if c.cue("route") and (len(c.cp) + len(c.refs) >= 1):
         o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
@@ -812,7 +828,9 @@ def within_kind_follows(c: Clause) -> list[Goal] | None:
 
 
 #: "there" as a place, not the existential "there are": Finnish "siellä" / "sen lähellä", "around there"
-THERE_PLACE = re.compile(r"\b(?:siellä|siinä|sen (?:lähellä|ympärillä)|(?:around|near|over) there|there nearby)\b", re.I)
+THERE_PLACE = re.compile(r"\b(?:siellä|siinä|sen (?:lähellä|ympärillä)|(?:around|near|over) there|there nearby)\b"
+                         # "count the bars there too", "… the banks there?": 'there' closing the clause, not "are there"
+                         r"|(?<!are )(?<!is )\bthere(?=\s+(?:too|as well|also)\b|\s*[;,.?!]|\s*$)", re.I)
 
 
 def within_there(c: Clause) -> list[Goal] | None:
@@ -1050,6 +1068,8 @@ RULES: tuple[Rule, ...] = (
     Rule("nearest.each", nearest_each, "Kiasma and Oodi: nearest pharmacy to each"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
+    Rule("route.between-found", route_between_found,
+         "list the fuel stations in Kotka, then the road distance between the two", "kotka"),
     Rule("route.already-asked", route_already_asked, "nearest pharmacy to Kiasma by road, and how far is it?"),
     Rule("route.legs", route_legs, "Kiasma → Oodi, Kiasma → Ateneum: road metres each"),
     Rule("route.each", route_each, "How far are Luckan and Forum from Kiasma, each by road?"),

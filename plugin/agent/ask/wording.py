@@ -95,7 +95,7 @@ eval road roads land charging chargers station stations budget with within near 
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
 thursday friday saturday sunday january february march april may june july august september october november
 december memo council unless provided assuming suppose supposing whether i've i'll we'll you've you're
-they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten""".split()) \
+they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten had should""".split()) \
     | set(FI_VERBS.split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 #: Finnish facility nouns, the last word of a facility's name ("Sunilan tehdas", "Mussalon satama")
@@ -126,7 +126,12 @@ _ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|muuten|muussa tapauksessa|jos 
          r"(?:[,:]|\s*(?:->|→|=>))?\s*(?P<else>.+))?$")   # "else → A to B road m"
 #: a sentence before the condition sets the scene ("Budget is two million euros. If …"): no goal of its own
 _PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
-IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming|jos|mikäli)\b(?P<cond>.+?)"
+#: an inverted condition: "Were there more than five cafés …, …", "Had Kotka fewer than two schools, …" — only
+#: with a comparison in it ("Were there any cafés near X, and how many?" is a question, not a condition)
+_INVERTED = (r"were(?=\s+there\s+(?:more|fewer|less|at least|at most|no|over|under|only)\b)"
+             r"|had(?=\s+[^,;?]{1,40}?\s(?:more|fewer|less|at least|at most|no|over|under|only)\b)")
+IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming|jos|mikäli|"
+                   + _INVERTED + r")\b(?P<cond>.+?)"
                    r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*"
                    # no comma: "if there's a charger within 500 m of X just tell me the closest one"
                    r"|\s+(?=(?:just\s+|please\s+)?(?:(?:tell|give|show|get|find)\s+me|name\s+it|list\s+them)\b))"
