@@ -861,6 +861,8 @@ def find_kind(c: Clause) -> list[Goal] | None:
         # around (the 'near' read is said), never dropped
         return [c.goal("within", place=point.id, radius_m=NEAR_M, default_radius=True, **term_slots(c.term))]
     intent = "count" if c.cue("count") else "exists" if c.cue("exists") or c.conditional else "find"
+    if intent == "count" and c.has("each"):
+        _count_each(c.before)
     slots = term_slots(c.term)
     in_force = None if area is not None or c.cp or c.refs else _area_in_force(c)
     if area is not None:   # by name: the tool resolves it among areas (a district, not a shop so named)
@@ -870,6 +872,15 @@ def find_kind(c: Clause) -> list[Goal] | None:
     elif c.area_places:
         slots["area"] = None
     return [c.goal(intent, **slots)]
+
+
+def _count_each(before: list[Goal]) -> None:
+    """"cafés on Yrjönkatu and restaurants on Bulevardi: how many each?": the run of searches of kinds
+    just before a "how many each" is counted too, not only the last."""
+    for g in reversed(before):
+        if g.branch or g.intent not in ("find", "count", "exists") or not g.slots.get("category"):
+            break
+        g.intent = "count"
 
 
 def find_area_follows(c: Clause) -> list[Goal] | None:
@@ -978,6 +989,8 @@ def count_follows(c: Clause) -> list[Goal] | None:
             g.intent = "count"
     if prev.intent in ("find", "exists"):
         prev.intent = "count"
+    if c.has("each"):
+        _count_each(c.before)
     return []
 
 
