@@ -29,7 +29,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -219,20 +219,12 @@ class NameIndex:
         one place Finnish stems are read (lookup and the instruction resolver both call it).
         ``linking_vowel``: also a linking "i" after a consonant left where the ending was cut before
         ("Stockmanni", of "Stockmannista" → "stockmann"), only onto a name the data has as written."""
-        from .lexicon import name_case_endings
-
         q = normalise(text)
         head, _, last = q.rpartition(" ")
+        found = finnish_stem(q, self._by_norm)
+        if found is not None:
+            return found
         head = head + " " if head else ""
-        for end in name_case_endings():
-            # a stem of 4+ letters; of 3 as the last word of a longer name ("Holiday Innistä" → "holiday inn")
-            if last.endswith(end) and len(last) - len(end) >= (3 if head else 4):
-                for stem in (last[: -len(end)], *_strong_grades(last[: -len(end)])):
-                    if head + stem in self._by_norm:
-                        return head + stem
-        for form in nominatives(last):   # "Väinämöiseltä" → Väinämöinen, "Kolera-altaalta" → Kolera-allas
-            if head + form in self._by_norm:
-                return head + form
         if linking_vowel and re.search(r"[bcdfghjklmnpqrstvwxz]i$", last) and head + last[:-1] in self._by_norm:
             return head + last[:-1]
         return None
@@ -419,6 +411,27 @@ def _weak_grades(word: str) -> list[str]:
         return []
     cons, tail = m.group(1), m.group(2)
     return [word[: m.start()] + cons[: -len(s)] + w + tail for w, s in name_gradation() if cons.endswith(s)]
+
+
+def finnish_stem(q: str, names: Container[str]) -> str | None:
+    """The name among ``names`` (normal forms) that ``q`` (a normal form) is with a Finnish case ending
+    off its last word: the stem in each consonant grade, then the lexicon's stem forms ("kiasmasta" →
+    "kiasma", "helsingin" → "helsinki", "vainamoiselta" → "vainamoinen"); None when none is a name.
+    The one Finnish stemmer: place names (``NameIndex.case_stem``) and region names both use it."""
+    from .lexicon import name_case_endings
+
+    head, _, last = q.rpartition(" ")
+    head = head + " " if head else ""
+    for end in name_case_endings():
+        # a stem of 4+ letters; of 3 as the last word of a longer name ("Holiday Innistä" → "holiday inn")
+        if last.endswith(end) and len(last) - len(end) >= (3 if head else 4):
+            for stem in (last[: -len(end)], *_strong_grades(last[: -len(end)])):
+                if head + stem in names:
+                    return head + stem
+    for form in nominatives(last):   # "Väinämöiseltä" → Väinämöinen, "Kolera-altaalta" → Kolera-allas
+        if head + form in names:
+            return head + form
+    return None
 
 
 def nominatives(word: str) -> list[str]:

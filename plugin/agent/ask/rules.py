@@ -20,7 +20,7 @@ from typing import Any
 from ...city.vocabulary import CategoryTerm, Money, category_terms
 from .name_forms import FROM_ENDINGS, TO_ENDINGS
 from .reading import AREA_KINDS, NEAR_M, Goal, Place, inside
-from .wording import BACKREF, CUES, TASK_WORDS, W
+from .wording import BACKREF, CUES, FI_BACKREF, FI_BACKREF_ROLE, TASK_WORDS, W
 
 
 # ------------------------------------------------------------------------ clause-level helpers
@@ -49,9 +49,9 @@ def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
         return out
     last = len(before) - 1
     prev = before[-1]
-    for m in BACKREF.finditer(text):
-        role = (m.group(1) or "any").lower()
-        word = m.group(2).lower()
+    said = [((m.group(1) or "any").lower(), m.group(2).lower()) for m in BACKREF.finditer(text)]
+    said += [(FI_BACKREF_ROLE[m.group(1).lower()], "it") for m in FI_BACKREF.finditer(text)]   # "sieltä": from it
+    for role, word in said:
         if (word == "there" and (prev.intent != "nearest" or (role == "from" and not W["it"].search(text)
                                                              and not W["from_there_to"].search(text)))) \
                 or prev.intent == "locate" \
@@ -212,6 +212,9 @@ class Clause:
         tasks = [(mm.start() + self.s, t) for t, pat in TASK_WORDS for mm in re.finditer(pat, low)]
         if self.has("by_road"):
             tasks = [(a, t) for a, t in tasks if t != "road" or W["road_task"].search(low.replace("by road", ""))]
+        if self.cue("sites"):   # "mitkä kadut?" / "millä kaduilla" (which streets) after a plan: no road plan
+            asked = [(m.start() + self.s, m.end() + self.s) for m in re.finditer(CUES["sites"], low)]
+            tasks = [(a, t) for a, t in tasks if t != "road" or not any(x <= a < y for x, y in asked)]
         return tasks
 
     @cached_property
@@ -614,7 +617,8 @@ def _it_the_named_place(c: Clause, place: Any) -> str | None:
     The count's answer line names its centre, so the reading is always said."""
     prev = c.before[-1] if c.before else None
     if prev is None or prev.intent != "nearest" or prev.branch or place != f"$goal:{len(c.before) - 1}" \
-            or not re.search(r"\b(?:of|around|near|from)\s+it\b", c.text, re.I):
+            or not re.search(r"\b(?:of|around|near|from)\s+it\b|\bsiitä\b|\bsen\s+(?:ympäri\w*|lähe\w*|lähistö\w*)",
+                             c.text, re.I):
         return None
     gap = c.request[max(0, c.s - 12):c.s] + " " + c.text
     origin = prev.slots.get("place")

@@ -25,6 +25,7 @@ SPLIT = re.compile(
     r"(?<!\s)\s*(?:;|\+|\s/\s(?=[^/;]*?(?:[≤⩽<]|\bwithin\b|\bnear\b|\d))"
     r"|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
     r"|\b(?:separately|independently)\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
+    r"|,\s*(?:ja\s+)?(?:sitten|sen jälkeen|tämän jälkeen)\b"   # Finnish: "lähin apteekki Kiasmasta, sitten …"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
     r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
     r"|\s+(?:→|->)\s+(?=(?-i:[a-z]))"   # "nearest cinema to X → road distance from it to Y"
@@ -79,6 +80,10 @@ CUES = {
 }
 BACKREF = re.compile(r"\b(?:(from|to|of)\s+)?(it|there|that (?:one|place|car park|parking|\w+)|this (?:one|\w+)|"
                      r"the result|the same (?:place|one))\b", re.I)
+#: Finnish back-references and the role each plays: "sieltä" (from there), "siitä" (from / of it: "200 m päässä
+#: siitä"), "sinne" / "siihen" (to there / to it) — what the search before found, as "it" is in English
+FI_BACKREF = re.compile(r"\b(sieltä|siitä|sinne|siihen)\b", re.I)
+FI_BACKREF_ROLE = {"sieltä": "from", "siitä": "of", "sinne": "to", "siihen": "to"}
 #: Finnish verbs (imperative, plural imperative, infinitive) that start a request: never a place, even
 #: capitalised before a name ("Laadi Karhulaan suunnitelma": draw up a plan for Karhula)
 FI_VERBS = """laadi laatikaa laatia tee tehkää tehdä suunnittele suunnitelkaa suunnitella luo luokaa luoda
@@ -312,7 +317,8 @@ _ANY_CASE = {
     "center_before": r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
     "area_before": r"\b(?:in|on|along|inside|around|at)\s+(?:the\s+)?$",
     # a step after a step: "…, then …", "→ …", "after that …" (what "it" then means is the step's result)
-    "sequence": r"\b(?:then|after that|afterwards|next|subsequently|thereafter)\b|→|->|;",
+    "sequence": r"\b(?:then|after that|afterwards|next|subsequently|thereafter|sitten|sen jälkeen|tämän jälkeen)\b"
+                r"|→|->|;",
 }
 #: a word asked for as a kind of place: "nearest ATM", "any post offices", "how many bus stops"
 KIND_CUE = re.compile(r"\b(?:nearest|closest|any|how many|number of|are there|is there|count|list|find)\b"
