@@ -32,8 +32,8 @@ PART_SPLIT = re.compile(
     r"(?:\d|an?\s|one\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|hundred\b))"
     # "cafés on Yrjönkatu and restaurants on Bulevardi: how many each?": after a part with its own street or
     # area, "and <kind> on / along / in <Name>" is a second search (each answered, not the first only)
-    r"|(?<=\w)(?P<and_area>\s+(?:and|ja)\s+)(?=[^\W\d][\w'’-]*(?:\s+[^\W\d][\w'’-]*)?\s+(?:on|along|in)\s+"
-    r"(?-i:[A-ZÅÄÖ])))",
+    r"|(?<=\w)(?P<and_area>\s+(?:and|ja)\s+)(?=(?P<area_kind>(?-i:[a-zåäö])[\w'’-]*(?:\s+[^\W\d][\w'’-]*)?)"
+    r"\s+(?:on|along|in)\s+(?-i:[A-ZÅÄÖ])))",
     re.I)
 #: a part that already has its own radius and place ("banks within 300 m of X"): only after one does
 #: the "and <kind> within …" mark split
@@ -72,7 +72,8 @@ def part_spans(request: str, s: int, e: int) -> list[tuple[int, int]]:
     out, pos = [], s
     for m in PART_SPLIT.finditer(request, s, e):
         if (m.group("and_kind") and not _OWN_RADIUS.search(request[pos:m.start()])) \
-                or (m.group("and_area") and not _OWN_AREA.search(request[pos:m.start()])):
+                or (m.group("and_area") and not (_OWN_AREA.search(request[pos:m.start()])
+                                                 and category_terms(m.group("area_kind")))):   # a kind, not a name
             continue
         if m.start() > pos:
             out.append((pos, m.start()))
