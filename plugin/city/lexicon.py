@@ -110,6 +110,17 @@ def name_case_endings() -> tuple[str, ...]:
     return tuple(sorted(load("facilities")["name_case_endings"], key=len, reverse=True))
 
 
+def name_gradation() -> tuple[tuple[str, str], ...]:
+    """Finnish consonant gradation as (weak, strong) pairs, in the order they are tried."""
+    return tuple((w, s) for w, s in load("facilities")["name_gradation"])
+
+
+def name_stem_forms() -> tuple[tuple[str, str, bool], ...]:
+    """(stem end, nominative end, nominative in the weak grade) of Finnish names whose stem before a
+    case ending differs from the nominative ("väinämöise-" → Väinämöinen, "altaa-" → allas)."""
+    return tuple((a, b, bool(weak)) for a, b, weak in load("facilities")["name_stem_forms"])
+
+
 def landmark_nouns_pattern() -> str:
     """Regex (no groups) of the nouns that make a name a landmark of its own ("Finlandia Hall"):
     after a part of a longer data name that lacks the noun, they name another place."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -219,17 +219,12 @@ class NameIndex:
         one place Finnish stems are read (lookup and the instruction resolver both call it).
         ``linking_vowel``: also a linking "i" after a consonant left where the ending was cut before
         ("Stockmanni", of "Stockmannista" → "stockmann"), only onto a name the data has as written."""
-        from .lexicon import name_case_endings
-
         q = normalise(text)
         head, _, last = q.rpartition(" ")
+        found = finnish_stem(q, self._by_norm)
+        if found is not None:
+            return found
         head = head + " " if head else ""
-        for end in name_case_endings():
-            # a stem of 4+ letters; of 3 as the last word of a longer name ("Holiday Innistä" → "holiday inn")
-            if last.endswith(end) and len(last) - len(end) >= (3 if head else 4):
-                for stem in (last[: -len(end)], *_strong_grades(last[: -len(end)])):
-                    if head + stem in self._by_norm:
-                        return head + stem
         if linking_vowel and re.search(r"[bcdfghjklmnpqrstvwxz]i$", last) and head + last[:-1] in self._by_norm:
             return head + last[:-1]
         return None
@@ -274,17 +269,22 @@ class NameIndex:
             exact_only = all(w in GENERIC for w in normalise(text[words[i][0]:words[i][1]]).split())
             if exact_only and not text[words[i][0]].isupper():
                 continue
+            stop = False
             for k in range(1, min(max_words, len(words) - i) + 1):
                 s, e = words[i][0], words[i + k - 1][1]
                 joins = _joins_name(text[words[i + k - 2][1]:words[i + k - 1][0]]) if k > 1 else True
                 if joins is None:
                     break   # punctuation between words ends a name
-                exact_only = exact_only or not joins
+                # a sentence stop ends a name ("Helsinki. station plan": the region, then the task word — not
+                # the alias "Helsinki station"); only a data name written with the dot holds one ("St. George")
+                stop = stop or (k > 1 and text[words[i + k - 2][1] - 1] == ".")
+                exact_only = exact_only or not joins or stop
                 phrase = text[s:e].rstrip(".")
                 n = normalise(phrase)
-                if not n or n in GENERIC or (all(w in GENERIC for w in n.split()) and n not in self._by_norm):
-                    continue
                 hit = self._by_norm.get(n)
+                if not n or n in GENERIC or (all(w in GENERIC for w in n.split()) and n not in self._by_norm) \
+                        or (stop and not any("." in w for w, _ in hit or ())):
+                    continue
                 if not hit and (exact_only or (n.split()[-1] in GENERIC and n not in self._region_rest)):
                     continue   # across a comma, or from a generic word, only an exact data name ("Senate Square" may end so)
                 if hit and not _alias_may_match(phrase, n, hit, text[:s]):
@@ -388,20 +388,69 @@ def _region_rests(region: str, names: list[tuple[str, str, NamedFeature]]) -> di
     return out
 
 
-#: Finnish consonant gradation, weak grade → strong, in the last syllable of a stem: a case ending weakens
-#: it ("Urpukatu" → "Urpukadulta", "Kosselinkadusta", "Piisamikadun"; "Hakapolku" → "Hakapolun")
-_GRADES = (("d", "t"), ("nn", "nt"), ("ll", "lt"), ("rr", "rt"), ("mm", "mp"), ("ng", "nk"), ("v", "p"),
-           ("t", "tt"), ("p", "pp"), ("k", "kk"), ("l", "lk"))
-
-
 def _strong_grades(stem: str) -> list[str]:
     """The stem with its last consonant (cluster) before the final vowel in the strong grade, each way
-    it may have weakened; only a form that is exactly a data name is ever taken (``case_stem``)."""
+    it may have weakened ("Urpukadulta" → "urpukatu"; the (weak, strong) pairs are the lexicon's
+    ``name_gradation``); only a form that is exactly a data name is ever taken (``case_stem``)."""
+    from .lexicon import name_gradation
+
     m = re.search(r"([bcdfghjklmnpqrstvwxz]+)([aeiouyäö]+)$", stem)
     if not m:
         return []
     cons, tail = m.group(1), m.group(2)
-    return [stem[: m.start()] + cons[: -len(w)] + s + tail for w, s in _GRADES if cons.endswith(w)]
+    return [stem[: m.start()] + cons[: -len(w)] + s + tail for w, s in name_gradation() if cons.endswith(w)]
+
+
+def _weak_grades(word: str) -> list[str]:
+    """The word with the consonant (cluster) of its last syllable in the weak grade, each way it may
+    have strengthened ("altas" → "allas", "renkas" → "rengas"): the nominative of an -as / -es name."""
+    from .lexicon import name_gradation
+
+    m = re.search(r"([bcdfghjklmnpqrstvwxz]+)([aeiouyäö]+[bcdfghjklmnpqrstvwxz])$", word)
+    if not m:
+        return []
+    cons, tail = m.group(1), m.group(2)
+    return [word[: m.start()] + cons[: -len(s)] + w + tail for w, s in name_gradation() if cons.endswith(s)]
+
+
+def finnish_stem(q: str, names: Container[str]) -> str | None:
+    """The name among ``names`` (normal forms) that ``q`` (a normal form) is with a Finnish case ending
+    off its last word: the stem in each consonant grade, then the lexicon's stem forms ("kiasmasta" →
+    "kiasma", "helsingin" → "helsinki", "vainamoiselta" → "vainamoinen"); None when none is a name.
+    The one Finnish stemmer: place names (``NameIndex.case_stem``) and region names both use it."""
+    from .lexicon import name_case_endings
+
+    head, _, last = q.rpartition(" ")
+    head = head + " " if head else ""
+    for end in name_case_endings():
+        # a stem of 4+ letters; of 3 as the last word of a longer name ("Holiday Innistä" → "holiday inn")
+        if last.endswith(end) and len(last) - len(end) >= (3 if head else 4):
+            for stem in (last[: -len(end)], *_strong_grades(last[: -len(end)])):
+                if head + stem in names:
+                    return head + stem
+    for form in nominatives(last):   # "Väinämöiseltä" → Väinämöinen, "Kolera-altaalta" → Kolera-allas
+        if head + form in names:
+            return head + form
+    return None
+
+
+def nominatives(word: str) -> list[str]:
+    """The nominatives a Finnish word (normal form) may inflect, where its stem differs from the
+    nominative: the lexicon's ``name_stem_forms`` after any case ending (or none) is cut
+    ("vainamoiselta" → "vainamoinen", "altaalta" → "allas"). Candidates only: ``case_stem`` takes one
+    when it is exactly a data name, never by likeness."""
+    from .lexicon import name_case_endings, name_stem_forms
+
+    out: list[str] = []
+    for end in ("", *name_case_endings()):
+        stem = word[: len(word) - len(end)]
+        if not word.endswith(end) or len(stem) < 4:
+            continue
+        for oblique, nominative, weak in name_stem_forms():
+            if stem.endswith(oblique) and len(stem) - len(oblique) >= 2:
+                base = stem[: len(stem) - len(oblique)] + nominative
+                out += [base, *(_weak_grades(base) if weak else ())]
+    return list(dict.fromkeys(out))
 
 
 def _joins_name(gap: str) -> bool | None:

@@ -87,6 +87,30 @@ def test_a_finnish_case_ending_on_a_data_name_is_that_name():
     assert name_index("helsinki").resolve("Espoosta").status == "missing"   # 'Espoo' is no data name
 
 
+@pytest.mark.parametrize("region, written, name", [
+    ("helsinki", "Väinämöiseltä", "Väinämöinen"), ("helsinki", "Väinämöisen", "Väinämöinen"),
+    ("helsinki", "Väinämöiseen", "Väinämöinen"), ("helsinki", "Väinämöisessä", "Väinämöinen"),
+    ("helsinki", "Väinämöisestä", "Väinämöinen"), ("helsinki", "Väinämöisellä", "Väinämöinen"),
+    ("helsinki", "Väinämöistä", "Väinämöinen"), ("helsinki", "Ilmariselle", "Ilmarinen"),
+    ("kotka", "Neste Huttuselta", "Neste Huttunen"),
+    ("helsinki", "Kolera-altaalta", "Kolera-allas"), ("helsinki", "Kolera-altaaseen", "Kolera-allas"),
+    ("helsinki", "Kolera-altaan", "Kolera-allas"), ("helsinki", "Kuvatehtaalta", "Kuvatehdas"),
+    ("helsinki", "Keitaassa", "Keidas"),
+])
+def test_a_finnish_name_whose_stem_is_not_its_nominative_is_that_name(region, written, name):
+    """-nen names in every case (the stem is -se-: "Väinämöiseltä"), -as names with their consonant
+    gradation reversed ("Kolera-altaalta": the stem is strong, the nominative weak): the lexicon's stem
+    forms and gradation pairs, taken only where the nominative is exactly a data name."""
+    res = name_index(region).resolve(written)
+    assert res.status == "found" and res.feature.name == name and res.candidates[0].how == "alias", (written, res.message)
+
+
+@pytest.mark.parametrize("written", ["Virtaselta", "Nieminen", "Lahtisen", "Kolera-altaalla-tie"])
+def test_a_finnish_stem_the_data_lacks_is_no_name(helsinki, written):
+    """No likeness guess: 'Virtaselta' would be Virtanen, which the data lacks."""
+    assert helsinki.case_stem(written) is None
+
+
 @pytest.mark.parametrize("region, written", [("kotka", "K-Market Karhula"), ("kotka", "S-Market Karhula"),
                                              ("helsinki", "K-Market Kallio"), ("helsinki", "S-Market Kluuvi")])
 def test_a_hyphen_brand_the_data_lacks_is_no_other_place_sharing_a_word(region, written):

@@ -149,8 +149,14 @@ def _ref(run: Run, task: Task, value: Any) -> tuple[Any, str | None]:
     first listed feature); other values unchanged. Second: why it could not be resolved."""
     if not (isinstance(value, str) and value.startswith("$goal:")):
         return value, None
-    n = int(value.split(":")[1])
+    goal, _, nth = value[len("$goal:"):].partition("#")
+    n = int(goal)
     obs = [o for o in goal_observations(run, task, n) if o.ok]
+    if nth:   # "between the two": the nth of exactly two places the goal found
+        listed = next((o.result.get("features") or [] for o in obs if o.tool in ("find_features", "within_distance")), [])
+        if len(listed) != 2:
+            return None, f"'the two' are not two places: that search found {len(listed)}"
+        return listed[int(nth)]["id"], None
     for o in obs:
         r = o.result
         if o.tool == "nearest_facility" and r.get("nearest"):

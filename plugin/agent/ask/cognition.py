@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ...city import CATEGORIES, lexicon
-from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, normalise
+from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, finnish_stem, normalise
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
 from .amounts import budget_shares
 from .intents import INTENTS as INTENT_CLASSES
@@ -99,11 +99,16 @@ MAX_REQUEST_CHARS = 1000
 # ------------------------------------------------------------------------ region
 def _region_mentions(request: str, regions: tuple[str, ...]) -> list[tuple[int, int, str]]:
     out = []
+    low = normalise_keep(request)
     for r in regions:
-        for alias in REGION_ALIASES.get(r, (r,)) + (r,):
-            for m in re.finditer(r"(?<!\w)" + re.escape(normalise(alias)) + r"(?!\w)", normalise_keep(request)):
+        aliases = {normalise(a) for a in REGION_ALIASES.get(r, (r,)) + (r,)}
+        for alias in aliases:
+            for m in re.finditer(r"(?<!\w)" + re.escape(alias) + r"(?!\w)", low):
                 out.append((m.start(), m.end(), r))
-    return out
+        # a region's name in a Finnish case: "Kotkan tiesuunnitelma" (Kotka's road plan), "Helsingissä"
+        out += [(m.start(), m.end(), r) for m in re.finditer(r"(?<![\w-])[^\W\d_]{5,}(?![\w-])", low)
+                if m.group(0) not in aliases and finnish_stem(m.group(0), aliases) is not None]
+    return sorted(out)
 
 
 def normalise_keep(text: str) -> str:
@@ -145,8 +150,11 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
         while words and (words[0].group(0).casefold() in SENTENCE_WORDS | GENERIC | UNITS
                          or PLAN_NOUN.fullmatch(words[0].group(0))):   # "Latausasemasuunnitelma Karhulaan"
             words.pop(0)
-        while words and words[-1].group(0).casefold() in SENTENCE_WORDS | UNITS and not words[-1].group(0).islower():
-            words.pop()   # a lowercase last word is the facility noun of the name ("Kamppi bus station")
+        while words and ((words[-1].group(0).casefold() in SENTENCE_WORDS | UNITS and not words[-1].group(0).islower())
+                         or PLAN_NOUN.fullmatch(words[-1].group(0))):
+            # a lowercase last word is the facility noun of the name ("Kamppi bus station"), but a plan noun is
+            # no part of one ("Helsingin latausasemasuunnitelma": Helsinki's charging-station plan)
+            words.pop()
         if not words:
             continue
         s, e = s + words[0].start(), s + words[-1].end()

@@ -17,6 +17,7 @@ from ...city import lexicon
 from ...city.names import NameIndex, normalise
 from ...city.vocabulary import category_terms, matches_tags
 from .reading import AREA_KINDS, Place
+from .wording import PLAN_NOUN
 
 #: a capitalised word in the genitive (ends in -n) and the lowercase word after it
 _GENITIVE_NOUN = re.compile(r"([A-ZÅÄÖ][\w-]*n)\s+([a-zåäö][\w-]*)\b")
@@ -30,8 +31,9 @@ def _landmark_word() -> re.Pattern[str]:
 
 def _facility_noun(word: str) -> bool:
     """``word`` names a kind of facility or landmark ("kirjasto", "uimahalli", "terveysasemalta")
-    in the singular: a nominative plural ("koulut", "apteekit") is the kind in that district."""
-    if word.endswith("t"):
+    in the singular: a nominative plural ("koulut", "apteekit") is the kind in that district; a plan
+    noun ("latausasemasuunnitelma": a charging-station plan) is a task word, never a facility's name."""
+    if word.endswith("t") or PLAN_NOUN.fullmatch(word):
         return False
     return bool(category_terms(word)) or _landmark_word().fullmatch(word) is not None
 

@@ -29,11 +29,18 @@ PART_SPLIT = re.compile(
     # place, "and <kind> within <distance>" is a second search ("pharmacies and cafés within 300 m
     # of X", with no radius before the "and", stays one)
     r"|(?<=\w)(?P<and_kind>\s+(?:and|ja)\s+)(?=[^\W\d][\w'’-]*(?:\s+[^\W\d][\w'’-]*)?\s+(?:within|under|inside)\s+"
-    r"(?:\d|an?\s|one\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|hundred\b)))",
+    r"(?:\d|an?\s|one\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b|hundred\b))"
+    # "cafés on Yrjönkatu and restaurants on Bulevardi: how many each?": after a part with its own street or
+    # area, "and <kind> on / along / in <Name>" is a second search (each answered, not the first only)
+    r"|(?<=\w)(?P<and_area>\s+(?:and|ja)\s+)(?=(?P<area_kind>(?-i:[a-zåäö])[\w'’-]*(?:\s+[^\W\d][\w'’-]*)?)"
+    r"\s+(?:on|along|in)\s+(?-i:[A-ZÅÄÖ])))",
     re.I)
 #: a part that already has its own radius and place ("banks within 300 m of X"): only after one does
 #: the "and <kind> within …" mark split
 _OWN_RADIUS = re.compile(r"\b(?:within|under|inside)\s+\S+.*\b(?:of|from|around)\s+\S", re.I)
+#: a part that already has its own street, area or place ("cafés on Yrjönkatu", "nearest pharmacy to Kiasma"):
+#: only after one does the "and <kind> on <Name>" mark split ("cafés and bars on Yrjönkatu" stays one part, two kinds)
+_OWN_AREA = re.compile(r"\b(?:on|along|in|to|of|from|near|around)\s+[A-ZÅÄÖ]")
 
 
 #: what a part holds when it is only a kind of place waiting for the rest ("cafés + bars near Kiasma")
@@ -64,7 +71,9 @@ def part_spans(request: str, s: int, e: int) -> list[tuple[int, int]]:
     (a leading bullet, an empty line)."""
     out, pos = [], s
     for m in PART_SPLIT.finditer(request, s, e):
-        if m.group("and_kind") and not _OWN_RADIUS.search(request[pos:m.start()]):
+        if (m.group("and_kind") and not _OWN_RADIUS.search(request[pos:m.start()])) \
+                or (m.group("and_area") and not (_OWN_AREA.search(request[pos:m.start()])
+                                                 and category_terms(m.group("area_kind")))):   # a kind, not a name
             continue
         if m.start() > pos:
             out.append((pos, m.start()))

@@ -20,7 +20,7 @@ from typing import Any
 from ...city.vocabulary import CategoryTerm, Money, category_terms
 from .name_forms import FROM_ENDINGS, TO_ENDINGS
 from .reading import AREA_KINDS, NEAR_M, Goal, Place, inside
-from .wording import BACKREF, CUES, TASK_WORDS, W
+from .wording import BACKREF, CUES, FI_BACKREF, FI_BACKREF_ROLE, TASK_WORDS, W
 
 
 # ------------------------------------------------------------------------ clause-level helpers
@@ -49,9 +49,9 @@ def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
         return out
     last = len(before) - 1
     prev = before[-1]
-    for m in BACKREF.finditer(text):
-        role = (m.group(1) or "any").lower()
-        word = m.group(2).lower()
+    said = [((m.group(1) or "any").lower(), m.group(2).lower()) for m in BACKREF.finditer(text)]
+    said += [(FI_BACKREF_ROLE[m.group(1).lower()], "it") for m in FI_BACKREF.finditer(text)]   # "sieltä": from it
+    for role, word in said:
         if (word == "there" and (prev.intent != "nearest" or (role == "from" and not W["it"].search(text)
                                                              and not W["from_there_to"].search(text)))) \
                 or prev.intent == "locate" \
@@ -212,6 +212,9 @@ class Clause:
         tasks = [(mm.start() + self.s, t) for t, pat in TASK_WORDS for mm in re.finditer(pat, low)]
         if self.has("by_road"):
             tasks = [(a, t) for a, t in tasks if t != "road" or W["road_task"].search(low.replace("by road", ""))]
+        if self.cue("sites"):   # "mitkä kadut?" / "millä kaduilla" (which streets) after a plan: no road plan
+            asked = [(m.start() + self.s, m.end() + self.s) for m in re.finditer(CUES["sites"], low)]
+            tasks = [(a, t) for a, t in tasks if t != "road" or not any(x <= a < y for x, y in asked)]
         return tasks
 
     @cached_property
@@ -601,19 +604,21 @@ def within_radius(c: Clause) -> list[Goal] | None:
     center = next((p for p in c.cp if W["center_before"].search(c.request[max(c.s, p.start - 10):p.start])), None) \
         or (c.cp[-1] if c.cp else None)
     place = (center.id or center.written) if center else (c.refs.get("any") or _place_in_force(c))
-    goal = c.goal("within", place=place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))
-    also = _it_also_the_place(c, place)
-    return [goal] if also is None else [goal, c.goal("within", **{**goal.slots, "place": also})]
+    named = _it_the_named_place(c, place)
+    return [c.goal("within", place=named or place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))]
 
 
-def _it_also_the_place(c: Clause, place: Any) -> str | None:
-    """"nearest park to X, and the number of car parks within 1 km of it": joined by a bare "and"
-    (no "then", "→", "after that"), "it" may be the park found or X, which both still stand as the
-    topic — both are counted (each line names its centre) rather than one guessed. With a step
-    word ("…, then … of it") or "that park", it is the park found only."""
+def _it_the_named_place(c: Clause, place: Any) -> str | None:
+    """"nearest doctor to X, plus how many gyms within a kilometre of it", "nearest park to X, and the
+    car parks within 1 km of it": a search centre said as "of / around / near / from it" in a clause joined to
+    a nearest-search by a bare "and" / "plus" / "also" (no step word) is the named place X, the topic
+    both clauses share; with a step word ("…, then … of it", "→", ";", "after that") it is the
+    facility found (the next step of a sequence), and so is "that park" / "from it" / "how far is it".
+    The count's answer line names its centre, so the reading is always said."""
     prev = c.before[-1] if c.before else None
     if prev is None or prev.intent != "nearest" or prev.branch or place != f"$goal:{len(c.before) - 1}" \
-            or not re.search(r"\b(?:of|around|near|from)\s+it\b", c.text, re.I):
+            or not re.search(r"\b(?:of|around|near|from)\s+it\b|\bsiitä\b|\bsen\s+(?:ympäri\w*|lähe\w*|lähistö\w*)",
+                             c.text, re.I):
         return None
     gap = c.request[max(0, c.s - 12):c.s] + " " + c.text
     origin = prev.slots.get("place")
@@ -788,6 +793,22 @@ def route_from_found(c: Clause) -> list[Goal] | None:
     return [c.goal("route", origin=o, destination=d)]
 
 
+#: "the road distance between the two" / "between them": the two places a search before found
+_BETWEEN_FOUND = re.compile(r"\bbetween\s+(?:the\s+two|those\s+two|these\s+two|them|both)\b", re.I)
+
+
+def route_between_found(c: Clause) -> list[Goal] | None:
+    """"Should Kotka have fewer than two fuel stations, …; otherwise tell me the road distance between
+    the two": a route naming no place, between "the two" / "them", is between the two places the search
+    before found (``$goal:N#0`` and ``#1``); where that search found another number, the route is not
+    run and the answer says so (``agent._ref``) — never two picked from a longer list."""
+    found = _found_set(c)
+    if found is None or c.cp or c.term is not None or not c.cue("route") or not _BETWEEN_FOUND.search(c.text):
+        return None
+    k = next(i for i, g in enumerate(c.before) if g is found)
+    return [c.goal("route", origin=f"$goal:{k}#0", destination=f"$goal:{k}#1")]
+
+
 def route_places(c: Clause) -> list[Goal] | None:
     if c.cue("route") and (len(c.cp) + len(c.refs) >= 1):
         o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
@@ -811,7 +832,9 @@ def within_kind_follows(c: Clause) -> list[Goal] | None:
 
 
 #: "there" as a place, not the existential "there are": Finnish "siellä" / "sen lähellä", "around there"
-THERE_PLACE = re.compile(r"\b(?:siellä|siinä|sen (?:lähellä|ympärillä)|(?:around|near|over) there|there nearby)\b", re.I)
+THERE_PLACE = re.compile(r"\b(?:siellä|siinä|sen (?:lähellä|ympärillä)|(?:around|near|over) there|there nearby)\b"
+                         # "count the bars there too", "… the banks there?": 'there' closing the clause, not "are there"
+                         r"|(?<!are )(?<!is )\bthere(?=\s+(?:too|as well|also)\b|\s*[;,.?!]|\s*$)", re.I)
 
 
 def within_there(c: Clause) -> list[Goal] | None:
@@ -842,6 +865,8 @@ def find_kind(c: Clause) -> list[Goal] | None:
         # around (the 'near' read is said), never dropped
         return [c.goal("within", place=point.id, radius_m=NEAR_M, default_radius=True, **term_slots(c.term))]
     intent = "count" if c.cue("count") else "exists" if c.cue("exists") or c.conditional else "find"
+    if intent == "count" and c.has("each"):
+        _count_each(c.before)
     slots = term_slots(c.term)
     in_force = None if area is not None or c.cp or c.refs else _area_in_force(c)
     if area is not None:   # by name: the tool resolves it among areas (a district, not a shop so named)
@@ -851,6 +876,15 @@ def find_kind(c: Clause) -> list[Goal] | None:
     elif c.area_places:
         slots["area"] = None
     return [c.goal(intent, **slots)]
+
+
+def _count_each(before: list[Goal]) -> None:
+    """"cafés on Yrjönkatu and restaurants on Bulevardi: how many each?": the run of searches of kinds
+    just before a "how many each" is counted too, not only the last."""
+    for g in reversed(before):
+        if g.branch or g.intent not in ("find", "count", "exists") or not g.slots.get("category"):
+            break
+        g.intent = "count"
 
 
 def find_area_follows(c: Clause) -> list[Goal] | None:
@@ -959,6 +993,8 @@ def count_follows(c: Clause) -> list[Goal] | None:
             g.intent = "count"
     if prev.intent in ("find", "exists"):
         prev.intent = "count"
+    if c.has("each"):
+        _count_each(c.before)
     return []
 
 
@@ -1049,6 +1085,8 @@ RULES: tuple[Rule, ...] = (
     Rule("nearest.each", nearest_each, "Kiasma and Oodi: nearest pharmacy to each"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
+    Rule("route.between-found", route_between_found,
+         "list the fuel stations in Kotka, then the road distance between the two", "kotka"),
     Rule("route.already-asked", route_already_asked, "nearest pharmacy to Kiasma by road, and how far is it?"),
     Rule("route.legs", route_legs, "Kiasma → Oodi, Kiasma → Ateneum: road metres each"),
     Rule("route.each", route_each, "How far are Luckan and Forum from Kiasma, each by road?"),

@@ -25,6 +25,7 @@ SPLIT = re.compile(
     r"(?<!\s)\s*(?:;|\+|\s/\s(?=[^/;]*?(?:[≤⩽<]|\bwithin\b|\bnear\b|\d))"
     r"|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
     r"|\b(?:separately|independently)\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
+    r"|,\s*(?:ja\s+)?(?:sitten|sen jälkeen|tämän jälkeen)\b"   # Finnish: "lähin apteekki Kiasmasta, sitten …"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
     r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
     r"|\s+(?:→|->)\s+(?=(?-i:[a-z]))"   # "nearest cinema to X → road distance from it to Y"
@@ -67,6 +68,8 @@ CUES = {
              # "tiematka / ajomatka A – B" (the road / driving distance), "A on alle 1,5 km:n päässä B:stä" (A is
              # under 1.5 km from B): a distance between two places
              r"|\b(?:tie|ajo|auto|kävely)matka\w*|\bpäässä\b"
+             # "Kiasmasta on alle 800 m tietä Oodiin" (from Kiasma it is under 800 m of road to Oodi)
+             r"|\b(?:m|km|metriä|kilometriä|metrin|kilometrin)\s+tietä\b"
              r"|\b(?:road|driving|drive)\s+(?:m|km)\b",   # "A to B road m": the distance by road, in metres
     "within": r"\bwithin\b|\bnear\b|\baround\b|\bradius\b|\bof\b",
     "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*"
@@ -77,6 +80,10 @@ CUES = {
 }
 BACKREF = re.compile(r"\b(?:(from|to|of)\s+)?(it|there|that (?:one|place|car park|parking|\w+)|this (?:one|\w+)|"
                      r"the result|the same (?:place|one))\b", re.I)
+#: Finnish back-references and the role each plays: "sieltä" (from there), "siitä" (from / of it: "200 m päässä
+#: siitä"), "sinne" / "siihen" (to there / to it) — what the search before found, as "it" is in English
+FI_BACKREF = re.compile(r"\b(sieltä|siitä|sinne|siihen)\b", re.I)
+FI_BACKREF_ROLE = {"sieltä": "from", "siitä": "of", "sinne": "to", "siihen": "to"}
 #: Finnish verbs (imperative, plural imperative, infinitive) that start a request: never a place, even
 #: capitalised before a name ("Laadi Karhulaan suunnitelma": draw up a plan for Karhula)
 FI_VERBS = """laadi laatikaa laatia tee tehkää tehdä suunnittele suunnitelkaa suunnitella luo luokaa luoda
@@ -93,7 +100,7 @@ eval road roads land charging chargers station stations budget with within near 
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
 thursday friday saturday sunday january february march april may june july august september october november
 december memo council unless provided assuming suppose supposing whether i've i'll we'll you've you're
-they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten""".split()) \
+they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten had should""".split()) \
     | set(FI_VERBS.split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 #: Finnish facility nouns, the last word of a facility's name ("Sunilan tehdas", "Mussalon satama")
@@ -124,7 +131,12 @@ _ELSE = (r"(?:[;,.]?\s*\b(?:otherwise|else|if not|muuten|muussa tapauksessa|jos 
          r"(?:[,:]|\s*(?:->|→|=>))?\s*(?P<else>.+))?$")   # "else → A to B road m"
 #: a sentence before the condition sets the scene ("Budget is two million euros. If …"): no goal of its own
 _PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
-IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming|jos|mikäli)\b(?P<cond>.+?)"
+#: an inverted condition: "Were there more than five cafés …, …", "Had Kotka fewer than two schools, …" — only
+#: with a comparison in it ("Were there any cafés near X, and how many?" is a question, not a condition)
+_INVERTED = (r"were(?=\s+there\s+(?:more|fewer|less|at least|at most|no|over|under|only)\b)"
+             r"|had(?=\s+[^,;?]{1,40}?\s(?:more|fewer|less|at least|at most|no|over|under|only)\b)")
+IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming|jos|mikäli|"
+                   + _INVERTED + r")\b(?P<cond>.+?)"
                    r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*"
                    # no comma: "if there's a charger within 500 m of X just tell me the closest one"
                    r"|\s+(?=(?:just\s+|please\s+)?(?:(?:tell|give|show|get|find)\s+me|name\s+it|list\s+them)\b))"
@@ -294,7 +306,9 @@ _ANY_CASE = {
                     r"distance|distances|length|please|pls|per leg|for each|both|all|metriä|tietä pitkin)\W*)+",
     "each": r"\b(?:to|from|for|of) (?:each|both)\b|\beach\b|\bboth\b|\bkummastakin\b|\bmolemmista\b|\bkustakin\b",
     "in_case": r"(?:ss|ll)[aä]$",   # a Finnish name said in an area's case: "Kluuvissa", "Kotkassa"
-    "from_there_to": r"\bfrom there\s+to\b",
+    # "from there" that starts a leg to a place said in the same clause ("from there to X", "and from there how
+    # far to X", "how far to X from there"): the leg starts at what the search before found, not its start place
+    "from_there_to": r"\bfrom there\b.*\bto\b|\bto\b.*\bfrom there\b",
     "origin_before": r"\b(?:to|from|near|of|around|for)\s+(?:the\s+)?$",
     "route_role": r"(?:\b(from|to)|(→|->))\s+(?:the\s+)?$",
     "to_the_before": r"\b(?:to|from|of|near|around)\s+the\s+$",
@@ -303,7 +317,8 @@ _ANY_CASE = {
     "center_before": r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
     "area_before": r"\b(?:in|on|along|inside|around|at)\s+(?:the\s+)?$",
     # a step after a step: "…, then …", "→ …", "after that …" (what "it" then means is the step's result)
-    "sequence": r"\b(?:then|after that|afterwards|next|subsequently|thereafter)\b|→|->|;",
+    "sequence": r"\b(?:then|after that|afterwards|next|subsequently|thereafter|sitten|sen jälkeen|tämän jälkeen)\b"
+                r"|→|->|;",
 }
 #: a word asked for as a kind of place: "nearest ATM", "any post offices", "how many bus stops"
 KIND_CUE = re.compile(r"\b(?:nearest|closest|any|how many|number of|are there|is there|count|list|find)\b"

@@ -13,7 +13,8 @@ class Route(Intent):
     # route.to-nearest: "the road distance between Kiasma and the nearest cinema to it" (the search, then its route)
     rules = ("nearest.search", "route.conditional", "route.places", "route.from-to", "route.bare", "route.to-nearest",
              "route.from-found", "route.legs", "route.each", "route.kinds",
-             "route.onward")   # route.onward: "nearest shop; from there to Siiantie, m"
+             "route.onward",   # route.onward: "nearest shop; from there to Siiantie, m"
+             "route.between-found")   # "…; otherwise the road distance between the two" (the two found)
     # "A to B by car, how many metres?": that route's distance; "nearest … by road, and how far is it?": the
     # search's own route
     follows = ("route.follows", "route.already-asked", "route.tail-follows")
