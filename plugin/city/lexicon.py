@@ -437,3 +437,35 @@ def unread_type_pattern(task: str) -> str:
 def not_names() -> frozenset[str]:
     """Capitalised words that are never a place (sentence starts, verbs, fillers), lower-case."""
     return frozenset(load("tasks")["unread"]["not_names"])
+
+
+# ------------------------------------------------------------------ street types
+def street_short_forms(name: str) -> tuple[str, ...]:
+    """The written short forms of a street's name by the street-type table (``streets.json``): an
+    English last word abbreviated ("West 86th Street" → "West 86th St", "West 86th St.", …) or written
+    out where the data abbreviates it ("W 86th St" → "W 86th Street"), and a Finnish compound's ending
+    cut ("Yrjönkatu" → "Yrjönk.", "Tehtaanpuistotie" → "Tehtaanpst"). Exact forms only, never fuzzy;
+    whether a form is unambiguous in the data is the name index's decision."""
+    table = load("streets")
+    head, _, last = name.strip().rpartition(" ")
+    out: list[str] = []
+    for w in table["words"]:
+        forms = [w["word"], *w["short"]]
+        if head and last.casefold().rstrip(".") in {f.casefold().rstrip(".") for f in forms}:
+            out += [f"{head} {f}" for f in forms if f.casefold().rstrip(".") != last.casefold().rstrip(".")]
+    for s in sorted(table["suffixes"], key=lambda s: len(s["suffix"]), reverse=True):
+        if len(last) > len(s["suffix"]) + 2 and last.casefold().endswith(s["suffix"]):
+            out += [f"{head} {last[:-len(s['suffix'])]}{f}".strip() for f in s["short"]]
+            break
+    return tuple(dict.fromkeys(out))
+
+
+@cache
+def street_short_dot_re() -> re.Pattern:
+    """A street-type short form with its dot at the end of a text ("West 86th St.", "Amsterdam Ave.",
+    "Yrjönk."): that dot abbreviates, it ends no sentence (case-sensitive: a capitalised English short
+    form; a capitalised Finnish compound cut to its short ending)."""
+    table = load("streets")
+    en = {f.rstrip(".") for w in table["words"] for f in w["short"] if f.endswith(".")}
+    fi = {f.rstrip(".") for s in table["suffixes"] for f in s["short"] if f.endswith(".")}
+    return re.compile(rf"(?:\b(?:{_alternation(en)})|\b[A-ZÅÄÖ]\w+(?:{_alternation(fi)}))\.$")

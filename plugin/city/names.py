@@ -555,12 +555,14 @@ def build_name_index(city: City, source: str | Path | None = None) -> NameIndex:
     for name, geom in zip(city.edges["name"], city.edges.geometry, strict=False):
         if name:
             street_geom.setdefault(str(name), []).append(geom)
+    short = _street_short_aliases(list(street_geom), {normalise(n) for _, n, _, _, _ in extra if n})
     for name, geoms in street_geom.items():
         line = shapely.union_all(geoms)
         p = line.interpolate(0.5, normalized=True) if line.geom_type in ("LineString", "MultiLineString") \
             else line.representative_point()
         feats.append(NamedFeature(f"street:{name}", name, "street", "street", float(p.x), float(p.y),
-                                  tuple(sorted(street_alias.get(name, ()))), (), line.buffer(STREET_BUFFER_M)))
+                                  tuple(sorted(street_alias.get(name, set()) | short.get(name, set()))), (),
+                                  line.buffer(STREET_BUFFER_M)))
     places = [(n, t, g, o) for k, n, t, g, o in extra if k == "place"]
     cells = _voronoi_cells([g for _, _, g, _ in places], city.bounds)
     for (name, tags, geom, oid), cell in zip(places, cells, strict=False):
@@ -580,6 +582,26 @@ def build_name_index(city: City, source: str | Path | None = None) -> NameIndex:
     feats.append(NamedFeature(f"region:{city.name}", names[0], "region", "region", (minx + maxx) / 2,
                               (miny + maxy) / 2, tuple(names[1:]), (), box))
     return NameIndex(city.name, feats, poi_tags)
+
+
+def _street_short_aliases(streets: list[str], taken: set[str]) -> dict[str, set[str]]:
+    """Each street's short forms by the street-type table (``lexicon.street_short_forms``: "West 86th
+    St", "Yrjönk."), kept only where unambiguous: a form that two streets share, or that is another
+    feature's name or another street's own name, is no alias of either."""
+    from .lexicon import street_short_forms
+
+    own = {normalise(n) for n in streets}
+    by_form: dict[str, set[str]] = {}
+    for name in streets:
+        for form in street_short_forms(name):
+            by_form.setdefault(normalise(form), set()).add(name)
+    out: dict[str, set[str]] = {}
+    for name in streets:
+        for form in street_short_forms(name):
+            n = normalise(form)
+            if by_form[n] == {name} and n not in own and n not in taken:
+                out.setdefault(name, set()).add(form)
+    return out
 
 
 def _voronoi_cells(points: list[Any], bounds: tuple[float, float, float, float]) -> list[Any]:

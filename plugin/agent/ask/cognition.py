@@ -577,9 +577,18 @@ def _split_hyphen_pairs(request: str, regions: tuple[str, ...], index_of: Callab
     return out
 
 
+def _street_dot(request: str, m: re.Match) -> bool:
+    """The split ``m`` is the dot of a street-type short form before a lower-case word ("How far is
+    West 86th St. from Amsterdam Ave?"): an abbreviation, no end of a sentence."""
+    return request[m.start():m.start() + 1] == "." and request[m.end():m.end() + 1].islower() \
+        and lexicon.street_short_dot_re().search(request[:m.start() + 1]) is not None
+
+
 def _clauses(request: str) -> list[tuple[int, int]]:
     out, pos = [], 0
     for m in SPLIT.finditer(request):
+        if _street_dot(request, m):
+            continue
         if m.start() > pos:
             out.append((pos, m.start()))
         pos = m.end()
