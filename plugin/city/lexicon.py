@@ -469,3 +469,13 @@ def street_short_dot_re() -> re.Pattern:
     en = {f.rstrip(".") for w in table["words"] for f in w["short"] if f.endswith(".")}
     fi = {f.rstrip(".") for s in table["suffixes"] for f in s["short"] if f.endswith(".")}
     return re.compile(rf"(?:\b(?:{_alternation(en)})|\b[A-ZÅÄÖ]\w+(?:{_alternation(fi)}))\.$")
+
+
+@cache
+def numbered_street_re() -> re.Pattern:
+    """A numbered street as written ("West 99th St", "W 120th Street", "5th Ave."): up to two
+    capitalised words, a number (with its ordinal ending) and a street-type word or short form of
+    the table. Its number is its name's own: such a name is read only as written, never as a
+    neighbour one digit off ("West 99th St" is no West 89th Street)."""
+    forms = {f.rstrip(".") for w in load("streets")["words"] for f in (w["word"], *w["short"])}
+    return re.compile(rf"(?:\b[A-Z][\w]*\.?\s+){{0,2}}\b\d+(?:st|nd|rd|th)?\s+(?i:{_alternation(forms)})\b\.?")

@@ -192,7 +192,31 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
             places.append(Place(s, e, written, f.name, f.id, f.kind, match=res.candidates[0]))
         else:
             places.append(Place(s, e, written, "", "", "", _said_as_base(written, res.message)))
-    return sorted(places, key=lambda p: p.start)
+    return sorted(_numbered_streets(request, idx, places, taken), key=lambda p: p.start)
+
+
+def _numbered_streets(request: str, idx: NameIndex, places: list[Place], taken: list[tuple[int, int]]) -> list[Place]:
+    """"West 99th St" is one name (``lexicon.numbered_street_re``), read only as written or as a short
+    form the data has ("West 86th St" is West 86th Street): one the data lacks is said to be absent with
+    the close names, never "'West' matches several places", never a neighbour one number off."""
+    for m in lexicon.numbered_street_re().finditer(request):
+        s, e = m.start(), m.end() - (1 if m.group(0).endswith(".") else 0)
+        covered = [p for p in places if p.start < e and s < p.end]
+        if any(a < e and s < b for a, b in taken if not any(p.start <= a and b <= p.end for p in covered)):
+            continue   # a distance or an amount ("300 m") is no street
+        if len(covered) == 1 and covered[0].found and covered[0].match is not None \
+                and covered[0].match.how in ("exact", "alias") and covered[0].start <= s and e <= covered[0].end:
+            continue
+        written = request[s:e]
+        hit = next((x for x in idx.lookup(written, ("street",), limit=3) if x.how in ("exact", "alias")), None)
+        places = [p for p in places if p not in covered]
+        if hit is not None:
+            places.append(Place(s, e, written, hit.feature.name, hit.feature.id, hit.feature.kind, match=hit))
+            continue
+        near = idx.suggestions(written)
+        places.append(Place(s, e, written, "", "", "", f"'{written}' is not in the {idx.region} data"
+                            + (f" — did you mean {' or '.join(near)}?" if near else ".")))
+    return places
 
 
 def _said_as_base(written: str, message: str) -> str:
