@@ -479,3 +479,22 @@ def numbered_street_re() -> re.Pattern:
     neighbour one digit off ("West 99th St" is no West 89th Street)."""
     forms = {f.rstrip(".") for w in load("streets")["words"] for f in (w["word"], *w["short"])}
     return re.compile(rf"(?:\b[A-Z][\w]*\.?\s+){{0,2}}\b\d+(?:st|nd|rd|th)?\s+(?i:{_alternation(forms)})\b\.?")
+
+
+@cache
+def finnish_short_street_re() -> re.Pattern:
+    """A Finnish street name written short ("Yrjönk.", "Kotkant.", "Tehtaanpst"): a capitalised compound
+    cut to a short ending of the table (with its dot where the table writes one). Read only as a short
+    form the data has, never as a look-alike ("Kirkkot." is no Kirkkokatu)."""
+    shorts = [f for s in load("streets")["suffixes"] for f in s["short"]]
+    dotted = _alternation(f.rstrip(".") for f in shorts if f.endswith("."))
+    bare = _alternation(f for f in shorts if not f.endswith("."))
+    return re.compile(rf"\b[A-ZÅÄÖ]\w+(?:(?:{dotted})\.|(?:{bare})\b)")
+
+
+@cache
+def worded_street_re() -> re.Pattern:
+    """A street named in capitalised words and a capitalised street-type word or short form ("Main
+    Street", "Mill Ave", "Riverside Dr."): one name, even where its words are ordinary ones."""
+    forms = {f.rstrip(".") for w in load("streets")["words"] for f in (w["word"], *w["short"])}
+    return re.compile(rf"(?:\b[A-Z]\w*\s+){{1,3}}(?:{_alternation(forms)})\b\.?")

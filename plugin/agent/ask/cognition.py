@@ -196,11 +196,19 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
 
 
 def _numbered_streets(request: str, idx: NameIndex, places: list[Place], taken: list[tuple[int, int]]) -> list[Place]:
-    """"West 99th St" is one name (``lexicon.numbered_street_re``), read only as written or as a short
-    form the data has ("West 86th St" is West 86th Street): one the data lacks is said to be absent with
-    the close names, never "'West' matches several places", never a neighbour one number off."""
-    for m in lexicon.numbered_street_re().finditer(request):
+    """"West 99th St" is one name (``lexicon.numbered_street_re``), and so is a Finnish street written short
+    ("Kirkkot.", ``lexicon.finnish_short_street_re``): read only as written or as a short form the data has
+    ("West 86th St" is West 86th Street): one the data lacks is said to be absent with the close names,
+    never "'West' matches several places", never a neighbour one number off or a look-alike."""
+    forms = [*lexicon.numbered_street_re().finditer(request), *lexicon.finnish_short_street_re().finditer(request)]
+    # "Main Street", "Mill Avenue": only where no name of the data was found in it (a found name stands)
+    worded = [m for m in lexicon.worded_street_re().finditer(request)
+              if not any(p.found and p.start < m.end() and m.start() < p.end for p in places)
+              and not any(f.start() < m.end() and m.start() < f.end() for f in forms)]
+    for m in sorted(forms + worded, key=lambda m: m.start()):
         s, e = m.start(), m.end() - (1 if m.group(0).endswith(".") else 0)
+        while request[s:e].split(" ", 1)[0].casefold() in SENTENCE_WORDS and " " in request[s:e]:
+            s += len(request[s:e].split(" ", 1)[0]) + 1   # "Which Street …": a question word is no part of it
         covered = [p for p in places if p.start < e and s < p.end]
         if any(a < e and s < b for a, b in taken if not any(p.start <= a and b <= p.end for p in covered)):
             continue   # a distance or an amount ("300 m") is no street
