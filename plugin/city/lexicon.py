@@ -9,6 +9,8 @@ data's own language).
 - ``numbers.json``: numbers in words (hundreds, thousands, Finnish compounds such as
   "viisisataa"), count phrases ("a couple of"), fractions ("a fifth"), per cent words.
 - ``measures.json``: distance units (→ metres) and money words (→ k€).
+- ``streets.json``: street-type words and their short forms ("St" → Street, "Ave" → Avenue,
+  Finnish "k." → katu, "pst" → puistotie), read as a street's aliases only where unambiguous.
 
 This module turns the data into the patterns and small readers the callers use; it holds no
 words of its own. Editing a word means editing the JSON (and the tests that pin it).
