@@ -182,11 +182,8 @@ def test_a_plan_near_a_street_is_held_to_its_line(key, request_, street, radius,
     assert f"from the line of {street}" in out["answer"]
     # the plan's sites: at least one within the radius of the street's line, measured here from the file
     ws = tmp_path / call(out, "build_instance")["workspace"]
-    cands = gpd.GeoDataFrame(json.loads((ws / "input" / "candidates.json").read_text()))
-    chosen = call(out, "solve_plan")["candidate_ids"] if "candidate_ids" in call(out, "solve_plan") else \
-        json.loads((ws / "outputs" / "final_plan.json").read_text())["candidate_ids"]
-    geoms = shapely.from_wkt(cands.set_index("id").loc[chosen, "wkt"].to_numpy())
-    assert chosen and min(shapely.distance(geoms, streets_of(key, grid)[street])) <= radius + 1e-6
+    chosen = json.loads((ws / "outputs" / "final_plan.json").read_text())["candidate_ids"]
+    assert chosen and min(shapely.distance(_sites(ws, chosen), streets_of(key, grid)[street])) <= radius + 1e-6
 
 
 def test_near_a_street_without_a_distance_is_asked_in_an_instruction(grid, tmp_path):
@@ -217,10 +214,16 @@ def test_instructions_on_own_layers_measure_from_the_street_line(grid, tmp_path)
         c = out["constraints"][0]
         assert (c["kind"], c["target"]["name"], c["distance_m"]) == (kind, street, dist), text
         assert f"from the line of {street}" in c["note"]
-        # the stored geometry is the street's line (the file's, reprojected), not a point or a buffer
-        stored = shapely.from_wkt(c["geometry"]) if isinstance(c.get("geometry"), str) else None
-        if stored is not None:
-            assert stored.hausdorff_distance(lines[street]) < 1.0
+    out = _cli("instruct", str(ws), INSTRUCT[0][0], "--apply", "--rules-only", "--time-limit", "10")
+    assert out["applied"]
+    # the stored geometry is the street's line (the file's, reprojected), not a point or a buffer
+    stored = json.loads((ws / "constraints" / "instructions.json").read_text())
+    stored = stored["constraints"] if isinstance(stored, dict) else stored
+    line = shapely.from_wkt(stored[0]["geometry"])
+    assert line.geom_type in ("LineString", "MultiLineString") and line.hausdorff_distance(lines["Tehtaanpuistotie"]) < 1.0
+    # and the plan keeps every station farther than 100 m from that line, measured here
+    sites = _sites(ws, out["plan"]["candidate_ids"])
+    assert len(sites) and min(shapely.distance(sites, lines["Tehtaanpuistotie"])) > 100.0
     absent = _cli("instruct", str(ws), "no station within 100 m of Main Street", "--rules-only")
     assert "'Main Street' is not in the" in absent["clarification"] and not absent["constraints"]
 
@@ -245,6 +248,12 @@ def test_a_city_without_names_never_gets_one_invented(name, extra, request_, wri
     assert "name" not in streets.columns   # the file holds no names: nothing may be found by one
     assert not [c for c in out["tool_calls"] if c["status"] == "ok"], out["tool_calls"]
     assert out["task"]["entities"]["places"] == [] and f"'{written}' is not in the {name} data" in reply
+
+
+def _sites(ws: Path, ids: list[str]) -> list[shapely.Geometry]:
+    """The geometries of candidates ``ids`` from the workspace's candidate table."""
+    rows = {r["id"]: r for r in json.loads((ws / "input" / "candidates.json").read_text())}
+    return shapely.from_wkt([rows[i]["wkt"] for i in ids])
 
 
 def _cli(*args: str) -> dict:
