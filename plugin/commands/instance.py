@@ -100,12 +100,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def _places_file(out: str, city: Any) -> Path | None:
     """The GeoPackage beside the workspace's input that keeps a city's own layers (names, street lines)
     for the instructions a planner gives later ("no charger within 200 m of Puistokatu"); None for a
-    bundled region (its names are in the plugin) and for parcels alone."""
+    bundled region (its names are in the plugin), for parcels alone and for layers without names."""
     from ..city import REGIONS
 
     if city is None or city.name in REGIONS:
         return None
-    return Path(out).resolve() / "places" / f"{city.name}.gpkg"
+    named = any("name" in layer and layer["name"].fillna("").astype(str).str.strip().ne("").any()
+                for layer in (city.raw.get("roads"), city.raw.get("features")) if layer is not None)
+    return Path(out).resolve() / "places" / f"{city.name}.gpkg" if named else None   # no names: nothing to keep
 
 
 def own_layer_flags(args: argparse.Namespace) -> list[str]:
