@@ -116,6 +116,7 @@ class NameIndex:
         for n, w, f in self._names:
             self._by_norm.setdefault(n, []).append((w, f))
         self._region_rest = _region_rests(region, self._names)
+        self._exact_only = _short_forms_held(features)
 
     def is_name(self, text: str) -> bool:
         """True when ``text`` is exactly (normalised) a name or alias in the data."""
@@ -138,8 +139,8 @@ class NameIndex:
         sm = difflib.SequenceMatcher(None, autojunk=False)
         sm.set_seq2(q)   # difflib caches the second sequence: the query is compared with every name
         for n, written, f in self._names:
-            if allowed and f.kind not in allowed:
-                continue
+            if (allowed and f.kind not in allowed) or (n in self._exact_only and n != q):
+                continue   # a street-type short form ("Malmingink.") matches only as written, never as a look-alike
             m = _score(q, qw, core, n, written, f, fuzzy_min, sm)
             if m and (f.id not in best or m.score > best[f.id].score):
                 best[f.id] = m
@@ -206,7 +207,8 @@ class NameIndex:
         for stem in dict.fromkeys(stems):
             sm.set_seq2(stem)
             for n, written, f in self._names:
-                if n[:2] != stem[:2] or " " in n or abs(len(n) - len(stem)) > 2 or f.kind == "region":
+                if n[:2] != stem[:2] or " " in n or abs(len(n) - len(stem)) > 2 or f.kind == "region" \
+                        or n in self._exact_only:
                     continue
                 m = _score(stem, [stem], [stem], n, written, f, max(fuzzy_min, 0.86), sm)
                 if m is not None and m.how == "fuzzy" and (f.id not in best or m.score - 2.0 > best[f.id].score):
@@ -582,6 +584,15 @@ def build_name_index(city: City, source: str | Path | None = None) -> NameIndex:
     feats.append(NamedFeature(f"region:{city.name}", names[0], "region", "region", (minx + maxx) / 2,
                               (miny + maxy) / 2, tuple(names[1:]), (), box))
     return NameIndex(city.name, feats, poi_tags)
+
+
+def _short_forms_held(features: list[NamedFeature]) -> frozenset[str]:
+    """The normal forms of the street-type short forms among the streets' aliases (``_street_short_aliases``):
+    names that match only exactly."""
+    from .lexicon import street_short_forms
+
+    return frozenset(n for f in features if f.kind == "street" and f.aliases
+                     for n in {normalise(x) for x in street_short_forms(f.name)} & {normalise(a) for a in f.aliases})
 
 
 def _street_short_aliases(streets: list[str], taken: set[str]) -> dict[str, set[str]]:
