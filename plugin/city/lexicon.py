@@ -9,6 +9,8 @@ data's own language).
 - ``numbers.json``: numbers in words (hundreds, thousands, Finnish compounds such as
   "viisisataa"), count phrases ("a couple of"), fractions ("a fifth"), per cent words.
 - ``measures.json``: distance units (→ metres) and money words (→ k€).
+- ``streets.json``: street-type words and their short forms ("St" → Street, "Ave" → Avenue,
+  Finnish "k." → katu, "pst" → puistotie), read as a street's aliases only where unambiguous.
 
 This module turns the data into the patterns and small readers the callers use; it holds no
 words of its own. Editing a word means editing the JSON (and the tests that pin it).
@@ -472,3 +474,64 @@ def region_plans() -> dict[str, str]:
     """Region key → regex (no groups) of its name in the genitive before a task word ("Kotkan", "Helsingin",
     "Kotka's"): "Kotkan tiesuunnitelmassa" is the plan of that region, no place."""
     return dict(load("tasks").get("region_plans", {}))
+
+
+# ------------------------------------------------------------------ street types
+def street_short_forms(name: str) -> tuple[str, ...]:
+    """The written short forms of a street's name by the street-type table (``streets.json``): an
+    English last word abbreviated ("West 86th Street" → "West 86th St", "West 86th St.", …) or written
+    out where the data abbreviates it ("W 86th St" → "W 86th Street"), and a Finnish compound's ending
+    cut ("Yrjönkatu" → "Yrjönk.", "Tehtaanpuistotie" → "Tehtaanpst"). Exact forms only, never fuzzy;
+    whether a form is unambiguous in the data is the name index's decision."""
+    table = load("streets")
+    head, _, last = name.strip().rpartition(" ")
+    out: list[str] = []
+    for w in table["words"]:
+        forms = [w["word"], *w["short"]]
+        if head and last.casefold().rstrip(".") in {f.casefold().rstrip(".") for f in forms}:
+            out += [f"{head} {f}" for f in forms if f.casefold().rstrip(".") != last.casefold().rstrip(".")]
+    for s in sorted(table["suffixes"], key=lambda s: len(s["suffix"]), reverse=True):
+        if len(last) > len(s["suffix"]) + 2 and last.casefold().endswith(s["suffix"]):
+            out += [f"{head} {last[:-len(s['suffix'])]}{f}".strip() for f in s["short"]]
+            break
+    return tuple(dict.fromkeys(out))
+
+
+@cache
+def street_short_dot_re() -> re.Pattern:
+    """A street-type short form with its dot at the end of a text ("West 86th St.", "Amsterdam Ave.",
+    "Yrjönk."): that dot abbreviates, it ends no sentence (case-sensitive: a capitalised English short
+    form; a capitalised Finnish compound cut to its short ending)."""
+    table = load("streets")
+    en = {f.rstrip(".") for w in table["words"] for f in w["short"] if f.endswith(".")}
+    fi = {f.rstrip(".") for s in table["suffixes"] for f in s["short"] if f.endswith(".")}
+    return re.compile(rf"(?:\b(?:{_alternation(en)})|\b[A-ZÅÄÖ]\w+(?:{_alternation(fi)}))\.$")
+
+
+@cache
+def numbered_street_re() -> re.Pattern:
+    """A numbered street as written ("West 99th St", "W 120th Street", "5th Ave."): up to two
+    capitalised words, a number (with its ordinal ending) and a street-type word or short form of
+    the table. Its number is its name's own: such a name is read only as written, never as a
+    neighbour one digit off ("West 99th St" is no West 89th Street)."""
+    forms = {f.rstrip(".") for w in load("streets")["words"] for f in (w["word"], *w["short"])}
+    return re.compile(rf"(?:\b[A-Z][\w]*\.?\s+){{0,2}}\b\d+(?:st|nd|rd|th)?\s+(?i:{_alternation(forms)})\b\.?")
+
+
+@cache
+def finnish_short_street_re() -> re.Pattern:
+    """A Finnish street name written short ("Yrjönk.", "Kotkant.", "Tehtaanpst"): a capitalised compound
+    cut to a short ending of the table (with its dot where the table writes one). Read only as a short
+    form the data has, never as a look-alike ("Kirkkot." is no Kirkkokatu)."""
+    shorts = [f for s in load("streets")["suffixes"] for f in s["short"]]
+    dotted = _alternation(f.rstrip(".") for f in shorts if f.endswith("."))
+    bare = _alternation(f for f in shorts if not f.endswith("."))
+    return re.compile(rf"\b[A-ZÅÄÖ]\w+(?:(?:{dotted})\.|(?:{bare})\b)")
+
+
+@cache
+def worded_street_re() -> re.Pattern:
+    """A street named in capitalised words and a capitalised street-type word or short form ("Main
+    Street", "Mill Ave", "Riverside Dr."): one name, even where its words are ordinary ones."""
+    forms = {f.rstrip(".") for w in load("streets")["words"] for f in (w["word"], *w["short"])}
+    return re.compile(rf"(?:\b[A-Z]\w*\s+){{1,3}}(?:{_alternation(forms)})\b\.?")

@@ -116,6 +116,7 @@ class NameIndex:
         for n, w, f in self._names:
             self._by_norm.setdefault(n, []).append((w, f))
         self._region_rest = _region_rests(region, self._names)
+        self._exact_only = _short_forms_held(features)
 
     def is_name(self, text: str) -> bool:
         """True when ``text`` is exactly (normalised) a name or alias in the data."""
@@ -138,8 +139,8 @@ class NameIndex:
         sm = difflib.SequenceMatcher(None, autojunk=False)
         sm.set_seq2(q)   # difflib caches the second sequence: the query is compared with every name
         for n, written, f in self._names:
-            if allowed and f.kind not in allowed:
-                continue
+            if (allowed and f.kind not in allowed) or (n in self._exact_only and n != q):
+                continue   # a street-type short form ("Malmingink.") matches only as written, never as a look-alike
             m = _score(q, qw, core, n, written, f, fuzzy_min, sm)
             if m and (f.id not in best or m.score > best[f.id].score):
                 best[f.id] = m
@@ -206,7 +207,8 @@ class NameIndex:
         for stem in dict.fromkeys(stems):
             sm.set_seq2(stem)
             for n, written, f in self._names:
-                if n[:2] != stem[:2] or " " in n or abs(len(n) - len(stem)) > 2 or f.kind == "region":
+                if n[:2] != stem[:2] or " " in n or abs(len(n) - len(stem)) > 2 or f.kind == "region" \
+                        or n in self._exact_only:
                     continue
                 m = _score(stem, [stem], [stem], n, written, f, max(fuzzy_min, 0.86), sm)
                 if m is not None and m.how == "fuzzy" and (f.id not in best or m.score - 2.0 > best[f.id].score):
@@ -604,12 +606,14 @@ def build_name_index(city: City, source: str | Path | None = None) -> NameIndex:
     for name, geom in zip(city.edges["name"], city.edges.geometry, strict=False):
         if name:
             street_geom.setdefault(str(name), []).append(geom)
+    short = _street_short_aliases(list(street_geom), {normalise(n) for _, n, _, _, _ in extra if n})
     for name, geoms in street_geom.items():
         line = shapely.union_all(geoms)
         p = line.interpolate(0.5, normalized=True) if line.geom_type in ("LineString", "MultiLineString") \
             else line.representative_point()
         feats.append(NamedFeature(f"street:{name}", name, "street", "street", float(p.x), float(p.y),
-                                  tuple(sorted(street_alias.get(name, ()))), (), line.buffer(STREET_BUFFER_M)))
+                                  tuple(sorted(street_alias.get(name, set()) | short.get(name, set()))), (),
+                                  line.buffer(STREET_BUFFER_M)))
     places = [(n, t, g, o) for k, n, t, g, o in extra if k == "place"]
     cells = _voronoi_cells([g for _, _, g, _ in places], city.bounds)
     for (name, tags, geom, oid), cell in zip(places, cells, strict=False):
@@ -629,6 +633,35 @@ def build_name_index(city: City, source: str | Path | None = None) -> NameIndex:
     feats.append(NamedFeature(f"region:{city.name}", names[0], "region", "region", (minx + maxx) / 2,
                               (miny + maxy) / 2, tuple(names[1:]), (), box))
     return NameIndex(city.name, feats, poi_tags)
+
+
+def _short_forms_held(features: list[NamedFeature]) -> frozenset[str]:
+    """The normal forms of the street-type short forms among the streets' aliases (``_street_short_aliases``):
+    names that match only exactly."""
+    from .lexicon import street_short_forms
+
+    return frozenset(n for f in features if f.kind == "street" and f.aliases
+                     for n in {normalise(x) for x in street_short_forms(f.name)} & {normalise(a) for a in f.aliases})
+
+
+def _street_short_aliases(streets: list[str], taken: set[str]) -> dict[str, set[str]]:
+    """Each street's short forms by the street-type table (``lexicon.street_short_forms``: "West 86th
+    St", "Yrjönk."), kept only where unambiguous: a form that two streets share, or that is another
+    feature's name or another street's own name, is no alias of either."""
+    from .lexicon import street_short_forms
+
+    own = {normalise(n) for n in streets}
+    by_form: dict[str, set[str]] = {}
+    for name in streets:
+        for form in street_short_forms(name):
+            by_form.setdefault(normalise(form), set()).add(name)
+    out: dict[str, set[str]] = {}
+    for name in streets:
+        for form in street_short_forms(name):
+            n = normalise(form)
+            if by_form[n] == {name} and n not in own and n not in taken:
+                out.setdefault(name, set()).add(form)
+    return out
 
 
 def _voronoi_cells(points: list[Any], bounds: tuple[float, float, float, float]) -> list[Any]:

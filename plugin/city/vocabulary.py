@@ -155,6 +155,17 @@ def _word_money(text: str) -> list[Money]:
     return out
 
 
+#: words that put a distance right before or after a number in "m": "within 100 m", "100 m of X"
+_DISTANCE_BEFORE = re.compile(r"\b(?:within|inside|under|beyond|radius(?:\s+of)?|(?:closer|nearer|further|farther)"
+                              r"\s+than|at\s+(?:least|most))\s*$", re.I)
+_DISTANCE_AFTER = re.compile(r"\s*(?:of|from|around|away|radius|buffer)\b", re.I)
+
+
+def _metres_here(text: str, start: int, end: int) -> bool:
+    """A lower-case "m" after a number that a distance word stands next to is metres, not millions."""
+    return bool(_DISTANCE_BEFORE.search(text[:start]) or _DISTANCE_AFTER.match(text[end:]))
+
+
 def money_amounts(text: str) -> list[Money]:
     """Amounts of money in ``text`` in k€: "€1.2 million" → 1200, "250 000 euros" → 250,
     "2 M€" → 2000, "300k" / "300 k€" / "400 grand" → 300 / 400, "EUR 700,000" → 700,
@@ -177,6 +188,8 @@ def money_amounts(text: str) -> list[Money]:
             if mult.lower() == "m" and not (g["pre"] or g["cur"] or _BUDGET_CUE.search(text[max(0, m.start() - 30):m.start()])
                                             or (mult == "M" and value < 100) or value < 1):
                 continue
+            if mult == "m" and not (g["pre"] or g["cur"]) and _metres_here(text, m.start(), m.end()):
+                continue   # "with 800k within 100 m of Kiasma": the "with" before is the money's, "100 m" a distance
             value *= 1000.0
         elif re.fullmatch(_THOUSAND, mult, re.I):
             if mult.lower() == "k" and not (g["pre"] or g["cur"]) and re.match(r"\s*m\b", text[m.end():]):

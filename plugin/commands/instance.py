@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -80,11 +81,33 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         warnings = [*warnings, *said]
     warnings = attach_warnings(inst, warnings)
     base = random_plan(inst, args.seed) if args.goal == "improve" else None
+    from ..city.inputs import source_gpkg
+    from ..constraints.own_places import SOURCE_KEY
+
+    places = _places_file(args.out, city)
+    if places is not None:   # where a constraint finds the names of the planner's own city (constraints/own_places.py)
+        inst.meta[SOURCE_KEY] = str(places)
     ws = write_workspace(inst, args.out, goal=args.goal, base_plan=base, city=city)
+    if places is not None:
+        places.unlink(missing_ok=True)
+        source_gpkg(city, places)
     return {"workspace": str(ws), "task": inst.task, "mode": mode_of(inst), "instance_id": inst.instance_id,
             "goal": args.goal,
             "candidates": inst.n, "budget": inst.budget, "step_limit": inst.max_select, "crs": inst.crs,
             "warnings": warnings, "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def _places_file(out: str, city: Any) -> Path | None:
+    """The GeoPackage beside the workspace's input that keeps a city's own layers (names, street lines)
+    for the instructions a planner gives later ("no charger within 200 m of Puistokatu"); None for a
+    bundled region (its names are in the plugin), for parcels alone and for layers without names."""
+    from ..city import REGIONS
+
+    if city is None or city.name in REGIONS:
+        return None
+    named = any("name" in layer and layer["name"].fillna("").astype(str).str.strip().ne("").any()
+                for layer in (city.raw.get("roads"), city.raw.get("features")) if layer is not None)
+    return Path(out).resolve() / "places" / f"{city.name}.gpkg" if named else None   # no names: nothing to keep
 
 
 def own_layer_flags(args: argparse.Namespace) -> list[str]:

@@ -31,6 +31,7 @@ from ..city import CATEGORIES, REGIONS, lexicon, load_city
 from ..city.names import FUZZY_MIN, Match, NamedFeature, name_index, normalise
 from ..city.osm import read_osm
 from ..tasks.base import Instance
+from . import own_places
 from .compile import by_id, candidate_geometries
 
 _FACILITIES = [(re.compile(p, re.I), c, t) for p, c, t in lexicon.facility_terms()]
@@ -115,6 +116,9 @@ def resolve_target(inst: Instance, target: dict[str, Any], reach: float = 0.0, a
                           f"({numbers_held(inst)})")
         return Resolved(tid, shapely.union_all(candidate_geometries(inst)[m]).wkt)
     region = region_of(inst)
+    own = own_places.source_of(inst) if region is None else None
+    if own is not None:   # a city of the planner's own layers: its names, measured from its geometry
+        return own_places.resolve_own(inst, own, target, area, Clarify, Resolved)
     if region is None:
         raise Clarify("this instance has no place data: name a candidate, site, parcel or link instead")
     if cat and not name:

@@ -136,7 +136,7 @@ def test_one_copy_of_each_word_list():
     assert not hasattr(rules, "DIST") and wording.DIST is lexicon.distance_re()
     assert not hasattr(resolve, "CATEGORY_WORDS") and not hasattr(judge, "TASK_WORDS")
     assert lexicon.task_patterns() == wording.TASK_WORDS
-    for name in ("facilities", "tasks", "numbers", "measures"):
+    for name in ("facilities", "tasks", "numbers", "measures", "streets"):
         json.loads((lexicon.LEXICON_DIR / f"{name}.json").read_text(encoding="utf-8"))
 
 

@@ -12,6 +12,7 @@ CALLS = {
     "nearest_facility": {"region": "helsinki", "place": "Stockmann", "category": "school"},
     "route": {"region": "helsinki", "origin": "Stockmann", "destination": "Forum"},
     "within_distance": {"region": "helsinki", "place": "Forum", "radius_m": 250, "category": "parking"},
+    "street_facts": {"region": "helsinki", "street": "Yrjönkatu"},
     "build_instance": {"region": "kotka", "task": "station", "budget": 200, "workspace": "w"},
     "solve_plan": {"workspace": "w", "method": "greedy", "time_limit": 2},
     "evaluate_plan": {"workspace": "w"},

@@ -200,7 +200,39 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
             places.append(Place(s, e, written, f.name, f.id, f.kind, match=res.candidates[0]))
         else:
             places.append(Place(s, e, written, "", "", "", _said_as_base(written, res.message)))
-    return sorted(places, key=lambda p: p.start)
+    return sorted(_numbered_streets(request, idx, places, taken), key=lambda p: p.start)
+
+
+def _numbered_streets(request: str, idx: NameIndex, places: list[Place], taken: list[tuple[int, int]]) -> list[Place]:
+    """"West 99th St" is one name (``lexicon.numbered_street_re``), and so is a Finnish street written short
+    ("Kirkkot.", ``lexicon.finnish_short_street_re``): read only as written or as a short form the data has
+    ("West 86th St" is West 86th Street): one the data lacks is said to be absent with the close names,
+    never "'West' matches several places", never a neighbour one number off or a look-alike."""
+    forms = [*lexicon.numbered_street_re().finditer(request), *lexicon.finnish_short_street_re().finditer(request)]
+    # "Main Street", "Mill Avenue": only where no name of the data was found in it (a found name stands)
+    worded = [m for m in lexicon.worded_street_re().finditer(request)
+              if not any(p.found and p.start < m.end() and m.start() < p.end for p in places)
+              and not any(f.start() < m.end() and m.start() < f.end() for f in forms)]
+    for m in sorted(forms + worded, key=lambda m: m.start()):
+        s, e = m.start(), m.end() - (1 if m.group(0).endswith(".") else 0)
+        while request[s:e].split(" ", 1)[0].casefold() in SENTENCE_WORDS and " " in request[s:e]:
+            s += len(request[s:e].split(" ", 1)[0]) + 1   # "Which Street …": a question word is no part of it
+        covered = [p for p in places if p.start < e and s < p.end]
+        if any(a < e and s < b for a, b in taken if not any(p.start <= a and b <= p.end for p in covered)):
+            continue   # a distance or an amount ("300 m") is no street
+        if len(covered) == 1 and covered[0].found and covered[0].match is not None \
+                and covered[0].match.how in ("exact", "alias") and covered[0].start <= s and e <= covered[0].end:
+            continue
+        written = request[s:e]
+        hit = next((x for x in idx.lookup(written, ("street",), limit=3) if x.how in ("exact", "alias")), None)
+        places = [p for p in places if p not in covered]
+        if hit is not None:
+            places.append(Place(s, e, written, hit.feature.name, hit.feature.id, hit.feature.kind, match=hit))
+            continue
+        near = idx.suggestions(written)
+        places.append(Place(s, e, written, "", "", "", f"'{written}' is not in the {idx.region} data"
+                            + (f" — did you mean {' or '.join(near)}?" if near else ".")))
+    return places
 
 
 def _said_as_base(written: str, message: str) -> str:
@@ -585,9 +617,18 @@ def _split_hyphen_pairs(request: str, regions: tuple[str, ...], index_of: Callab
     return out
 
 
+def _street_dot(request: str, m: re.Match) -> bool:
+    """The split ``m`` is the dot of a street-type short form before a lower-case word ("How far is
+    West 86th St. from Amsterdam Ave?"): an abbreviation, no end of a sentence."""
+    return request[m.start():m.start() + 1] == "." and request[m.end():m.end() + 1].islower() \
+        and lexicon.street_short_dot_re().search(request[:m.start() + 1]) is not None
+
+
 def _clauses(request: str) -> list[tuple[int, int]]:
     out, pos = [], 0
     for m in SPLIT.finditer(request):
+        if _street_dot(request, m):
+            continue
         if m.start() > pos:
             out.append((pos, m.start()))
         pos = m.end()

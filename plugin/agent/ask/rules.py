@@ -463,6 +463,42 @@ QUESTION_WORDS = re.compile(r"\b(?:how many|how far|nearest|closest|list|where|w
                             r"montako|lähin|missä)\b|\?", re.I)
 
 
+#: a street's length asked ("how long is X", "the length of X", "kuinka pitkä on X", "X:n pituus")
+_STREET_LENGTH = re.compile(r"\bhow\s+long\b|\blength\b|\bhow\s+many\s+(?:metres|meters|kilomet(?:re|er)s|km)\b[^?]*\blong\b"
+                            r"|\b(?:kuinka|miten|kuinka\s+monta\s+metriä)\s+pitkä\b|\bpituu\w*", re.I)
+#: the streets crossing or meeting a street ("which streets cross X", "what intersects X", "junctions with X",
+#: "mitkä kadut risteävät X:n kanssa")
+_STREET_CROSS = re.compile(r"\bcross(?:es|ing)?\b|\bintersect\w*|\bmeets?\b|\bjunctions?\s+with\b"
+                           r"|\bristeä\w*|\bristey\w*", re.I)
+
+
+def _one_street(c: Clause) -> Any:
+    """The clause's one place when it is a street the data has, and nothing else is asked of it (no
+    facility word, distance or money), else None."""
+    if len(c.cp) != 1 or c.term is not None or c.cd or c.cm or c.refs:
+        return None
+    p = c.cp[0]
+    return p if p.found and p.kind == "street" else None
+
+
+def street_length(c: Clause) -> list[Goal] | None:
+    """"How long is Broadway?", "what is the length of Yrjönkatu", "kuinka pitkä on Puistokatu": the street's
+    mapped length, a fact the data holds (no route: one place, no destination)."""
+    p = _one_street(c)
+    if p is None or not _STREET_LENGTH.search(c.low) or c.cue("nearest"):
+        return None
+    return [c.goal("street", street=p.id, name=p.name, asked="length")]
+
+
+def street_crossings(c: Clause) -> list[Goal] | None:
+    """"Which streets cross West 86th St?", "what intersects Broadway", "mitkä kadut risteävät Puistokadun
+    kanssa": the named streets whose lines cross or meet the street's, from the data."""
+    p = _one_street(c)
+    if p is None or not _STREET_CROSS.search(c.low):
+        return None
+    return [c.goal("street", street=p.id, name=p.name, asked="crossings")]
+
+
 def clause_aside(c: Clause) -> list[Goal] | None:
     """"Nearest pharmacy to Kiasma. Schools are fine too.", "…; keep away from housing, but schools are
     fine": a clause after a request that only says what else would do (or does not count) asks nothing:
@@ -1074,6 +1110,8 @@ RULES: tuple[Rule, ...] = (
     Rule("plan.terse", plan_terse, "Stations, Kluuvi."),
     Rule("plan.add-to", plan_add_to, "lisää latausasemia Karhulaan", "kotka"),
     Rule("summary", summary, "Give me an overview of Kotka", "kotka"),
+    Rule("street.length", street_length, "How long is Yrjönkatu?"),
+    Rule("street.crossings", street_crossings, "Which streets cross Yrjönkatu?"),
     Rule("nearest.how-far-follows", nearest_how_far_follows,
          "is there a pharmacy near Kiasma? how far is it by road"),
     Rule("find.those", find_those, "If there are car parks in Kotka, list those car parks", "kotka"),

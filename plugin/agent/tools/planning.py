@@ -6,6 +6,7 @@ workspace's ``outputs/eval_history.jsonl`` as any agent's would.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,8 @@ SOLVE_METHODS = ("default", "greedy", "grasp", "sa", "alns", "milp")
 
 
 def build_instance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
-    from ...city import load_city
+    from ...city import REGIONS, load_city
+    from ...constraints.own_places import SOURCE_KEY
     from ...sandbox import write_workspace
     from ...sandbox.workspace import work_held
     from ...tasks import task_class
@@ -36,6 +38,8 @@ def build_instance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     try:
         inst = task_class(a["task"]).build(load_city(ctx.regions[a["region"]], a["region"]), size=size, seed=seed,
                                            budget=a.get("budget"))
+        if a["region"] not in REGIONS:   # own layers: where the names a constraint may use live
+            inst.meta[SOURCE_KEY] = str(Path(ctx.regions[a["region"]]).resolve())
         write_workspace(inst, ws)
     except InputError as e:
         raise ToolFailure(str(e)) from None

@@ -13,12 +13,13 @@ from .nearest import Nearest
 from .participation import Participation
 from .plan import Plan
 from .route import Route
+from .street import Street
 from .summary import Summary
 from .within import Within
 
 #: every intent by name, in the order the model's reading schema lists them
 INTENTS: dict[str, Intent] = {i.name: i for i in (
     Summary(), Find(), Count(), Exists(), Nearest(), Route(), Within(), Compare(), Plan(), ComparePlans(),
-    Participation(), Locate())}
+    Participation(), Locate(), Street())}
 
 __all__ = ["INTENTS", "Calls", "Facts", "Intent", "Step"]
