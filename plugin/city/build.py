@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 import shapely
 from pyproj import CRS
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
 from ..errors import InputError
 from .crs import gather
@@ -215,9 +217,6 @@ def _merge_same_street(pieces: np.ndarray, name: np.ndarray, highway: np.ndarray
     """Merge noded pieces across points where exactly two pieces of one name and class meet.
 
     Returns the merged lines and, per piece, the index of the merged line it went into."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
     n = len(pieces)
     u, v = _end_nodes(pieces)
     node = np.unique(np.r_[u, v], axis=0, return_inverse=True)[1].ravel()
