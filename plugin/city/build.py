@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 import shapely
 from pyproj import CRS
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
 from ..errors import InputError
 from .crs import gather
@@ -154,25 +156,28 @@ def _clip_area(gdf: gpd.GeoDataFrame, shape) -> gpd.GeoDataFrame:
 
 
 def _graph(drive: gpd.GeoDataFrame, crs: str) -> tuple[gpd.GeoDataFrame, gpd.GeoDataFrame]:
-    """Node the drivable lines at every intersection and build node / edge tables."""
+    """Node the drivable lines at every intersection and build node / edge tables.
+
+    ``union_all`` splits the lines at every crossing and every line end, so each noded piece
+    lies on one source line and takes its name and class from it. Pieces are then merged only
+    across a point where exactly two pieces meet with the same name and class: a change of
+    street name or class stays a node, as between OSM ways, so no edge spans two streets."""
     lines = drive.explode(index_parts=False)
     lines = lines[lines.geom_type == "LineString"].reset_index(drop=True)
-    noded = shapely.get_parts(shapely.line_merge(shapely.union_all(lines.geometry.values)))
-    noded = noded[shapely.get_type_id(noded) == 1]
-    # union_all loses attributes: take them from the source line nearest to each piece's middle
-    seg = gpd.GeoDataFrame(geometry=noded, crs=crs)
-    mids = gpd.GeoDataFrame(geometry=shapely.line_interpolate_point(noded, 0.5, normalized=True), crs=crs)
-    near = gpd.sjoin_nearest(mids, lines[["highway", "name", "geometry"]], how="left").groupby(level=0).first()
-    seg["highway"] = near["highway"].to_numpy()
-    seg["name"] = near["name"].fillna("").to_numpy()
-    coords_a = shapely.get_coordinates(shapely.get_point(noded, 0))
-    coords_b = shapely.get_coordinates(shapely.get_point(noded, -1))
-    keys = np.round(np.vstack([coords_a, coords_b]) / SNAP_M).astype(np.int64)
-    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    lines["name"] = lines["name"].fillna("").astype(str)
+    pieces = shapely.get_parts(shapely.union_all(lines.geometry.values))
+    pieces = pieces[shapely.get_type_id(pieces) == 1]
+    src = _source_lines(pieces, lines)
+    name, highway = lines["name"].to_numpy()[src], lines["highway"].to_numpy()[src]
+    merged, label = _merge_same_street(pieces, name, highway)
+    first = np.unique(label, return_index=True)[1]  # every piece of a merged edge has one name and class
+    seg = gpd.GeoDataFrame({"highway": highway[first], "name": name[first]}, geometry=merged, crs=crs)
+    u, v = _end_nodes(merged)
+    uniq, inv = np.unique(np.r_[u, v], axis=0, return_inverse=True)
     inv = inv.ravel()
-    seg["u"] = inv[: len(noded)]
-    seg["v"] = inv[len(noded):]
-    seg["length"] = shapely.length(noded)
+    seg["u"] = inv[: len(merged)]
+    seg["v"] = inv[len(merged):]
+    seg["length"] = shapely.length(merged)
     seg = seg[(seg["u"] != seg["v"]) | (seg["length"] > 1.0)].reset_index(drop=True)
     seg["edge_id"] = np.arange(len(seg))
     xy = uniq * SNAP_M
@@ -183,6 +188,76 @@ def _graph(drive: gpd.GeoDataFrame, crs: str) -> tuple[gpd.GeoDataFrame, gpd.Geo
     nodes = nodes[nodes["degree"] > 0]
     edges = seg[["edge_id", "u", "v", "length", "highway", "name", "geometry"]]
     return nodes, edges
+
+
+def _end_nodes(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Integer keys of each line's first and last point (coincident within ``SNAP_M``)."""
+    a = shapely.get_coordinates(shapely.get_point(geoms, 0))
+    b = shapely.get_coordinates(shapely.get_point(geoms, -1))
+    return np.round(a / SNAP_M).astype(np.int64), np.round(b / SNAP_M).astype(np.int64)
+
+
+def _source_lines(pieces: np.ndarray, lines: gpd.GeoDataFrame) -> np.ndarray:
+    """Index into ``lines`` of the source line each noded piece lies on.
+
+    The piece's middle lies on its source line (a piece never spans a line end); where lines
+    overlap, several are equally near: a named one is preferred, then the first."""
+    mids = shapely.line_interpolate_point(pieces, 0.5, normalized=True)
+    (pi, li), dist = shapely.STRtree(lines.geometry.values).query_nearest(mids, all_matches=True,
+                                                                        return_distance=True)
+    pick = pd.DataFrame({"p": pi, "l": li, "d": np.round(dist, 6),
+                         "unnamed": lines["name"].to_numpy()[li] == ""})
+    pick = pick.sort_values(["p", "d", "unnamed", "l"], kind="stable").drop_duplicates("p")
+    out = np.zeros(len(pieces), dtype=np.int64)
+    out[pick["p"].to_numpy()] = pick["l"].to_numpy()
+    return out
+
+
+def _merge_same_street(pieces: np.ndarray, name: np.ndarray, highway: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Merge noded pieces across points where exactly two pieces of one name and class meet.
+
+    Returns the merged lines and, per piece, the index of the merged line it went into."""
+    n = len(pieces)
+    u, v = _end_nodes(pieces)
+    node = np.unique(np.r_[u, v], axis=0, return_inverse=True)[1].ravel()
+    piece = np.r_[np.arange(n), np.arange(n)]
+    deg = np.bincount(node)
+    order = np.argsort(node, kind="stable")
+    ends = order[deg[node[order]] == 2].reshape(-1, 2)  # the two piece ends at each degree-2 point
+    a, b = piece[ends[:, 0]], piece[ends[:, 1]]
+    join = (a != b) & (name[a] == name[b]) & (highway[a] == highway[b])  # a != b: a ring's own closing point
+    a, b = a[join], b[join]
+    _, label = connected_components(coo_matrix((np.ones(len(a)), (a, b)), shape=(n, n)), directed=False)
+    merged = _merge_by_label(pieces, label)
+    bad = shapely.get_type_id(merged[label]) != 1
+    if bad.any():  # a component that does not merge into one line (not met on OSM data): keep its pieces
+        label = np.unique(np.where(bad, label.max() + 1 + np.arange(n), label), return_inverse=True)[1]
+        merged = _merge_by_label(pieces, label)
+    # A chain whose two ends meet at one junction comes back as a ring that may start mid-chain;
+    # rotate it to start at the junction (a handful of lines, so a plain loop).
+    junction = np.ones(len(deg), dtype=bool)  # per node: an edge ends there (not merged across)
+    junction[node[ends[join, 0]]] = False
+    keys = np.unique(np.r_[u, v], axis=0)
+    for c in np.nonzero(shapely.is_closed(merged) & (np.bincount(label) > 1))[0]:
+        own = np.unique(node[np.isin(piece, np.nonzero(label == c)[0])])
+        at = own[junction[own]]
+        if len(at):
+            merged[c] = _ring_from(merged[c], keys[at[0]] * SNAP_M)
+    return merged, label
+
+
+def _merge_by_label(pieces: np.ndarray, label: np.ndarray) -> np.ndarray:
+    """One line per label value: its pieces merged end to end."""
+    order = np.argsort(label, kind="stable")
+    return shapely.line_merge(shapely.multilinestrings(pieces[order], indices=label[order]))
+
+
+def _ring_from(ring, at: np.ndarray):
+    """The closed line ``ring`` with its start moved to its vertex nearest to ``at``."""
+    xy = shapely.get_coordinates(ring)[:-1]
+    k = int(np.argmin(((xy - at) ** 2).sum(axis=1)))
+    xy = np.r_[xy[k:], xy[:k], xy[k:k + 1]]
+    return shapely.linestrings(xy)
 
 
 def _points_of(b: gpd.GeoDataFrame | None) -> np.ndarray:
