@@ -101,3 +101,24 @@ def test_bundled_edges_lie_on_source_lines_of_their_own_name(region):
     for n, line in src.items():
         if n:
             assert got.get(n, 0.0) == pytest.approx(line.length, abs=1.0), n
+
+
+@pytest.mark.parametrize("region", ["helsinki", "kotka"])
+def test_places_are_put_on_the_main_network(region):
+    """A named place snaps to a node of the largest connected part of the drivable graph (City.main_nodes),
+    never into a pocket the extract's edge cut off: in kotka, Ekami malminki's nearest node is in an
+    11-node pocket, and from there no fuel station was reachable by road although Malminginkatu, on the
+    main network, is 40 m away. Components and nearest nodes are computed here with networkx and numpy."""
+    import networkx as nx
+
+    from cityplanner.plugin.agent.tools.places import _index
+    from cityplanner.plugin.city.regions import REGIONS
+
+    city = load_city(region)
+    main = max(nx.connected_components(city.graph), key=len)
+    assert set(city.main_nodes.index) == main and len(main) < city.graph.number_of_nodes()   # a pocket exists
+    idx = _index(str(REGIONS[region]), region)
+    xy = city.nodes.loc[sorted(main), ["x", "y"]].to_numpy()
+    for p in idx.pois:
+        want = sorted(main)[int(np.argmin(np.hypot(xy[:, 0] - p.x, xy[:, 1] - p.y)))]
+        assert idx.node(p) == want, p.name

@@ -48,7 +48,7 @@ def _city(region: str):
 def _node_xy(region: str) -> tuple[np.ndarray, np.ndarray]:
     from scipy.spatial import cKDTree
 
-    nodes = _city(region).nodes
+    nodes = _city(region).main_nodes   # as the reader's tools: onto the main network (City.main_nodes)
     return np.array(nodes.index, dtype=int), cKDTree(np.c_[nodes["x"].to_numpy(), nodes["y"].to_numpy()])
 
 

@@ -58,8 +58,9 @@ class RegionIndex:
         self.pois = [Place(f"poi:{i}", str(n or ""), "poi", str(c), float(x), float(y))
                      for i, n, c, (x, y) in zip(pois.index, pois["name"], pois["category"], xy, strict=False)]
         self.by_id = {p.id: p for p in self.pois}
-        self.node_ids = np.array(city.nodes.index, dtype=int)
-        self.tree = cKDTree(np.c_[city.nodes["x"].to_numpy(), city.nodes["y"].to_numpy()])
+        nodes = city.main_nodes   # a place is put on the main network, never into a cut-off pocket
+        self.node_ids = np.array(nodes.index, dtype=int)
+        self.tree = cKDTree(np.c_[nodes["x"].to_numpy(), nodes["y"].to_numpy()])
 
     def inside(self, x: float, y: float) -> bool:
         minx, miny, maxx, maxy = self.city.bounds
