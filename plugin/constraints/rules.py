@@ -113,7 +113,7 @@ FI_UNIT_NOUNS = (r"(?:latausasem\w*|latauspist\w*|latauspaik\w*|tontt\w*|tontte\
 def count_of(text: str) -> int | None:
     m = re.search(r"\b(?:at least|at most|no more than|not more than|max(?:imum)?(?: of)?|min(?:imum)?(?: of)?|"
                   r"up to|exactly|only|need|get|place|build|keep|allow|than|just)\s+(\d+|" +
-                  lexicon.count_pattern() + r")\b" + NOT_A_MEASURE + BOUND_AFTER, text, re.I)
+                  lexicon.count_pattern() + r")\b" + NOT_A_MEASURE + BOUND_AFTER + NOT_MONEY, text, re.I)
     if m:
         return _count_word(m.group(1))
     m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:(?:new|more|ev|\w+)\s+)?(?:" + UNIT_NOUNS + "|"
@@ -200,9 +200,13 @@ def _bare_part_of_it(text: str, money: list) -> float | None:
     euros; spend at most 900 000 of it"): it takes that amount's currency."""
     if len(money) != 1:
         return None
-    m = re.search(r"(?<![\w.,])(\d[\d\s\u202f.,]*\d|\d)\s*(k|m|thousand|million)?\s+(?:euros?\s+)?(?:out\s+)?of\s+"
-                  r"(?:it|that|this|them|those|these|that sum|this sum|that amount|this amount)\b",
-                  text[money[0].end:], re.I)
+    m = re.search(r"(?<![\w.,])(\d[\d\s\u202f.,]*\d|\d)\s*(k|m|thousand|million)?\s+(?:euros?\s+|euroa\s+)?"
+                  r"(?:(?:out\s+)?of\s+(?:it|that|this|them|those|these|that sum|this sum|that amount|this amount)|"
+                  r"(?:siitä|tästä|niistä|näistä)(?:\s+summasta)?)\b",
+                  text[money[0].end:], re.I) or \
+        re.search(r"\b(?:siitä|tästä|niistä|näistä)(?:\s+summasta)?(?:\s+[^\W\d]+){0,3}?\s+"   # Finnish "siitä enintään N"
+                  r"(\d[\d\s\u202f.,]*\d|\d)\s*(k|m|thousand|million|tuhatta)?(?![\w%])(?!\s*(?:%|per ?cent|prosent|"
+                  r"k?m\b|met|kilomet))", text[money[0].end:], re.I)
     if not m:
         return None
     return _bare_keur(m)
@@ -298,7 +302,10 @@ def target_phrase(text: str) -> str | None:
         if first[:1].isdigit() or lexicon.is_number_word(first):   # "a 250 m radius of X", "a minimum of two chargers"
             continue
         if phrase and not re.fullmatch(r"(?:(?:a|the|an|our|my)\s+)?(?:couple|few|pair|total|all|" + UNIT_NOUNS +
-                                       r"|each other|one another|them|it|here|the money|money)(?:\s+" + UNIT_NOUNS + r")?",
+                                       r"|each other|one another|them|it|here|the money|money|"
+                                       # "keep at least one school in the plan": the plan itself, no place
+                                       r"(?:our|my|your|this|the)?\s*(?:plan|design|proposal|layout|scheme|solution|"
+                                       r"selection))(?:\s+" + UNIT_NOUNS + r")?",
                                        phrase, re.I):
             return phrase
     # terse: a distance, then the place with no "of" ("min 2 chargers ≤ 300 m Vanha kirkko"): a capitalised
@@ -423,8 +430,54 @@ NOT_EXCEED = re.compile(r"\b(?:not|never)\s+"
                         r"(?:exceed|surpass|go (?:over|above|beyond)|be (?:more|greater) than|number more than)\b", re.I)
 
 
+#: a count's bound run together or misspelt ("Atleast one site …", "no more then 2", "enintäin kaksi"): the lexicon's
+#: exact forms (numbers.json ``misspelt_bounds``), read as the bound before anything else — "Atleast" was asked as
+#: a name, "atmos 2" and "enintäin kaksi" were read as at least two. A form in "then" only before a number.
+MISSPELT_BOUND = re.compile(
+    r"(?<![\w'’-])(" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(
+        (k for k in lexicon.misspelt_bounds() if not k.endswith(" then")), key=len, reverse=True)) + r")(?![\w'’-])|"
+    r"(?<![\w'’-])(" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in lexicon.misspelt_bounds()
+                                if k.endswith(" then")) + r")(?=\s+(?:\d|" + lexicon.count_pattern() + r")(?![\w-]))",
+    re.I)
+
+
+def _fix_bounds(text: str) -> str:
+    """``MISSPELT_BOUND`` forms as the bound they stand for, a capital kept ("Atleast" → "At least")."""
+    bounds = lexicon.misspelt_bounds()
+
+    def said(m: re.Match) -> str:
+        w = m.group(0)
+        right = bounds[" ".join(w.casefold().split())]
+        return right[:1].upper() + right[1:] if w[:1].isupper() else right
+    return MISSPELT_BOUND.sub(said, text)
+
+
 #: a question the text answers itself the other way ("… out? no — keep it in", "… in? actually, out")
 CORRECTED = re.compile(r"\?\s*(?:no|nope|nah|actually|wait|sorry|scratch that|on second thought)\b[\s,.!—–-]", re.I)
+
+
+#: "ecology above all, but keep at least one school", Finnish "…, mutta …": where an emphasis and an instruction
+#: of another kind meet (``_but_parts``)
+BUT_CLAUSE = re.compile(r",?\s+(?:but|yet|mutta)\s+", re.I)
+
+
+def _but_parts(part: str, task: str, budget_keur: float | None) -> list[str]:
+    """An emphasis and a constraint joined by "but" as two instructions ("ecology above all, but keep at least one
+    school in the plan": the emphasis and at least one school — read whole, the count was left unread), when each
+    side reads on its own without a question and exactly one side is the emphasis alone. Anything else joined by
+    "but" stays one part: its second half may lean on the first ("at most two within 300 m of X, but at least one")."""
+    m = BUT_CLAUSE.search(part)
+    if m is None or BUT_CLAUSE.search(part, m.end()):
+        return [part]
+    sides = [part[:m.start()].strip(" ,"), part[m.end():].strip(" ,")]
+    try:
+        read = [parse_one(p, task, budget_keur) for p in sides]
+    except (NoRule, Ambiguous):
+        return [part]
+    emphasis = [all(c["kind"] == "emphasis" for c in r) for r in read]
+    if sum(emphasis) != 1 or any(c["kind"] == "emphasis" for r, e in zip(read, emphasis, strict=True) if not e for c in r):
+        return [part]
+    return sides
 
 
 def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
@@ -433,6 +486,7 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     # re.split backtrack quadratically (8,000 spaces: over 40 s)
     text = " ".join(text.split())
     said = text   # the planner's own words: what a question quotes (the rewrites below are ours, not theirs)
+    text = _fix_bounds(text)                                # "Atleast one site …": a bound, never a name
     text = " ".join(NO_NEGATION.sub(" ", text).split())   # "site 5 in, no matter what": no "no"
     text = NOT_EXCEED.sub("be at most", text)              # "must not exceed three": a bound, never "none"
     text = SPLIT_BOUND.sub(r"\1 than \3 \2", text)         # "not more new links than three": a bound, never "none"
@@ -448,6 +502,7 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
         raise Ambiguous(f"'{said}' says none and then '{said_both.group(1)}': say which holds — 'no …' alone, the "
                         f"bound alone ('{said_both.group(1)} within …'), or a bound over the whole plan "
                         f"('…, {said_both.group(1)} overall')")
+    parts = [q for p in parts for q in _but_parts(p, task, budget_keur)]
     got = None
     if len(parts) > 1:
         with contextlib.suppress(NoRule):   # a part no rule reads: the text is read whole
