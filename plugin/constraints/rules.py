@@ -417,6 +417,17 @@ NONE_THEN_BOUND = re.compile(r"^\s*(?:no|zero|not any|never any)\s[^,;]*,\s*((?:
 SPLIT_BOUND = re.compile(r"\b((?:no|not|never) more|fewer|less)\s+((?:(?!(?:closer|nearer|farther|further)\b)[a-zåäö_-]+\s+)"
                          r"{1,3}?)than\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b"
                          r"(?!\s*(?:k?m\b|met|kilomet|%|per\b|percent))", re.I)
+#: a count's bound, then the opposite bound bare at the end ("at least one school but at most three", "at most two
+#: chargers within 300 m of Kiasma, but at least one"): the bare bound was read as the first count, or over the whole
+#: plan (what it counts was dropped). Both bounds said in full ("…, at least 1 within 300 m of X") read as before
+_LOWER = r"(?:at least|no fewer than|not fewer than|no less than|min(?:imum)?(?: of)?|vähintään)"
+_UPPER = r"(?:at most|no more than|not more than|max(?:imum)?(?: of)?|up to|enintään|korkeintaan|maksimissaan)"
+BOUND_THEN_BARE = re.compile(
+    r"(?:\b" + _LOWER + r"\b.*?[\s,;]+(?:(?:but|and|yet|mutta|ja)\s+)?(?P<up>" + _UPPER + r"\s+\w+)|"
+    r"\b" + _UPPER + r"\b.*?[\s,;]+(?:(?:but|and|yet|mutta|ja)\s+)?(?P<low>" + _LOWER + r"\s+\w+))"
+    r"(?:\s+of them)?\s*[.!]?\s*$", re.I)
+
+
 #: a rule with an exception after it ("… unless rebuilt", "… except if new"): the exception was read as the
 #: kind the rule is about, or as part of the place's name
 UNLESS = re.compile(r"\b(?:unless|except (?:if|when|where)|save (?:if|when))\b", re.I)
@@ -502,6 +513,12 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
         raise Ambiguous(f"'{said}' says none and then '{said_both.group(1)}': say which holds — 'no …' alone, the "
                         f"bound alone ('{said_both.group(1)} within …'), or a bound over the whole plan "
                         f"('…, {said_both.group(1)} overall')")
+    range_said = BOUND_THEN_BARE.search(text)
+    if range_said:   # "at least one school but at most three": read as at most one school (the first count)
+        bare = range_said.group("up") or range_said.group("low")
+        raise Ambiguous(f"'{said}' gives two bounds, the last ('{bare}') with nothing it counts: say "
+                        f"each with what it counts, e.g. 'at least 1 school' and 'at most 3 schools', or 'at least 1 "
+                        "within 300 m of <place>' and 'at most 2 within 300 m of <place>'")
     parts = [q for p in parts for q in _but_parts(p, task, budget_keur)]
     got = None
     if len(parts) > 1:
@@ -616,7 +633,19 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
     if task == "road" and not types & {"new", "rebuild"}:
         left += [m.group(0) for m in re.finditer(r"\b(?:new|rebuil[dt]\w*|upgrad\w*)\b", low_text)
                  if not any(m.group(0) in n for n in names) and not any(m.group(0) in w for w in left)]
-    return list(dict.fromkeys(left + _unread_numbers(text, constraints)))
+    return list(dict.fromkeys(left + _near_bounds(low_text) + _unread_numbers(text, constraints)))
+
+
+#: the Finnish words of a count's bound (numbers.json ``comparisons``): a word one or two letters off one of them
+#: that is none of them nor a listed misspelling (``MISSPELT_BOUND``) is no bound the rules read — left out, the
+#: count was read as at least N ("enintäan kaksi" is at most two)
+FI_BOUNDS = tuple(w.casefold() for w in lexicon.comparisons() if w.isalpha())
+
+
+def _near_bounds(low_text: str) -> list[str]:
+    """Lower-case words close to a Finnish bound word that are no bound word: left unread, so asked."""
+    return [w for w in dict.fromkeys(re.findall(r"[a-zåäö]{6,}", low_text))
+            if w not in FI_BOUNDS and difflib.get_close_matches(w, FI_BOUNDS, n=1, cutoff=0.8)]
 
 
 def _one_kind_said_two_ways(text: str, task: str) -> tuple[str, str, str] | None:
@@ -666,6 +695,10 @@ def _say_it(left: list[str], task: str) -> str:
     """How to say an instruction so that the left-out words are read."""
     if any(w[:1].isupper() for w in left):
         return f"say it as, e.g., 'at most 2 inside {left[0]}' or 'at least 1 within 300 m of {left[0]}'"
+    near = [w for w in left if w in _near_bounds(w)]
+    if near:
+        return (f"'{near[0]}' is no bound the rules read: say it as 'vähintään' (at least) or 'enintään' / "
+                "'korkeintaan' (at most)")
     if any(DIGITS.fullmatch(w) for w in left):
         return ("say it as its own instruction, e.g. a count ('at most 5 in total'), a distance ('within 300 m "
                 "of <place>') or an id ('site 5 in')")
