@@ -1268,3 +1268,11 @@ def test_tenth_half_classes_asked(text, task, ask):
 def test_two_bounds_said_in_full_are_read(text, task):
     got = parse(text, task, 700.0)
     assert {c["kind"] for c in got} == {"count_min", "count_max"}
+
+
+def test_a_finnish_word_near_a_bound_that_is_another_word_is_no_bound():
+    # "vähentää" (to reduce) is 0.82 alike to "vähintään": no bound, no question about a bound
+    from cityplanner.plugin.constraints.rules import _near_bounds
+
+    assert _near_bounds("halutaan vähentää odotusaikaa") == []
+    assert _near_bounds("enintäan kaksi") == ["enintäan"]
