@@ -292,6 +292,12 @@ def is_number_word(word: str) -> bool:
     return w in _numbers()["units"] or w == "single" or (word_number(w) is not None and " " not in w)
 
 
+def misspelt_bounds() -> dict[str, str]:
+    """A count's bound run together or misspelt, exact lower-case forms → the bound's words ("atleast" →
+    "at least", "no more then" → "no more than", "enintäin" → "enintään")."""
+    return dict(load("numbers").get("misspelt_bounds", {}))
+
+
 def comparisons() -> dict[str, str]:
     """Comparison signs and words → the English words they stand for ("≥" → "at least",
     "enintään" → "at most")."""
@@ -433,7 +439,8 @@ __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "category_land_no
            "count_pattern", "count_value",
            "distance_re", "distances", "edge_nouns_pattern", "facility_terms", "fraction_pattern", "fraction_value",
            "fuzzy_words", "generic_kind_nouns_pattern", "kind_nouns",
-           "id_nouns_pattern", "is_finnish", "region_plans", "is_number_word", "landmark_nouns_pattern", "load", "metres",
+           "id_nouns_pattern", "is_finnish", "misspelt_bounds",
+           "region_plans", "is_number_word", "landmark_nouns_pattern", "load", "metres",
            "money_words", "name_case_endings", "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds",
            "target_aliases", "task_label",
            "task_name", "task_patterns", "task_terms", "task_types", "type_families", "uncategorised_pattern", "unit_metres",
@@ -452,7 +459,8 @@ def unread_type_pattern(task: str) -> str:
 def not_names() -> frozenset[str]:
     """Capitalised words that are never a place (sentence starts, verbs, fillers), lower-case."""
     tasks = load("tasks")
-    return frozenset([*tasks["unread"]["not_names"], *tasks.get("not_names_more", ())])
+    return frozenset([*tasks["unread"]["not_names"], *tasks.get("not_names_more", ()),
+                      *tasks.get("not_names_fi_starts", ())])
 
 
 def kind_nouns() -> tuple[tuple[str, tuple[str, ...], dict[str, tuple[str, ...] | None]], ...]:

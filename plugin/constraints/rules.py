@@ -113,7 +113,7 @@ FI_UNIT_NOUNS = (r"(?:latausasem\w*|latauspist\w*|latauspaik\w*|tontt\w*|tontte\
 def count_of(text: str) -> int | None:
     m = re.search(r"\b(?:at least|at most|no more than|not more than|max(?:imum)?(?: of)?|min(?:imum)?(?: of)?|"
                   r"up to|exactly|only|need|get|place|build|keep|allow|than|just)\s+(\d+|" +
-                  lexicon.count_pattern() + r")\b" + NOT_A_MEASURE + BOUND_AFTER, text, re.I)
+                  lexicon.count_pattern() + r")\b" + NOT_A_MEASURE + BOUND_AFTER + NOT_MONEY, text, re.I)
     if m:
         return _count_word(m.group(1))
     m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:(?:new|more|ev|\w+)\s+)?(?:" + UNIT_NOUNS + "|"
@@ -200,9 +200,13 @@ def _bare_part_of_it(text: str, money: list) -> float | None:
     euros; spend at most 900 000 of it"): it takes that amount's currency."""
     if len(money) != 1:
         return None
-    m = re.search(r"(?<![\w.,])(\d[\d\s\u202f.,]*\d|\d)\s*(k|m|thousand|million)?\s+(?:euros?\s+)?(?:out\s+)?of\s+"
-                  r"(?:it|that|this|them|those|these|that sum|this sum|that amount|this amount)\b",
-                  text[money[0].end:], re.I)
+    m = re.search(r"(?<![\w.,])(\d[\d\s\u202f.,]*\d|\d)\s*(k|m|thousand|million)?\s+(?:euros?\s+|euroa\s+)?"
+                  r"(?:(?:out\s+)?of\s+(?:it|that|this|them|those|these|that sum|this sum|that amount|this amount)|"
+                  r"(?:siitä|tästä|niistä|näistä)(?:\s+summasta)?)\b",
+                  text[money[0].end:], re.I) or \
+        re.search(r"\b(?:siitä|tästä|niistä|näistä)(?:\s+summasta)?(?:\s+[^\W\d]+){0,3}?\s+"   # Finnish "siitä enintään N"
+                  r"(\d[\d\s\u202f.,]*\d|\d)\s*(k|m|thousand|million|tuhatta)?(?![\w%])(?!\s*(?:%|per ?cent|prosent|"
+                  r"k?m\b|met|kilomet))", text[money[0].end:], re.I)
     if not m:
         return None
     return _bare_keur(m)
@@ -298,7 +302,10 @@ def target_phrase(text: str) -> str | None:
         if first[:1].isdigit() or lexicon.is_number_word(first):   # "a 250 m radius of X", "a minimum of two chargers"
             continue
         if phrase and not re.fullmatch(r"(?:(?:a|the|an|our|my)\s+)?(?:couple|few|pair|total|all|" + UNIT_NOUNS +
-                                       r"|each other|one another|them|it|here|the money|money)(?:\s+" + UNIT_NOUNS + r")?",
+                                       r"|each other|one another|them|it|here|the money|money|"
+                                       # "keep at least one school in the plan": the plan itself, no place
+                                       r"(?:our|my|your|this|the)?\s*(?:plan|design|proposal|layout|scheme|solution|"
+                                       r"selection))(?:\s+" + UNIT_NOUNS + r")?",
                                        phrase, re.I):
             return phrase
     # terse: a distance, then the place with no "of" ("min 2 chargers ≤ 300 m Vanha kirkko"): a capitalised
@@ -410,6 +417,17 @@ NONE_THEN_BOUND = re.compile(r"^\s*(?:no|zero|not any|never any)\s[^,;]*,\s*((?:
 SPLIT_BOUND = re.compile(r"\b((?:no|not|never) more|fewer|less)\s+((?:(?!(?:closer|nearer|farther|further)\b)[a-zåäö_-]+\s+)"
                          r"{1,3}?)than\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b"
                          r"(?!\s*(?:k?m\b|met|kilomet|%|per\b|percent))", re.I)
+#: a count's bound, then the opposite bound bare at the end ("at least one school but at most three", "at most two
+#: chargers within 300 m of Kiasma, but at least one"): the bare bound was read as the first count, or over the whole
+#: plan (what it counts was dropped). Both bounds said in full ("…, at least 1 within 300 m of X") read as before
+_LOWER = r"(?:at least|no fewer than|not fewer than|no less than|min(?:imum)?(?: of)?|vähintään)"
+_UPPER = r"(?:at most|no more than|not more than|max(?:imum)?(?: of)?|up to|enintään|korkeintaan|maksimissaan)"
+BOUND_THEN_BARE = re.compile(
+    r"(?:\b" + _LOWER + r"\b.*?[\s,;]+(?:(?:but|and|yet|mutta|ja)\s+)?(?P<up>" + _UPPER + r"\s+\w+)|"
+    r"\b" + _UPPER + r"\b.*?[\s,;]+(?:(?:but|and|yet|mutta|ja)\s+)?(?P<low>" + _LOWER + r"\s+\w+))"
+    r"(?:\s+of them)?\s*[.!]?\s*$", re.I)
+
+
 #: a rule with an exception after it ("… unless rebuilt", "… except if new"): the exception was read as the
 #: kind the rule is about, or as part of the place's name
 UNLESS = re.compile(r"\b(?:unless|except (?:if|when|where)|save (?:if|when))\b", re.I)
@@ -423,8 +441,54 @@ NOT_EXCEED = re.compile(r"\b(?:not|never)\s+"
                         r"(?:exceed|surpass|go (?:over|above|beyond)|be (?:more|greater) than|number more than)\b", re.I)
 
 
+#: a count's bound run together or misspelt ("Atleast one site …", "no more then 2", "enintäin kaksi"): the lexicon's
+#: exact forms (numbers.json ``misspelt_bounds``), read as the bound before anything else — "Atleast" was asked as
+#: a name, "atmos 2" and "enintäin kaksi" were read as at least two. A form in "then" only before a number.
+MISSPELT_BOUND = re.compile(
+    r"(?<![\w'’-])(" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(
+        (k for k in lexicon.misspelt_bounds() if not k.endswith(" then")), key=len, reverse=True)) + r")(?![\w'’-])|"
+    r"(?<![\w'’-])(" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in lexicon.misspelt_bounds()
+                                if k.endswith(" then")) + r")(?=\s+(?:\d|" + lexicon.count_pattern() + r")(?![\w-]))",
+    re.I)
+
+
+def _fix_bounds(text: str) -> str:
+    """``MISSPELT_BOUND`` forms as the bound they stand for, a capital kept ("Atleast" → "At least")."""
+    bounds = lexicon.misspelt_bounds()
+
+    def said(m: re.Match) -> str:
+        w = m.group(0)
+        right = bounds[" ".join(w.casefold().split())]
+        return right[:1].upper() + right[1:] if w[:1].isupper() else right
+    return MISSPELT_BOUND.sub(said, text)
+
+
 #: a question the text answers itself the other way ("… out? no — keep it in", "… in? actually, out")
 CORRECTED = re.compile(r"\?\s*(?:no|nope|nah|actually|wait|sorry|scratch that|on second thought)\b[\s,.!—–-]", re.I)
+
+
+#: "ecology above all, but keep at least one school", Finnish "…, mutta …": where an emphasis and an instruction
+#: of another kind meet (``_but_parts``)
+BUT_CLAUSE = re.compile(r",?\s+(?:but|yet|mutta)\s+", re.I)
+
+
+def _but_parts(part: str, task: str, budget_keur: float | None) -> list[str]:
+    """An emphasis and a constraint joined by "but" as two instructions ("ecology above all, but keep at least one
+    school in the plan": the emphasis and at least one school — read whole, the count was left unread), when each
+    side reads on its own without a question and exactly one side is the emphasis alone. Anything else joined by
+    "but" stays one part: its second half may lean on the first ("at most two within 300 m of X, but at least one")."""
+    m = BUT_CLAUSE.search(part)
+    if m is None or BUT_CLAUSE.search(part, m.end()):
+        return [part]
+    sides = [part[:m.start()].strip(" ,"), part[m.end():].strip(" ,")]
+    try:
+        read = [parse_one(p, task, budget_keur) for p in sides]
+    except (NoRule, Ambiguous):
+        return [part]
+    emphasis = [all(c["kind"] == "emphasis" for c in r) for r in read]
+    if sum(emphasis) != 1 or any(c["kind"] == "emphasis" for r, e in zip(read, emphasis, strict=True) if not e for c in r):
+        return [part]
+    return sides
 
 
 def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
@@ -433,6 +497,7 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
     # re.split backtrack quadratically (8,000 spaces: over 40 s)
     text = " ".join(text.split())
     said = text   # the planner's own words: what a question quotes (the rewrites below are ours, not theirs)
+    text = _fix_bounds(text)                                # "Atleast one site …": a bound, never a name
     text = " ".join(NO_NEGATION.sub(" ", text).split())   # "site 5 in, no matter what": no "no"
     text = NOT_EXCEED.sub("be at most", text)              # "must not exceed three": a bound, never "none"
     text = SPLIT_BOUND.sub(r"\1 than \3 \2", text)         # "not more new links than three": a bound, never "none"
@@ -448,6 +513,13 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
         raise Ambiguous(f"'{said}' says none and then '{said_both.group(1)}': say which holds — 'no …' alone, the "
                         f"bound alone ('{said_both.group(1)} within …'), or a bound over the whole plan "
                         f"('…, {said_both.group(1)} overall')")
+    range_said = BOUND_THEN_BARE.search(text)
+    if range_said:   # "at least one school but at most three": read as at most one school (the first count)
+        bare = range_said.group("up") or range_said.group("low")
+        raise Ambiguous(f"'{said}' gives two bounds, the last ('{bare}') with nothing it counts: say "
+                        f"each with what it counts, e.g. 'at least 1 school' and 'at most 3 schools', or 'at least 1 "
+                        "within 300 m of <place>' and 'at most 2 within 300 m of <place>'")
+    parts = [q for p in parts for q in _but_parts(p, task, budget_keur)]
     got = None
     if len(parts) > 1:
         with contextlib.suppress(NoRule):   # a part no rule reads: the text is read whole
@@ -561,7 +633,20 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
     if task == "road" and not types & {"new", "rebuild"}:
         left += [m.group(0) for m in re.finditer(r"\b(?:new|rebuil[dt]\w*|upgrad\w*)\b", low_text)
                  if not any(m.group(0) in n for n in names) and not any(m.group(0) in w for w in left)]
-    return list(dict.fromkeys(left + _unread_numbers(text, constraints)))
+    return list(dict.fromkeys(left + _near_bounds(low_text) + _unread_numbers(text, constraints)))
+
+
+#: the Finnish words of a count's bound (numbers.json ``comparisons``): a word one or two letters off one of them
+#: that is none of them nor a listed misspelling (``MISSPELT_BOUND``) is no bound the rules read — left out, the
+#: count was read as at least N ("enintäan kaksi" is at most two). The bar (0.85 alike) leaves out other Finnish words
+#: near one ("vähentää", to reduce: 0.82)
+FI_BOUNDS = tuple(w.casefold() for w in lexicon.comparisons() if w.isalpha())
+
+
+def _near_bounds(low_text: str) -> list[str]:
+    """Lower-case words close to a Finnish bound word that are no bound word: left unread, so asked."""
+    return [w for w in dict.fromkeys(re.findall(r"[a-zåäö]{6,}", low_text))
+            if w not in FI_BOUNDS and difflib.get_close_matches(w, FI_BOUNDS, n=1, cutoff=0.85)]
 
 
 def _one_kind_said_two_ways(text: str, task: str) -> tuple[str, str, str] | None:
@@ -611,6 +696,10 @@ def _say_it(left: list[str], task: str) -> str:
     """How to say an instruction so that the left-out words are read."""
     if any(w[:1].isupper() for w in left):
         return f"say it as, e.g., 'at most 2 inside {left[0]}' or 'at least 1 within 300 m of {left[0]}'"
+    near = [w for w in left if w in _near_bounds(w)]
+    if near:
+        return (f"'{near[0]}' is no bound the rules read: say it as 'vähintään' (at least) or 'enintään' / "
+                "'korkeintaan' (at most)")
     if any(DIGITS.fullmatch(w) for w in left):
         return ("say it as its own instruction, e.g. a count ('at most 5 in total'), a distance ('within 300 m "
                 "of <place>') or an id ('site 5 in')")
