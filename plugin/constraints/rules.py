@@ -110,6 +110,10 @@ FI_UNIT_NOUNS = (r"(?:latausasem\w*|latauspist\w*|latauspaik\w*|tontt\w*|tontte\
                  r"tietä|teitä|katua|katuja|paikkaa|kohdetta)\b")
 
 
+#: the land-use and site type words of the lexicon, as nouns a count can stand before
+_TYPE_NOUNS = "|".join(p for task in ("land", "station") for _, p in lexicon.task_types(task))
+
+
 def count_of(text: str) -> int | None:
     m = re.search(r"\b(?:at least|at most|no more than|not more than|max(?:imum)?(?: of)?|min(?:imum)?(?: of)?|"
                   r"up to|exactly|only|need|get|place|build|keep|allow|than|just)\s+(\d+|" +
@@ -118,6 +122,11 @@ def count_of(text: str) -> int | None:
         return _count_word(m.group(1))
     m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:(?:new|more|ev|\w+)\s+)?(?:" + UNIT_NOUNS + "|"
                   + FI_UNIT_NOUNS + r")", text, re.I)
+    if m:
+        return _count_word(m.group(1))
+    # a count right before a land-use or site type ("three offices within 300 m of X", Finnish partitive
+    # "kolme koulua …"): that many of the type (it was read as at least one)
+    m = re.search(r"\b(\d+|" + lexicon.count_pattern() + r")\s+(?:" + _TYPE_NOUNS + r")\b", text, re.I)
     if m:
         return _count_word(m.group(1))
     # "two at most around X", "3 max": the bound after the count, no noun between

@@ -1276,3 +1276,17 @@ def test_a_finnish_word_near_a_bound_that_is_another_word_is_no_bound():
 
     assert _near_bounds("halutaan vähentää odotusaikaa") == []
     assert _near_bounds("enintäan kaksi") == ["enintäan"]
+
+
+@pytest.mark.parametrize("text, task, kind, count, typ, target", [
+    # a count right before a type noun, with no bound word: that many of the type (was at least one)
+    ("sijoita kolme koulua 300 metrin säteelle Kiasmasta", "land", "count_min", 3, "school", "Kiasma"),
+    ("kolme toimistoa 300 metrin säteellä Kiasmasta", "land", "count_min", 3, "office", "Kiasma"),
+    ("three offices within 300 m of Kiasma", "land", "count_min", 3, "office", "Kiasma"),
+    ("two parking sites within 200 m of Oodi", "station", "count_min", 2, "parking", "Oodi"),
+    ("kaksi puistoa Kluuvin alueelle", "land", "count_min", 2, "green_s", "Kluuvi"),
+    ("four schools near Otsolan Koulu, within 500 m", "land", "count_min", 4, "school", "Otsolan Koulu"),
+])
+def test_a_count_before_a_type_noun_is_that_many(text, task, kind, count, typ, target):
+    (c,) = parse(text, task)
+    assert (c["kind"], c["count"], c["type"], c["target"]["name"]) == (kind, count, typ, target)
