@@ -47,3 +47,39 @@ def test_a_name_with_a_slash_is_one_name_and_the_other_end_stays(registry, regio
 def test_a_route_from_a_place_to_itself_is_no_distance(registry, region, request_text):
     reply = _reply(answer_request(request_text, registry, None, region=region))
     assert "same place" in reply and " 0 m" not in reply, reply
+
+
+@pytest.mark.parametrize("written, long", [
+    ("then dist. to Think Corner", "then distance to Think Corner"),
+    ("car parks w/in 450 m", "car parks within 450 m"),
+    ("no. of cafés, approx. 2 km's", "number of cafés, approximately 2 km"),
+    ("Nr of schools pls", "number of schools please"),
+    ("no. 5 and no more", "no. 5 and no more"),   # "no." is "number" only before "of"
+    ("District 9 distance", "District 9 distance"),   # whole words only
+])
+def test_short_forms_are_read_long(written, long):
+    from cityplanner.plugin.city.lexicon import expand_short_forms
+    assert expand_short_forms(written).casefold() == long.casefold()
+
+
+@pytest.mark.parametrize("region, request_text, origin, kind_tag, dest", [
+    ("kotka", "Otsonkallio: nearest fuel station, then dist. to Kumparepuisto pls", "Otsonkallio", ("fuel", None),
+     "Kumparepuisto"),
+    ("helsinki", "Stockmann: closest bank, then approx. dist. to Ateneum", "Stockmann", ("business", "amenity=bank"),
+     "Ateneum"),
+])
+def test_an_abbreviation_ends_no_part(registry, region, request_text, origin, kind_tag, dest):
+    """The route after "dist." is answered: from the facility the search found (the judge's nearest by
+    road among the data's POIs of that kind) to the destination, by road."""
+    out = answer_request(request_text, registry, None, region=region)
+    o, d = _feature(region, origin), _feature(region, dest)
+    cands = [p for p in judge.pois(region, *kind_tag) if p[0] != o.id]
+    near = min(cands, key=lambda p: judge.road_m(region, (o.x, o.y), (p[2], p[3])))
+    dist = judge.road_m(region, (near[2], near[3]), (d.x, d.y))
+    reply = _reply(out)
+    assert dest in reply and judge.says_distance(reply, dist), (reply, dist)
+
+
+def test_a_part_no_rule_reads_is_asked_not_dropped(registry):
+    out = answer_request("nearest school to Otsonkallio, then lngth to Kumparepuisto", registry, None, region="kotka")
+    assert "clarification" in out and "lngth to Kumparepuisto" in out["clarification"], out

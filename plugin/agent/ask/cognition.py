@@ -350,6 +350,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     # a run of spaces or tabs reads as one space: the clause patterns backtrack over long runs (a hostile
     # request of 20 000 spaces took about a minute); new lines are kept, they split the parts of a list
     task_request, request = request, re.sub(r"[^\S\n]+", " ", request)
+    request = lexicon.expand_short_forms(request)   # "then dist. to X": the dot ends no part
     request = _split_hyphen_pairs(spaced_arrows(request), regions, index_of, region)
     mentions = _region_mentions(request, regions)
     said = list(dict.fromkeys(r for _, _, r in mentions))
@@ -683,7 +684,23 @@ def _read_goals(request: str, places: list[Place], terms: list[CategoryTerm], mo
         goals.extend(got)
         trace.extend(fired)
     trace.extend(held_trace)
+    if carry is not None and not held and not held_trace and unread is not None:   # (a rule that fired may only add)
+        unread += _unread_tail(request, carry, places, goals, trace)
     return goals + held, None
+
+
+def _unread_tail(request: str, s: int, places: list[Place], goals: list[Goal], trace: list[str]) -> list[str]:
+    """A last part that names a place of the data but that no rule reads ("…, then drv. to Think Corner")
+    is asked about, never dropped silently: the question for it (and ``clause.unread`` in the trace), or
+    nothing when every place in it is one that a goal already uses."""
+    used = {str(v) for g in goals for v in g.slots.values()}
+    part = request[s:].strip(" ,.;:!?-–—\n")
+    if not any(inside(p.start, s, len(request)) and p.found and p.kind != "region"
+               and not {p.id, p.name, p.written} & used for p in places) or not part:
+        return []
+    trace.append("clause.unread")
+    return [f"what '{part}' asks (I could not read it; say it as e.g. 'the road distance from A to B' or "
+            "'the nearest school to A')"]
 
 
 def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms: list[CategoryTerm],
