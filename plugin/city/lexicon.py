@@ -9,6 +9,7 @@ data's own language).
 - ``numbers.json``: numbers in words (hundreds, thousands, Finnish compounds such as
   "viisisataa"), count phrases ("a couple of"), fractions ("a fifth"), per cent words.
 - ``measures.json``: distance units (→ metres) and money words (→ k€).
+- ``branches.json``: what makes a conditional's branch ask for nothing ("otherwise never mind").
 - ``short_forms.json``: short forms written in a hurry ("dist.", "w/in", "approx.", "pls") and their
   long forms, written long before a request is read (``expand_short_forms``).
 - ``streets.json``: street-type words and their short forms ("St" → Street, "Ave" → Avenue,
@@ -553,3 +554,10 @@ def expand_short_forms(text: str) -> str:
     for rx, long in _short_forms():
         text = rx.sub(long, text)
     return text
+
+
+@cache
+def nothing_to_do_re() -> re.Pattern:
+    """A conditional's branch that asks for nothing ("never mind", "else nothing", "muuten ei mitään"),
+    from ``branches.json``; match it against the branch's whole text with ``fullmatch``."""
+    return re.compile(rf"(?:{'|'.join(load('branches')['nothing_to_do'])})", re.I)

@@ -83,3 +83,23 @@ def test_an_abbreviation_ends_no_part(registry, region, request_text, origin, ki
 def test_a_part_no_rule_reads_is_asked_not_dropped(registry):
     out = answer_request("nearest school to Otsonkallio, then lngth to Kumparepuisto", registry, None, region="kotka")
     assert "clarification" in out and "lngth to Kumparepuisto" in out["clarification"], out
+
+
+@pytest.mark.parametrize("region, request_text, centre, radius, category, tag", [
+    ("kotka", "If there is a fuel station within 3 km of Otsonkallio, name the nearest one; else nothing.", "Otsonkallio",
+     3000.0, "fuel", None),
+    ("helsinki", "if there's a bank within 300 m of Stockmann, how far is it by road? if not, no worries", "Stockmann",
+     300.0, "business", "amenity=bank"),
+    ("helsinki", "Jos Kiasmasta on kahvila 200 m säteellä, kerro lähin; muuten ei mitään.", "Kiasma", 200.0,
+     "business", "amenity=cafe"),
+])
+def test_an_empty_branch_asks_nothing(registry, region, request_text, centre, radius, category, tag):
+    """The condition is answered with the judge's count, the else-branch is said to ask nothing, and
+    nothing is asked back."""
+    out = answer_request(request_text, registry, None, region=region)
+    c = _feature(region, centre)
+    n = sum(1 for p in judge.pois(region, category, tag)
+            if p[0] != c.id and ((p[2] - c.x) ** 2 + (p[3] - c.y) ** 2) ** 0.5 <= radius)
+    reply = _reply(out)
+    assert "clarification" not in out and "asks for nothing" in reply, reply
+    assert f"the count is {n}," in reply, (reply, n)

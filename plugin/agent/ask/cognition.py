@@ -405,6 +405,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     unread: list[str] = []
     goals, test = _read_goals(request, places, terms, money, dists, trace, unread)
     _the_noun_before(request, goals, places)
+    notes += _branch_notes(trace)
     which = _the_kind_as_place(request, goals, terms, region, index_of, notes) if region else []
     if any(g.intent in ("plan", "compare_plans") for g in goals) or not goals:
         notes += [f"Budget read as {mo.keur:g} k€ (from '{mo.written}')." for mo in money]
@@ -435,6 +436,13 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     intent = goals[0].intent if goals else "unknown"
     return Task(task_request, intent, region, goals, ent, hard, [], list(dict.fromkeys(missing)), src,
                 list(dict.fromkeys(notes)), absent, test, trace)
+
+
+def _branch_notes(trace: list[str]) -> list[str]:
+    """What the reply says about a conditional's branch that asks for nothing ("otherwise never mind")."""
+    if "conditional.else-nothing" in trace:
+        return ["The otherwise branch asks for nothing, so nothing more is done when the condition does not hold."]
+    return []
 
 
 def _the_kind_as_place(request: str, goals: list[Goal], terms: list[CategoryTerm], region: str,
@@ -714,6 +722,9 @@ def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms
         parts.append(("else", m.start("else"), m.end("else")))
     goals: list[Goal] = []
     for branch, s, e in parts:
+        if branch == "else" and lexicon.nothing_to_do_re().fullmatch(request[s:e].strip(" ,.;:!?-–—")):
+            trace.append("conditional.else-nothing")   # "…; otherwise never mind": said to ask nothing
+            continue
         fired = len(trace)
         got = _clause_goals(request, s, e, places, terms, money, dists, goals, trace, conditional=branch == "if")
         if not got and len(trace) == fired and request[s:e].strip(" ,.;:!?-–—") \
