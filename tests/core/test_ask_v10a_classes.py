@@ -9,20 +9,13 @@ import pytest
 from cityplanner.plugin.agent.ask import judge
 from cityplanner.plugin.agent.ask.agent import answer_request
 from cityplanner.plugin.agent.tools import default_registry
-from cityplanner.plugin.city.names import name_index
+
+from .test_ask_v9_classes import _feature, _reply
 
 
 @pytest.fixture(scope="module")
 def registry(tmp_path_factory):
     return default_registry(tmp_path_factory.mktemp("ws"))
-
-
-def _reply(out: dict) -> str:
-    return out.get("answer") or out.get("clarification") or ""
-
-
-def _feature(region: str, name: str):
-    return next(f for f in name_index(region).features if f.name == name)
 
 
 @pytest.mark.parametrize("region, request_text, a, b", [
