@@ -9,6 +9,9 @@ data's own language).
 - ``numbers.json``: numbers in words (hundreds, thousands, Finnish compounds such as
   "viisisataa"), count phrases ("a couple of"), fractions ("a fifth"), per cent words.
 - ``measures.json``: distance units (→ metres) and money words (→ k€).
+- ``branches.json``: what makes a conditional's branch ask for nothing ("otherwise never mind").
+- ``short_forms.json``: short forms written in a hurry ("dist.", "w/in", "approx.", "pls") and their
+  long forms, written long before a request is read (``expand_short_forms``).
 - ``streets.json``: street-type words and their short forms ("St" → Street, "Ave" → Avenue,
   Finnish "k." → katu, "pst" → puistotie), read as a street's aliases only where unambiguous.
 
@@ -543,3 +546,26 @@ def worded_street_re() -> re.Pattern:
     Street", "Mill Ave", "Riverside Dr."): one name, even where its words are ordinary ones."""
     forms = {f.rstrip(".") for w in load("streets")["words"] for f in (w["word"], *w["short"])}
     return re.compile(rf"(?:\b[A-Z]\w*\s+){{1,3}}(?:{_alternation(forms)})\b\.?")
+
+
+@cache
+def _short_forms() -> list[tuple[re.Pattern, str]]:
+    """``short_forms.json`` as (pattern, long form) pairs: whole words, case-insensitive."""
+    return [(re.compile(rf"(?<![\w/])(?:{f['short']})(?![\w/])", re.I), f["long"])
+            for f in load("short_forms")["short_forms"]]
+
+
+def expand_short_forms(text: str) -> str:
+    """``text`` with each short form of ``short_forms.json`` written long ("then dist. to Think Corner" →
+    "then distance to Think Corner", "cafés w/in 300 m" → "cafés within 300 m"), so that an abbreviation's
+    dot ends no part and its word is read as the word it stands for."""
+    for rx, long in _short_forms():
+        text = rx.sub(long, text)
+    return text
+
+
+@cache
+def nothing_to_do_re() -> re.Pattern:
+    """A conditional's branch that asks for nothing ("never mind", "else nothing", "muuten ei mitään"),
+    from ``branches.json``; match it against the branch's whole text with ``fullmatch``."""
+    return re.compile(rf"(?:{'|'.join(load('branches')['nothing_to_do'])})", re.I)

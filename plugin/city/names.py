@@ -456,12 +456,13 @@ def nominatives(word: str) -> list[str]:
 
 
 def _joins_name(gap: str) -> bool | None:
-    """What the text between two words does to a name: spaces and hyphens continue it (True); a comma
-    or "&" continues it only for an exact data name that holds it (False: "UniSport, Kluuvi", "Maya Bar &
-    Grill", so a list of names is split on the data's names, not on every comma); else it ends (None)."""
+    """What the text between two words does to a name: spaces and hyphens continue it (True); a comma,
+    "&" or "/" continues it only for an exact data name that holds it (False: "UniSport, Kluuvi", "Maya Bar &
+    Grill", "Reijon Diesel/Bosch Car service", so a list of names is split on the data's names, not on every
+    comma or slash); else it ends (None)."""
     if re.fullmatch(r"[\s-]*", gap):
         return True
-    return False if re.fullmatch(r"\s*[,&]\s*", gap) else None
+    return False if re.fullmatch(r"\s*[,&/]\s*", gap) else None
 
 
 def _alias_may_match(written: str, norm: str, hit: list[tuple[str, NamedFeature]], before: str = "") -> bool:

@@ -350,6 +350,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     # a run of spaces or tabs reads as one space: the clause patterns backtrack over long runs (a hostile
     # request of 20 000 spaces took about a minute); new lines are kept, they split the parts of a list
     task_request, request = request, re.sub(r"[^\S\n]+", " ", request)
+    request = lexicon.expand_short_forms(request)   # "then dist. to X": the dot ends no part
     request = _split_hyphen_pairs(spaced_arrows(request), regions, index_of, region)
     mentions = _region_mentions(request, regions)
     said = list(dict.fromkeys(r for _, _, r in mentions))
@@ -404,6 +405,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     unread: list[str] = []
     goals, test = _read_goals(request, places, terms, money, dists, trace, unread)
     _the_noun_before(request, goals, places)
+    notes += _branch_notes(trace)
     which = _the_kind_as_place(request, goals, terms, region, index_of, notes) if region else []
     if any(g.intent in ("plan", "compare_plans") for g in goals) or not goals:
         notes += [f"Budget read as {mo.keur:g} k€ (from '{mo.written}')." for mo in money]
@@ -434,6 +436,13 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     intent = goals[0].intent if goals else "unknown"
     return Task(task_request, intent, region, goals, ent, hard, [], list(dict.fromkeys(missing)), src,
                 list(dict.fromkeys(notes)), absent, test, trace)
+
+
+def _branch_notes(trace: list[str]) -> list[str]:
+    """What the reply says about a conditional's branch that asks for nothing ("otherwise never mind")."""
+    if "conditional.else-nothing" in trace:
+        return ["The otherwise branch asks for nothing, so nothing more is done when the condition does not hold."]
+    return []
 
 
 def _the_kind_as_place(request: str, goals: list[Goal], terms: list[CategoryTerm], region: str,
@@ -683,7 +692,23 @@ def _read_goals(request: str, places: list[Place], terms: list[CategoryTerm], mo
         goals.extend(got)
         trace.extend(fired)
     trace.extend(held_trace)
+    if carry is not None and not held and not held_trace and unread is not None:   # (a rule that fired may only add)
+        unread += _unread_tail(request, carry, places, goals, trace)
     return goals + held, None
+
+
+def _unread_tail(request: str, s: int, places: list[Place], goals: list[Goal], trace: list[str]) -> list[str]:
+    """A last part that names a place of the data but that no rule reads ("…, then drv. to Think Corner")
+    is asked about, never dropped silently: the question for it (and ``clause.unread`` in the trace), or
+    nothing when every place in it is one that a goal already uses."""
+    used = {str(v) for g in goals for v in g.slots.values()}
+    part = request[s:].strip(" ,.;:!?-–—\n")
+    if not any(inside(p.start, s, len(request)) and p.found and p.kind != "region"
+               and not {p.id, p.name, p.written} & used for p in places) or not part:
+        return []
+    trace.append("clause.unread")
+    return [f"what '{part}' asks (I could not read it; say it as e.g. 'the road distance from A to B' or "
+            "'the nearest school to A')"]
 
 
 def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms: list[CategoryTerm],
@@ -697,6 +722,9 @@ def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms
         parts.append(("else", m.start("else"), m.end("else")))
     goals: list[Goal] = []
     for branch, s, e in parts:
+        if branch == "else" and lexicon.nothing_to_do_re().fullmatch(request[s:e].strip(" ,.;:!?-–—")):
+            trace.append("conditional.else-nothing")   # "…; otherwise never mind": said to ask nothing
+            continue
         fired = len(trace)
         got = _clause_goals(request, s, e, places, terms, money, dists, goals, trace, conditional=branch == "if")
         if not got and len(trace) == fired and request[s:e].strip(" ,.;:!?-–—") \

@@ -32,10 +32,21 @@ class Route(Intent):
         if any(not o.ok and "no road connects" in (o.error or "") for o in ran):
             return float("inf"), "distance_m"   # "if it is more than 2 km by road": farther than any distance
         r = last_result(ran)
-        return (float(r["network_distance_m"]), "distance_m") if r is not None else (None, "")
+        return (float(r["network_distance_m"]), "distance_m") if r is not None and not _same_place(r) else (None, "")
 
     def facts(self, f: Facts) -> list[str]:
         r = f.r
+        if _same_place(r):
+            # a route from a place to itself is no distance to state: "X to X is 0 m" would be a wrong fact
+            # when two names were read as one place ("Reijon Diesel/Bosch Car service and Neste Huttunen")
+            return [f"The route's two ends are the same place, {_label(r['origin'])}: there is no distance "
+                    "to state — which other place is the route to?"]
         via = _via(r["streets"])
         return [f"By road, {_label(r['origin'])} to {_label(r['destination'])} is "
                 f"{_km(r['network_distance_m'])}{via} ({r['straight_distance_m']} m straight)."]
+
+
+def _same_place(r: dict) -> bool:
+    """Both ends of a route result are one feature (the same id)."""
+    o, d = r.get("origin") or {}, r.get("destination") or {}
+    return bool(o.get("id")) and o.get("id") == d.get("id")
