@@ -44,17 +44,8 @@ def _city(region: str):
     return load_city(region)
 
 
-@lru_cache(maxsize=4)
-def _node_xy(region: str) -> tuple[np.ndarray, np.ndarray]:
-    from scipy.spatial import cKDTree
-
-    nodes = _city(region).main_nodes   # as the reader's tools: onto the main network (City.main_nodes)
-    return np.array(nodes.index, dtype=int), cKDTree(np.c_[nodes["x"].to_numpy(), nodes["y"].to_numpy()])
-
-
 def _node(region: str, x: float, y: float) -> int:
-    ids, tree = _node_xy(region)
-    return int(ids[tree.query([x, y])[1]])
+    return _city(region).node_near(x, y)   # as the reader's tools: the nearer end of the nearest road
 
 
 def road_m(region: str, a: tuple[float, float], b: tuple[float, float]) -> float:

@@ -20,7 +20,6 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
-from scipy.spatial import cKDTree
 
 from ...city import CATEGORIES, City, load_city
 from ...city.names import STREET_BUFFER_M, NameIndex, name_index, normalise
@@ -58,16 +57,13 @@ class RegionIndex:
         self.pois = [Place(f"poi:{i}", str(n or ""), "poi", str(c), float(x), float(y))
                      for i, n, c, (x, y) in zip(pois.index, pois["name"], pois["category"], xy, strict=False)]
         self.by_id = {p.id: p for p in self.pois}
-        nodes = city.main_nodes   # a place is put on the main network, never into a cut-off pocket
-        self.node_ids = np.array(nodes.index, dtype=int)
-        self.tree = cKDTree(np.c_[nodes["x"].to_numpy(), nodes["y"].to_numpy()])
 
     def inside(self, x: float, y: float) -> bool:
         minx, miny, maxx, maxy = self.city.bounds
         return minx <= x <= maxx and miny <= y <= maxy
 
     def node(self, p: Place) -> int:
-        return int(self.node_ids[self.tree.query([p.x, p.y])[1]])
+        return self.city.node_near(p.x, p.y)   # where the place joins the network: its nearest road
 
     def named(self, text: str) -> list[Place]:
         """Features whose name (or alias) is ``text`` or contains it as words, best first."""
