@@ -674,6 +674,17 @@ def within_radius(c: Clause) -> list[Goal] | None:
     return [c.goal("within", place=named or place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))]
 
 
+def count_around_of_what(c: Clause) -> list[Goal] | None:
+    """"Please tell me how many there are within 300 metres of Pörssitalo", "montako on 500 metrin
+    säteellä Kerrostalosta?": a count around a place with no kind said (and none before to carry) is a
+    count of a kind to ask for, not a route from that place ("metres" is no distance asked)."""
+    if c.term is not None or c.cm or not c.cd or len(c.cp) != 1 or not c.has("how_many") or c.refs \
+            or any(g.slots.get("category") or g.slots.get("word") for g in c.before):
+        return None
+    # a count of no kind: the reader asks what to count (as "How many are there in Kotka?" does)
+    return [c.goal("count", category=None)]
+
+
 def _it_the_named_place(c: Clause, place: Any) -> str | None:
     """"nearest doctor to X, plus how many gyms within a kilometre of it", "nearest park to X, and the
     car parks within 1 km of it": a search centre said as "of / around / near / from it" in a clause joined to
@@ -1155,6 +1166,7 @@ RULES: tuple[Rule, ...] = (
     Rule("nearest.each", nearest_each, "Kiasma and Oodi: nearest pharmacy to each"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
+    Rule("within.count-of-what", count_around_of_what, "how many are there within 300 m of Oodi?"),
     Rule("route.between-found", route_between_found,
          "list the fuel stations in Kotka, then the road distance between the two", "kotka"),
     Rule("route.already-asked", route_already_asked, "nearest pharmacy to Kiasma by road, and how far is it?"),
