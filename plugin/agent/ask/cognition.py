@@ -29,7 +29,7 @@ from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amount
 from .amounts import budget_shares
 from .intents import INTENTS as INTENT_CLASSES
 from .intents.plan import KIND_QUESTION
-from .name_forms import FROM_ENDINGS, TO_ENDINGS, locative, name_forms
+from .name_forms import FROM_ENDINGS, TO_ENDINGS, leading_words_said_before, locative, name_forms
 from .parts import merge_bare_kinds, part_spans, spaced_arrows
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
@@ -400,6 +400,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
                     if normalise(m.feature.name) == normalise(w)]
             p.area_name = same[0] if same else ""
     outside = _outside_names(request, places, region, regions, index_of)
+    places = leading_words_said_before(places)   # "… from Dubliner Kaivopiha? and … around the Dubliner"
     trace: list[str] = []
     unread: list[str] = []
     goals, test = _read_goals(request, places, terms, money, dists, trace, unread)
