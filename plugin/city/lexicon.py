@@ -225,8 +225,9 @@ def _numbers() -> dict[str, Any]:
     small = rf"(?:(?:{tens})[\s-]+(?:{ones})|{en_small})"
     hundreds = rf"(?:(?:{small}|an?)\s+hundred(?:\s+(?:and\s+)?{small})?)"
     thousands = rf"(?:(?:{hundreds}|{small}|an?)\s+thousand(?:\s+(?:and\s+)?(?:{hundreds}|{small}))?)"
-    # Finnish writes compounds as one word ("viisisataa", "kaksituhatta"); a space is tolerated
-    fi = rf"(?:(?:{fi_units})?\s?(?:{fi_scales})(?:\s?(?:{fi_units}))?|{fi_units})"
+    # Finnish writes compounds as one word ("viisisataa", "kaksituhatta"); a space is tolerated; a
+    # compound in any case ("kolmensadanviidenkymmenen") first, so the longest reading wins
+    fi = rf"(?:{_fi_compound_pattern()}|(?:{fi_units})?\s?(?:{fi_scales})(?:\s?(?:{fi_units}))?|{fi_units})"
     # never half a number: "two" in "two hundred metres" is not a count of two
     more = _alternation([*n["units"]["en"], *n["scales"]["en"]])
     words = rf"(?:(?:{thousands}|{hundreds}|{small}|{fi})(?![\s-]+(?:{more})(?!\w)))"
@@ -235,6 +236,49 @@ def _numbers() -> dict[str, Any]:
     per_cent = [*n["per_cent"]["en"], *n["per_cent"]["fi"]]
     return {"units": units, "scales": scales, "words": words, "counts": counts, "denoms": denoms,
             "fi_units": fi_units, "fi_scales": fi_scales, "per_cent": per_cent}
+
+
+@cache
+def _fi_compound_parts() -> dict[str, dict[str, int]]:
+    return load("numbers").get("fi_compound", {})
+
+
+@cache
+def _fi_compound_pattern() -> str:
+    """Regex (no groups) of one Finnish number word in any case with a tens, teens, hundred or
+    thousand part ("kolmensadanviidenkymmenen", "kahdensadan", "viidenkymmenen", "tuhannen")."""
+    c = _fi_compound_parts()
+    if not c:
+        return r"(?!x)x"
+    u, t, teen = _alternation(c["units"]), _alternation(c["tens"]), _alternation(c["teens"])
+    h, k = _alternation(c["hundreds"]), _alternation(c["thousands"])
+    tens = rf"(?:(?:{u})(?:{t})(?:{u})?|(?:{u})(?:{teen}))"      # 20-99 as tens, 11-19
+    below100 = rf"(?:{tens}|(?:{u}))"
+    hundreds = rf"(?:(?:{u})?(?:{h})(?:{below100})?)"
+    below1000 = rf"(?:{hundreds}|{tens})"
+    return rf"(?:(?:{below1000}|(?:{u}))?(?:{k})(?:{below1000}|(?:{u}))?|{below1000})(?!\w)"
+
+
+def _fi_compound_value(word: str) -> int | None:
+    """The value of one Finnish compound number word ("kolmensadanviidenkymmenen" → 350), or None."""
+    c = _fi_compound_parts()
+    if not c or not re.fullmatch(_fi_compound_pattern(), word, re.I):
+        return None
+    kinds = {f: (kind, v) for kind in ("units", "tens", "teens", "hundreds", "thousands") for f, v in c[kind].items()}
+    total = acc = small = 0
+    for m in re.finditer(_alternation(kinds), word.casefold()):
+        kind, v = kinds[m.group(0)]
+        if kind == "units":
+            small += v
+        elif kind == "tens":
+            small = (small or 1) * v
+        elif kind == "teens":
+            small += v
+        elif kind == "hundreds":
+            acc, small = acc + (small or 1) * v, 0
+        else:
+            total, acc, small = total + ((acc + small) or 1) * v, 0, 0
+    return total + acc + small
 
 
 def number_word(n: int) -> str:
@@ -264,6 +308,10 @@ def word_number(phrase: str) -> float | None:
         return None
     total, cur = 0.0, 0.0
     for tok in low.split():
+        compound = _fi_compound_value(tok)
+        if compound is not None and tok not in n["units"]:
+            cur += compound
+            continue
         fi = re.fullmatch(rf"({n['fi_units']})?({n['fi_scales']})({n['fi_units']})?", tok)
         if tok in n["units"]:
             cur += n["units"][tok]

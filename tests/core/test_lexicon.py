@@ -226,3 +226,19 @@ def test_training_phrasings_are_read_back_by_the_lexicon_as_their_key(task):
 def test_number_word_inverts_the_lexicon():
     assert [lexicon.number_word(n) for n in (1, 4, 12, 40)] == ["one", "four", "twelve", "forty"]
     assert all(lexicon.word_number(lexicon.number_word(n)) == n for n in range(1, 21))
+
+
+@pytest.mark.parametrize("words, value", [
+    # values by hand: 3 × 100 + 5 × 10; 2 × 100; 5 × 10; 1000; 5 × 10 + 5; 2 + 10; 1000 + 5 × 100; 2 × 1000; 4 × 100
+    ("kolmensadanviidenkymmenen", 350), ("kahdensadan", 200), ("viidenkymmenen", 50), ("tuhannen", 1000),
+    ("viisikymmentäviisi", 55), ("kaksitoista", 12), ("tuhatviisisataa", 1500), ("kahdentuhannen", 2000),
+    ("neljänsadan", 400),
+])
+def test_finnish_compound_numbers_in_any_case(words, value):
+    assert lexicon.word_number(words) == value
+
+
+def test_finnish_distances_in_the_genitive():
+    text = "kolmensadanviidenkymmenen metrin säteellä, kolmen kilometrin päässä, kolmen kadun varrella"
+    assert [d.metres for d in lexicon.distances(text)] == [350.0, 3000.0]
+    assert lexicon.word_number("kolmen") is None   # a genitive unit alone is no number outside a distance

@@ -32,6 +32,41 @@ def _share_after() -> re.Pattern[str]:
                       r"(?:it|that|this|that sum|that amount|the (?:budget|money|total|sum|amount))\b", re.I)
 
 
+@cache
+def _share_of_said() -> re.Pattern[str]:
+    """A share of the amount said in an earlier sentence ("We have 2,4 M€ for streets. Take a quarter
+    of that, build a road plan with it"; "Meillä on 2 M€. Käytä siitä puolet asemasuunnitelmaan"):
+    the share, then "of that / it / the money" (Finnish "siitä" before or after the share)."""
+    n = lexicon.number_words_pattern()
+    pct = r"(?:\d+(?:[.,]\d+)?|" + n + r")\s*(?:%|per ?cent|pct|prosenttia)"
+    share = r"(?P<share>" + lexicon.fraction_pattern() + "|" + pct + r")"
+    whole = r"(?:(?:the|that|this|our)\s+(?:money|sum|amount|budget|total|funds?)|it|that|this)\b"
+    return re.compile(r"\b(?:" + share + r"\s+of\s+" + whole
+                      + r"|siit[äa]\s+" + share.replace("?P<share>", "?P<fi1>")
+                      + r"|" + share.replace("?P<share>", "?P<fi2>") + r"\s+siit[äa])", re.I)
+
+
+def _share_of_earlier(request: str, mo: Money) -> Money | None:
+    """The one amount of a request, a sentence stop, then a share of it and a plan asked after the
+    share: the share is the plan's money ("2,4 M€ for streets this year. Take a quarter of that, build
+    a road plan with it" → 600 k€). Only where a plan's kind or the word plan follows the share."""
+    rest = request[mo.end:]
+    stop = re.search(r"[.;!?]\s", rest)
+    if not stop:
+        return None
+    m = _share_of_said().search(rest, stop.end())
+    if not m or m.start() - stop.end() > 40:
+        return None
+    after = rest[m.end():].casefold()
+    if not (re.search(r"\b(?:plan|suunnitelm)", after)
+            or any(re.search(pat, after) for _, pat in lexicon.task_patterns())):
+        return None
+    part = _share(m.group("share") or m.group("fi1") or m.group("fi2"))
+    if part is None or not 0 < part < 1:
+        return None
+    return Money(mo.start, mo.end, mo.written, round(mo.keur * part, 3))
+
+
 def _share(phrase: str) -> float | None:
     frac = lexicon.fraction_value(phrase)
     if frac is not None:
@@ -57,6 +92,10 @@ def budget_shares(request: str, money: list[Money]) -> list[Money]:
                 if after and re.match(r"\s*(?:for|on|to|into|in)\b", rest) \
                 and any(re.search(pat, rest) for _, pat in lexicon.task_patterns()) else None
             # the one amount of the request, then a share of it: the share is the plan's money
+            earlier = _share_of_earlier(request, mo) if len(money) == 1 and not part else None
+            if earlier is not None:
+                out.append(earlier)
+                continue
             out.append(Money(mo.start, mo.end, mo.written, round(mo.keur * part, 3)) if part and 0 < part < 1 else mo)
             continue
         start = max(0, mo.start - 60) + m.start()

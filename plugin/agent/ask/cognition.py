@@ -29,7 +29,7 @@ from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amount
 from .amounts import budget_shares
 from .intents import INTENTS as INTENT_CLASSES
 from .intents.plan import KIND_QUESTION
-from .name_forms import FROM_ENDINGS, TO_ENDINGS, locative, name_forms
+from .name_forms import FROM_ENDINGS, TO_ENDINGS, leading_words_said_before, locative, name_forms
 from .parts import merge_bare_kinds, part_spans, spaced_arrows
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
@@ -401,6 +401,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
                     if normalise(m.feature.name) == normalise(w)]
             p.area_name = same[0] if same else ""
     outside = _outside_names(request, places, region, regions, index_of)
+    places = leading_words_said_before(places)   # "… from Dubliner Kaivopiha? and … around the Dubliner"
     trace: list[str] = []
     unread: list[str] = []
     goals, test = _read_goals(request, places, terms, money, dists, trace, unread)
@@ -735,12 +736,29 @@ def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms
         for g in got:
             g.branch = branch
             goals.append(g)
+    _kind_of_condition(goals)
     cond = request[m.start("cond"):m.end("cond")]
     first = next((g for g in goals if g.branch == "if"), None)
     test = condition_test(cond, first is not None and first.intent in ("within", "count", "exists", "find"))
     if m.group("kw").casefold() == "unless":   # "unless there are chargers": if there are none
         test["op"] = NEGATED[test["op"]]
     return goals, test
+
+
+#: the intents of a branch that search for a kind, and so take the kind the condition counted
+_KIND_SEARCHES = ("nearest", "within", "find", "count", "exists")
+
+
+def _kind_of_condition(goals: list[Goal]) -> None:
+    """"Jos Karhulassa on vähintään kaksi huoltoasemaa, kerro lähin Kerrostalosta": a branch's search
+    that names no kind of its own searches for the kind the condition counted (fuel stations)."""
+    cond = next((g for g in goals if g.branch == "if" and g.intent in _KIND_SEARCHES and g.slots.get("category")), None)
+    if cond is None:
+        return
+    for g in goals:
+        if g.branch in ("then", "else") and g.intent in _KIND_SEARCHES and not g.slots.get("category") \
+                and not g.slots.get("word") and not g.slots.get("name"):
+            g.slots.update({k: cond.slots[k] for k in ("category", "tag", "word") if k in cond.slots})
 
 
 def _clause_goals(request: str, s: int, e: int, places: list[Place], terms: list[CategoryTerm], money: list[Money],

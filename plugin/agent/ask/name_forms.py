@@ -184,6 +184,24 @@ def inner_suggestions(places: list[Place], idx: NameIndex) -> list[Place]:
     return places
 
 
+def leading_words_said_before(places: list[Place]) -> list[Place]:
+    """"how far is Minuuttibaari from Dubliner Kaivopiha? and how many pubs are around the Dubliner":
+    a name the data lacks that is the leading word(s) of one place found earlier in the same request is
+    that place (only then: two earlier places so starting, or none, leave it absent)."""
+    out = list(places)
+    for i, p in enumerate(out):
+        words = normalise(re.sub(r"^(?:the|that)\s+", "", p.written, flags=re.I)).split()
+        if p.found or not words:
+            continue
+        earlier = {q.id: q for q in out[:i] if q.found and q.kind != "region" and q.end <= p.start
+                   and len(normalise(q.name).split()) > len(words)
+                   and normalise(q.name).split()[:len(words)] == words}
+        if len(earlier) == 1:
+            q = next(iter(earlier.values()))
+            out[i] = Place(p.start, p.end, p.written, q.name, q.id, q.kind, match=q.match, area_name=q.area_name)
+    return out
+
+
 #: Finnish local cases by what they say of a place: "Töölöstä" (from), "Haminaan", "Espoolle" (to)
 FROM_ENDINGS = r"sta|stä|lta|ltä"
 TO_ENDINGS = r"aan|ään|een|iin|oon|uun|yyn|öön|hin|seen"
@@ -200,8 +218,8 @@ def locative(written: str) -> bool:
 def name_forms(request: str, places: list[Place], idx: NameIndex) -> list[Place]:
     """All of the above, in order, on the places found in ``request``."""
     places = hyphen_place_nouns(genitive_names(request, facility_word_heads(request, places, idx), idx), idx)
-    return inner_suggestions(place_noun_refs(request, places), idx)
+    return leading_words_said_before(inner_suggestions(place_noun_refs(request, places), idx))
 
 
-__all__ = ["facility_word_heads", "genitive_names", "hyphen_place_nouns", "inner_suggestions", "locative", "name_forms",
-           "place_noun_refs"]
+__all__ = ["facility_word_heads", "genitive_names", "hyphen_place_nouns", "inner_suggestions", "leading_words_said_before",
+           "locative", "name_forms", "place_noun_refs"]

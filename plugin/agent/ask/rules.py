@@ -400,6 +400,36 @@ def plan_continues(c: Clause) -> list[Goal] | None:
     return fold_into(plan, c.cue("evaluate"), c.cue("sites"))
 
 
+#: money said as the background of a question, not as a plan asked: "Before we put ~150k€ into new
+#: chargers: is there …", "Ennen kuin käytämme 200 000 euroa teihin, montako …"; the lead ends at ":" or ","
+_MONEY_LEAD = re.compile(r"^\s*(?:before|prior to|ahead of|ennen kuin|ennen)\b[^:?!.]*?[:,–—]\s+", re.I)
+#: what makes the rest a question about the data ("is there", "how many", "onko", "montako", "lähin", "list")
+_DATA_QUESTION = re.compile(r"\b(?:is there|are there|do (?:we|you) have|have we got|any|how many|number of|list|"
+                            r"which|where|nearest|closest|onko|onkos|montako|kuinka monta|mitä|mitkä|missä|"
+                            r"lähin|lähimmät|löytyykö|luettele)\b", re.I)
+
+
+def plan_money_as_background(c: Clause) -> list[Goal] | None:
+    """"Before we put ~150k€ into new chargers: is there any EV charging station in the Helsinki data
+    already?": the money is said as background and the question after the lead is the goal; no plan
+    is made unless the question part asks for one (a plan word or a build verb after the lead)."""
+    m = _MONEY_LEAD.match(c.text)
+    if m is None and _MONEY_LEAD.match(c.text + ", ") and c.cm:
+        # the lead is a clause of its own ("Ennen kuin käytämme 300 000 euroa latausasemiin, onko …"):
+        # it reads no goal when the clause after it asks about the data and no plan
+        after = re.split(r"[.;?!]", c.request[c.e:].lstrip(" ,:–—"))[0]
+        nxt = Clause(c.request, c.e, c.e + 1 + len(after), c.places, c.terms, [], c.dists, c.before)
+        return [] if _DATA_QUESTION.search(after) and not nxt.cue("plan") and (nxt.ct or nxt.cp) else None
+    if m is None or not any(c.s <= mo.start < c.s + m.end() for mo in c.cm):
+        return None
+    rest = Clause(c.request, c.s + m.end(), c.e, c.places, c.terms, [], c.dists, c.before, c.conditional)
+    if not _DATA_QUESTION.search(rest.low) or rest.cue("plan") or not (rest.ct or rest.cp):
+        return None
+    trace: list[str] = []
+    got = read_clause(rest, trace)
+    return got if got and all(g.intent != "plan" for g in got) else None
+
+
 def plan_request(c: Clause) -> list[Goal] | None:
     if not _plan_wanted(c):
         return None
@@ -642,6 +672,17 @@ def within_radius(c: Clause) -> list[Goal] | None:
     place = (center.id or center.written) if center else (c.refs.get("any") or _place_in_force(c))
     named = _it_the_named_place(c, place)
     return [c.goal("within", place=named or place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))]
+
+
+def count_around_of_what(c: Clause) -> list[Goal] | None:
+    """"Please tell me how many there are within 300 metres of Pörssitalo", "montako on 500 metrin
+    säteellä Kerrostalosta?": a count around a place with no kind said (and none before to carry) is a
+    count of a kind to ask for, not a route from that place ("metres" is no distance asked)."""
+    if c.term is not None or c.cm or not c.cd or len(c.cp) != 1 or not c.has("how_many") or c.refs \
+            or any(g.slots.get("category") or g.slots.get("word") for g in c.before):
+        return None
+    # a count of no kind: the reader asks what to count (as "How many are there in Kotka?" does)
+    return [c.goal("count", category=None)]
 
 
 def _it_the_named_place(c: Clause, place: Any) -> str | None:
@@ -1106,6 +1147,8 @@ RULES: tuple[Rule, ...] = (
          "Roads at 200k or chargers at 300k in Kotka? Compare both plans' scores", "kotka"),
     Rule("plan.continues", plan_continues,
          "The budget is 275 000 euros for roads in Kotka — draft the new links", "kotka"),
+    Rule("plan.money-as-background", plan_money_as_background,
+         "Before we spend 200k on chargers: are there any charging stations in Kotka?", "kotka"),
     Rule("plan.request", plan_request, "Plan new roads with 400k", "kotka"),
     Rule("plan.terse", plan_terse, "Stations, Kluuvi."),
     Rule("plan.add-to", plan_add_to, "lisää latausasemia Karhulaan", "kotka"),
@@ -1123,6 +1166,7 @@ RULES: tuple[Rule, ...] = (
     Rule("nearest.each", nearest_each, "Kiasma and Oodi: nearest pharmacy to each"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
+    Rule("within.count-of-what", count_around_of_what, "how many are there within 300 m of Oodi?"),
     Rule("route.between-found", route_between_found,
          "list the fuel stations in Kotka, then the road distance between the two", "kotka"),
     Rule("route.already-asked", route_already_asked, "nearest pharmacy to Kiasma by road, and how far is it?"),

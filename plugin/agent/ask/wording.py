@@ -26,6 +26,9 @@ SPLIT = re.compile(
     r"|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
     r"|\b(?:separately|independently)\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
     r"|,\s*(?:ja\s+)?(?:sitten|sen jälkeen|tämän jälkeen)\b"   # Finnish: "lähin apteekki Kiasmasta, sitten …"
+    # Finnish ", ja" before a question of its own: "matka A:lta B:hen, ja montako parkkipaikkaa on …"
+    r"|,\s*ja\s+(?=(?:montako|kuinka|paljonko|mik[äa]|mitk[äa]|miss[äa]|mit[äa]|mill[äa]|onko|kerro|n[äa]yt[äa]|"
+    r"laske|listaa|l[äa]hin|l[äa]hint[äa]|arvioi)\b)"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
     r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
     r"|\s+(?:→|->)\s+(?=(?-i:[a-z]))"   # "nearest cinema to X → road distance from it to Y"
@@ -63,8 +66,8 @@ CUES = {
                r"\b(?:reach|get to|come to|hit) first\b",
     "route": r"\broute\b|distance|how far|\bdist\b|→|->|\bdrive\b|\bdriving\b|by road|by car|\bway\b|"
              r"\bget (?:from|to)\b|\bkm\b|\bmetres\b|\bmeters\b|how long|far'?s|"
-             # "montako metriä tietä pitkin?" (how many metres by road)
-             r"\b(?:kilo)?metriä\b|\btietä pitkin\b|\bkuinka kaukana\b|\bmatka\b"
+             # "montako metriä tietä pitkin?" (how many metres by road)  "paljonko on matkaa" (how much way)
+             r"\b(?:kilo)?metriä\b|\btietä pitkin\b|\bkuinka kaukana\b|\bmatka\b|\bmatkaa\b"
              # "tiematka / ajomatka A – B" (the road / driving distance), "A on alle 1,5 km:n päässä B:stä" (A is
              # under 1.5 km from B): a distance between two places
              r"|\b(?:tie|ajo|auto|kävely)matka\w*|\bpäässä\b"

@@ -72,8 +72,11 @@ class Find(FindBase):
 class Count(FindBase):
     name = "count"
     rules = ("find.kind", "count.of-what")   # "How many are there in Kotka?": of what? (asked)
+    # "how many there are within 300 m of X" (of what? asked); "Before we put 250k€ into roads: how many …"
+    rules += ("within.count-of-what", "plan.money-as-background")
     follows = ("count.follows", "find.area-follows")   # "schools in Kluuvi; how many?": the count of those
 
 
 class Exists(FindBase):
     name = "exists"
+    rules = (*FindBase.rules, "plan.money-as-background")   # "Before we put 150k€ into chargers: is there …"
