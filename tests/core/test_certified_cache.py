@@ -50,5 +50,6 @@ def test_the_same_id_with_another_budget_is_solved_on_its_own(road):
 
 def test_a_result_cut_at_its_time_limit_is_not_kept(road):
     roundtrip._certified.clear()
-    got = roundtrip.certified_plan(road, [], 1e-3)   # no MILP proves anything in a millisecond
+    # no time at all: a millisecond was sometimes enough to prove this small instance optimal (flaky under CI)
+    got = roundtrip.certified_plan(road, [], 0.0)
     assert got["status"] != "optimal" and not roundtrip._certified

@@ -81,7 +81,10 @@ CUES = {
     "list": (r"\blist\b|\bshow\b|pull up|where are|where can|where do|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b"
              r"|\bgive me\b|\bget me\b"),
 }
-BACKREF = re.compile(r"\b(?:(from|to|of)\s+)?(it|there|that (?:one|place|car park|parking|\w+)|this (?:one|\w+)|"
+#: a back-reference, never the idiom's "it" ("… and nearest pharmacy while you're at it" refers to nothing found;
+#: it chained the second search to the car park the first one found)
+BACKREF = re.compile(r"\b(?:(from|to|of)\s+)?(?<!you're at )(?<!you’re at )(?<!you are at )(?<!while at )"
+                     r"(it|there|that (?:one|place|car park|parking|\w+)|this (?:one|\w+)|"
                      r"the result|the same (?:place|one))\b", re.I)
 #: Finnish back-references and the role each plays: "sieltä" (from there), "siitä" (from / of it: "200 m päässä
 #: siitä"), "sinne" / "siihen" (to there / to it) — what the search before found, as "it" is in English
