@@ -312,9 +312,10 @@ def target_phrase(text: str) -> str | None:
             continue
         if phrase and not re.fullmatch(r"(?:(?:a|the|an|our|my)\s+)?(?:couple|few|pair|total|all|" + UNIT_NOUNS +
                                        r"|each other|one another|them|it|here|the money|money|"
-                                       # "keep at least one school in the plan": the plan itself, no place
-                                       r"(?:our|my|your|this|the)?\s*(?:plan|design|proposal|layout|scheme|solution|"
-                                       r"selection))(?:\s+" + UNIT_NOUNS + r")?",
+                                       # "keep at least one school in the plan": the plan itself, no place ("the
+                                       # selection" is a place: the features selected on the map)
+                                       r"(?:our|my|your|this|the)?\s*(?:plan|design|proposal|layout|scheme|solution)"
+                                       r")(?:\s+" + UNIT_NOUNS + r")?",
                                        phrase, re.I):
             return phrase
     # terse: a distance, then the place with no "of" ("min 2 chargers ≤ 300 m Vanha kirkko"): a capitalised
