@@ -19,7 +19,7 @@ The round trips of the selected items run in worker processes (``judged_pool``: 
 its instances, and a certified "before" plan is solved once per worker and instance); the checks run
 in the test process on the reply and the workspace each one wrote.
 
-The TEST halves (instructions_test.json, *_v12_test.json) are never opened."""
+The TEST halves (instructions_test.json, *_v12_test.json, *_v13_test.json) are never opened."""
 from __future__ import annotations
 
 import random
