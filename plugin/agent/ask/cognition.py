@@ -200,7 +200,33 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
             places.append(Place(s, e, written, f.name, f.id, f.kind, match=res.candidates[0]))
         else:
             places.append(Place(s, e, written, "", "", "", _said_as_base(written, res.message)))
+    places = _generic_word_names(request, idx, places, taken)
     return sorted(_numbered_streets(request, idx, places, taken), key=lambda p: p.start)
+
+
+#: where a name must stand, written with no article ("to Stadium", "from Kiasma"): "to the stadium" may be a kind
+_BARE_NAME_SLOT = re.compile(r"\b(?:from|to|near|at|of|by|between|beside|around|past|via|and)\s+$", re.I)
+
+
+def _generic_word_names(request: str, idx: NameIndex, places: list[Place], taken: list[tuple[int, int]]) -> list[Place]:
+    """"… how far is it from there to Stadium": a capitalised word (run) made only of words that never name a
+    place on their own ("Stadium", a sports shop of the Helsinki data) is that place when it is exactly a data
+    name, written capitalised inside a sentence right after a word a name must follow, and no facility word
+    (the scan and the name runs skip such words everywhere else, so "the nearest stadium" stays a kind)."""
+    out = list(places)
+    for s, e in _namelike_spans(request):
+        written = request[s:e].strip()
+        e = s + len(written)
+        words = normalise(written).split()
+        if not words or not all(w in GENERIC for w in words) or not idx.is_name(written) or category_terms(written) \
+                or not _BARE_NAME_SLOT.search(request[max(0, s - 10):s]) or SENTENCE_END.search(request[:s]) \
+                or any(p.start < e and s < p.end for p in out) or any(a < e and s < b for a, b in taken):
+            continue
+        res = idx.resolve(written)
+        if res.status == "found" and res.feature is not None and res.feature.kind != "region":
+            f = res.feature
+            out.append(Place(s, e, written, f.name, f.id, f.kind, match=res.candidates[0]))
+    return out
 
 
 def _numbered_streets(request: str, idx: NameIndex, places: list[Place], taken: list[tuple[int, int]]) -> list[Place]:

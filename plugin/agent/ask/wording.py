@@ -29,6 +29,14 @@ SPLIT = re.compile(
     # Finnish ", ja" before a question of its own: "matka A:lta B:hen, ja montako parkkipaikkaa on …"
     r"|,\s*ja\s+(?=(?:montako|kuinka|paljonko|mik[äa]|mitk[äa]|miss[äa]|mit[äa]|mill[äa]|onko|kerro|n[äa]yt[äa]|"
     r"laske|listaa|l[äa]hin|l[äa]hint[äa]|arvioi)\b)"
+    # a Finnish leg from what was just found: "lähin huoltoasema X:ltä, ja sieltä matka Y:lle" (from there), "…, siitä
+    # kuinka pitkä matka …" (from it): the leg is a part of its own, never folded into the search before it
+    r"|(?:,\s*(?:ja\s+)?|\bja\s+)(?=(?:sieltä|siitä)(?:\s+käsin)?\s+(?:(?:edelleen|vielä|sitten)\s+)?"
+    r"(?:matka|matkaa|kuinka|paljonko|montako|miten|lähin|lähimm\w*|tie\w*|ajo\w*|[A-ZÅÄÖ]))"
+    # an English leg from what was just found: "… and from there how far to Y", ", from that dentist the road
+    # distance to Y", "and from it to Y"
+    r"|(?:,\s*(?:and\s+)?|\band\s+)(?:then\s+)?(?=from\s+(?:there|it|that\s+(?!is\b)\w+|this\s+(?!is\b)\w+)\b"
+    r"[^,;?]*\b(?:to|how far|distance|nearest|closest|route|drive)\b)"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
     r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
     r"|\s+(?:→|->)\s+(?=(?-i:[a-z]))"   # "nearest cinema to X → road distance from it to Y"
