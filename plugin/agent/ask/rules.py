@@ -1051,6 +1051,22 @@ def route_onward(c: Clause) -> list[Goal] | None:
     return None
 
 
+#: what joins a route's two ends written as a pair: "A → B", "A - B", "A – B", "A to B"
+_PAIR_GAP = re.compile(r"\s*(?:→|->|=>|⇒|-|–|—)\s*|\s+to\s+(?:the\s+)?", re.I)
+
+
+def route_pair_condition(c: Clause) -> list[Goal] | None:
+    """"if Stockmann - Kiasma is more than 500 m, …", "if Kiasma to Oodi is under 800 m, …": a condition
+    whose two places are joined as a route's ends, with a distance to compare and no kind, is that route
+    (no route word needed: the distance is the route's)."""
+    if not c.conditional or len(c.cp) != 2 or not c.cd or c.ct or c.cm:
+        return None
+    a, b = c.cp
+    if not _PAIR_GAP.fullmatch(c.request[a.end:b.start]):
+        return None
+    return [c.goal("route", origin=a.id or a.written, destination=b.id or b.written)]
+
+
 def route_bare(c: Clause) -> list[Goal] | None:
     if c.cue("route"):
         o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
@@ -1192,6 +1208,8 @@ RULES: tuple[Rule, ...] = (
     Rule("terse", terse, "pharmacy Stockmann"),
     Rule("route.from-to", route_from_to, "then from Kiasma to Oodi"),
     Rule("route.onward", route_onward, "nearest pharmacy to Kiasma; from there to Oodi"),
+    Rule("route.pair-condition", route_pair_condition,
+         "if Stockmann - Kiasma is more than 500 m, nearest pharmacy to Stockmann, else nearest bank"),
     Rule("route.bare", route_bare, "how far is it?"),
     Rule("count.follows", count_follows, "cinemas within 400 m of Kiasma — how many?"),
     Rule("within.same-kind", within_same_kind, "How many cafés are in Kluuvi, and how many within 300 m of Oodi?"),

@@ -149,9 +149,15 @@ _PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
 #: with a comparison in it ("Were there any cafés near X, and how many?" is a question, not a condition)
 _INVERTED = (r"were(?=\s+there\s+(?:more|fewer|less|at least|at most|no|over|under|only)\b)"
              r"|had(?=\s+[^,;?]{1,40}?\s(?:more|fewer|less|at least|at most|no|over|under|only)\b)")
+#: an arrow that joins the two ends of a route inside a condition, not the condition to its branch: "if Teemaa → Old
+#: Hat is more than 1,5 km by road, then …", "jos A → B on yli 1,2 km, …" (a comparison follows the second end)
+_ROUTE_ARROW_TEST = (r"(?![^,;:→]{1,60}?\s(?:(?:is|are|on|ovat|'s)\s+(?:(?:still|not|no|by road|tietä pitkin)\s+)?"
+                     r"(?:more|less|longer|shorter|under|over|above|below|within|at most|at least|greater|further|"
+                     r"farther|closer|beyond|yli|alle|vähintään|korkeintaan|enintään|enemmän|vähemmän|lyhyempi|"
+                     r"pidempi)\b|exceeds?\b|ylittää\b|alittaa\b))")
 IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming|jos|mikäli|"
                    + _INVERTED + r")\b(?P<cond>.+?)"
-                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*"
+                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*(?::|→" + _ROUTE_ARROW_TEST + r")\s*"
                    # no comma: "if there's a charger within 500 m of X just tell me the closest one"
                    r"|\s+(?=(?:just\s+|please\s+)?(?:(?:tell|give|show|get|find)\s+me|name\s+it|list\s+them)\b))"
                    r"(?P<then>.+?)" + _ELSE, re.I | re.S)
