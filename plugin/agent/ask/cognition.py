@@ -145,7 +145,8 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
     found = [(s, e, m) for s, e, m in idx.scan(request)]
     places = [Place(s, e, request[s:e], m.feature.name, m.feature.id, m.feature.kind, match=m) for s, e, m in found
               if not any(a <= s and e <= b for a, b in taken)]
-    for s, e in _namelike_spans(request):
+    spans, places = _case_pairs(request, idx, places)
+    for s, e in spans:
         words = list(NAME_TOKEN.finditer(request[s:e]))
         while words and (words[0].group(0).casefold() in SENTENCE_WORDS | GENERIC | UNITS
                          or PLAN_NOUN.fullmatch(words[0].group(0))):   # "Latausasemasuunnitelma Karhulaan"
@@ -202,6 +203,55 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
             places.append(Place(s, e, written, "", "", "", _said_as_base(written, res.message)))
     places = _generic_word_names(request, idx, places, taken)
     return sorted(_numbered_streets(request, idx, places, taken), key=lambda p: p.start)
+
+
+#: a Finnish local case that says where a route starts (from) or ends (to): "Chaplinista", "Old Hatiin", "Stadiumille"
+_FROM_CASE = re.compile(rf"(?:{FROM_ENDINGS})$", re.I)
+_TO_CASE = re.compile(rf"(?:{TO_ENDINGS}|lle|h[aeiouyäö]n)$", re.I)
+
+
+def _case_pairs(request: str, idx: NameIndex, places: list[Place]) -> tuple[list[tuple[int, int]], list[Place]]:
+    """The name-like spans left to read, and ``places`` with each span that is two names in a from and a to
+    case (``_case_pair``) read as those two (the names the scan found inside it replaced)."""
+    spans = []
+    for s, e in _namelike_spans(request):
+        pair = _case_pair(request, s, e, idx)
+        if not pair:
+            spans.append((s, e))
+            continue
+        places = [p for p in places if not any(p.start < q.end and q.start < p.end for q in pair)] + pair
+    return spans, places
+
+
+def _case_pair(request: str, s: int, e: int, idx: NameIndex) -> list[Place]:
+    """"Paljonko on matkaa Chaplinista Old Hatiin?": a run of capitalised words that is no name as a whole
+    but two names each with a Finnish case ending, one from (-sta/-stä/-lta/-ltä) and one to (-iin, -Vn, -lle,
+    -hin), is those two places (foreign names too: "Zarasta", "Stadiumille"); each part must be exactly a data
+    name once its ending is cut. Words before the first part may be left out only when they are no name
+    ("Tiematka Kiasmasta Ateneumiin": the road distance). [] when the run is not such a pair."""
+    written = request[s:e]
+    if idx.is_name(written) or idx.case_stem(written, linking_vowel=True) is not None:
+        return []
+    words = list(NAME_TOKEN.finditer(written))
+    for i in range(len(words) - 1):
+        if i and idx.lookup(written[:words[i].start()].strip(), limit=1):
+            break   # a word left out may be no part of a name
+        for k in range(i + 1, len(words)):
+            parts = [(s + words[i].start(), s + words[k - 1].end()), (s + words[k].start(), s + words[-1].end())]
+            texts = [request[a:b] for a, b in parts]
+            cases = ["from" if _FROM_CASE.search(t) else "to" if _TO_CASE.search(t) else "" for t in texts]
+            if sorted(cases) != ["from", "to"]:
+                continue
+            got = []
+            for (a, b), t in zip(parts, texts, strict=True):
+                res = idx.resolve(t)
+                if idx.case_stem(t, linking_vowel=True) is None or res.status != "found" or res.feature is None \
+                        or res.feature.kind == "region" or res.candidates[0].how not in ("exact", "alias"):
+                    break
+                got.append(Place(a, b, t, res.feature.name, res.feature.id, res.feature.kind, match=res.candidates[0]))
+            else:
+                return got
+    return []
 
 
 #: where a name must stand, written with no article ("to Stadium", "from Kiasma"): "to the stadium" may be a kind

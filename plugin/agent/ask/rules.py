@@ -117,7 +117,8 @@ def route_ends(request: str, s: int, cp: list[Place], refs: dict[str, str],
 
 #: Finnish says "to X" and "from X" with a case ending on the name: "matka Casino Helsinkiin" (the
 #: distance to Casino Helsinki), "Kiasmasta" (from Kiasma)
-FI_TO = re.compile(rf"(?:{TO_ENDINGS}|lle)$", re.I)   # the allative too: "matka Yrttitielle" (to Yrttitie)
+#: (the allative too, "matka Yrttitielle", and the illative of a long vowel, "Teemaahan")
+FI_TO = re.compile(rf"(?:{TO_ENDINGS}|lle|h[aeiouyäö]n)$", re.I)
 FI_FROM_CASE = re.compile(rf"(?:{FROM_ENDINGS})$", re.I)
 
 
