@@ -214,13 +214,22 @@ def _case_pairs(request: str, idx: NameIndex, places: list[Place]) -> tuple[list
     """The name-like spans left to read, and ``places`` with each span that is two names in a from and a to
     case (``_case_pair``) read as those two (the names the scan found inside it replaced)."""
     spans = []
-    for s, e in _namelike_spans(request):
+    for s, e in _namelike_spans(request, lambda w: _initial_case_name(w, idx)):
         pair = _case_pair(request, s, e, idx)
         if not pair:
             spans.append((s, e))
             continue
         places = [p for p in places if not any(p.start < q.end and q.start < p.end for q in pair)] + pair
     return spans, places
+
+
+def _initial_case_name(word: str, idx: NameIndex) -> bool:
+    """"Kukko-korttelissa montako toimistoa?", "Leivosessa montako kahvilaa?": a sentence's first word in a
+    Finnish local case is a name when it is a data name with the ending cut (or its part before a hyphen is one:
+    "Kukko-korttelissa", the Kukko block); other capitalised first words stay no name ("Tänään …": today)."""
+    if not locative(word):
+        return False
+    return idx.case_stem(word, linking_vowel=True) is not None or ("-" in word and idx.is_name(word.split("-", 1)[0]))
 
 
 def _case_pair(request: str, s: int, e: int, idx: NameIndex) -> list[Place]:
@@ -383,10 +392,10 @@ def _landmark_noun(rest: str, matched: str) -> bool:
                for m in re.finditer(rf"\b(?:{lexicon.landmark_nouns_pattern()})\b", rest, re.I))
 
 
-def _namelike_spans(text: str) -> list[tuple[int, int]]:
+def _namelike_spans(text: str, keep_initial: Callable[[str], bool] | None = None) -> list[tuple[int, int]]:
     """Capitalised word runs (with a trailing facility noun: "Sapokka park", "Kotka central
-    hospital"); a lone capitalised word that starts a sentence is not taken as a name, and a
-    full stop ends a run ("… for Kotka. What should we do?")."""
+    hospital"); a lone capitalised word that starts a sentence is not taken as a name (unless
+    ``keep_initial`` says it is one), and a full stop ends a run ("… for Kotka. What should we do?")."""
     out = []
     for m in NAME_RUN.finditer(text):
         s, e = m.start(), m.end()
@@ -395,7 +404,8 @@ def _namelike_spans(text: str) -> list[tuple[int, int]]:
         first = word.split(" ", 1)[0]
         asking = initial and (re.fullmatch(CUES["nearest"], first.casefold()) or W["asking_word"].fullmatch(first))
         fronted = not asking and text[m.end():m.end() + 1] == ":"   # "Jumalniemi: how many schools …"
-        if initial and " " not in word and (not m.group(2) or asking) and not fronted:
+        if initial and " " not in word and (not m.group(2) or asking) and not fronted \
+                and not (keep_initial is not None and not asking and keep_initial(word)):
             continue   # "Lähin koulu Otsonkalliolta": a sentence's first word that asks, before a kind, is no name
         if asking and " " in word:   # "Missä Ateneum sijaitsee?": the name starts after the question word
             s += len(word) - len(word.split(" ", 1)[1])

@@ -37,6 +37,8 @@ SPLIT = re.compile(
     # distance to Y", "and from it to Y"
     r"|(?:,\s*(?:and\s+)?|\band\s+)(?:then\s+)?(?=from\s+(?:there|it|that\s+(?!is\b)\w+|this\s+(?!is\b)\w+)\b"
     r"[^,;?]*\b(?:to|how far|distance|nearest|closest|route|drive)\b)"
+    # an elliptic follow-up after a comma: "…, entä Leivosessa?", "…, same for Ateneum"
+    r"|,\s*(?=entä(?:pä)?\b|(?:and\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?:for|with)\b)"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
     r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
     r"|\s+(?:→|->)\s+(?=(?-i:[a-z]))"   # "nearest cinema to X → road distance from it to Y"
@@ -112,7 +114,7 @@ tell show list find plan build do does is are was were has have any how where wh
 and or but so also then nearest closest neerest nearst route distance count number compute calculate evaluate
 eval road roads land charging chargers station stations budget with within near from to in of for on at by
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
-thursday friday saturday sunday january february march april may june july august september october november
+entä entäpä thursday friday saturday sunday january february march april may june july august september october november
 december memo council unless provided assuming suppose supposing whether i've i'll we'll you've you're
 they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten had should""".split()) \
     | set(FI_VERBS.split())
