@@ -145,7 +145,8 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
     found = [(s, e, m) for s, e, m in idx.scan(request)]
     places = [Place(s, e, request[s:e], m.feature.name, m.feature.id, m.feature.kind, match=m) for s, e, m in found
               if not any(a <= s and e <= b for a, b in taken)]
-    for s, e in _namelike_spans(request):
+    spans, places = _case_pairs(request, idx, places)
+    for s, e in spans:
         words = list(NAME_TOKEN.finditer(request[s:e]))
         while words and (words[0].group(0).casefold() in SENTENCE_WORDS | GENERIC | UNITS
                          or PLAN_NOUN.fullmatch(words[0].group(0))):   # "Latausasemasuunnitelma Karhulaan"
@@ -200,7 +201,91 @@ def _places(request: str, idx: NameIndex, taken: list[tuple[int, int]]) -> list[
             places.append(Place(s, e, written, f.name, f.id, f.kind, match=res.candidates[0]))
         else:
             places.append(Place(s, e, written, "", "", "", _said_as_base(written, res.message)))
+    places = _generic_word_names(request, idx, places, taken)
     return sorted(_numbered_streets(request, idx, places, taken), key=lambda p: p.start)
+
+
+#: a Finnish local case that says where a route starts (from) or ends (to): "Chaplinista", "Old Hatiin", "Stadiumille"
+_FROM_CASE = re.compile(rf"(?:{FROM_ENDINGS})$", re.I)
+_TO_CASE = re.compile(rf"(?:{TO_ENDINGS}|lle|h[aeiouyäö]n)$", re.I)
+
+
+def _case_pairs(request: str, idx: NameIndex, places: list[Place]) -> tuple[list[tuple[int, int]], list[Place]]:
+    """The name-like spans left to read, and ``places`` with each span that is two names in a from and a to
+    case (``_case_pair``) read as those two (the names the scan found inside it replaced)."""
+    spans = []
+    for s, e in _namelike_spans(request, lambda w: _initial_case_name(w, idx)):
+        pair = _case_pair(request, s, e, idx)
+        if not pair:
+            spans.append((s, e))
+            continue
+        places = [p for p in places if not any(p.start < q.end and q.start < p.end for q in pair)] + pair
+    return spans, places
+
+
+def _initial_case_name(word: str, idx: NameIndex) -> bool:
+    """"Kukko-korttelissa montako toimistoa?", "Leivosessa montako kahvilaa?": a sentence's first word in a
+    Finnish local case is a name when it is a data name with the ending cut (or its part before a hyphen is one:
+    "Kukko-korttelissa", the Kukko block); other capitalised first words stay no name ("Tänään …": today)."""
+    if not locative(word):
+        return False
+    return idx.case_stem(word, linking_vowel=True) is not None or ("-" in word and idx.is_name(word.split("-", 1)[0]))
+
+
+def _case_pair(request: str, s: int, e: int, idx: NameIndex) -> list[Place]:
+    """"Paljonko on matkaa Chaplinista Old Hatiin?": a run of capitalised words that is no name as a whole
+    but two names each with a Finnish case ending, one from (-sta/-stä/-lta/-ltä) and one to (-iin, -Vn, -lle,
+    -hin), is those two places (foreign names too: "Zarasta", "Stadiumille"); each part must be exactly a data
+    name once its ending is cut. Words before the first part may be left out only when they are no name
+    ("Tiematka Kiasmasta Ateneumiin": the road distance). [] when the run is not such a pair."""
+    written = request[s:e]
+    if idx.is_name(written) or idx.case_stem(written, linking_vowel=True) is not None:
+        return []
+    words = list(NAME_TOKEN.finditer(written))
+    for i in range(len(words) - 1):
+        if i and idx.lookup(written[:words[i].start()].strip(), limit=1):
+            break   # a word left out may be no part of a name
+        for k in range(i + 1, len(words)):
+            parts = [(s + words[i].start(), s + words[k - 1].end()), (s + words[k].start(), s + words[-1].end())]
+            texts = [request[a:b] for a, b in parts]
+            cases = ["from" if _FROM_CASE.search(t) else "to" if _TO_CASE.search(t) else "" for t in texts]
+            if sorted(cases) != ["from", "to"]:
+                continue
+            got = []
+            for (a, b), t in zip(parts, texts, strict=True):
+                res = idx.resolve(t)
+                if idx.case_stem(t, linking_vowel=True) is None or res.status != "found" or res.feature is None \
+                        or res.feature.kind == "region" or res.candidates[0].how not in ("exact", "alias"):
+                    break
+                got.append(Place(a, b, t, res.feature.name, res.feature.id, res.feature.kind, match=res.candidates[0]))
+            else:
+                return got
+    return []
+
+
+#: where a name must stand, written with no article ("to Stadium", "from Kiasma"): "to the stadium" may be a kind
+_BARE_NAME_SLOT = re.compile(r"\b(?:from|to|near|at|of|by|between|beside|around|past|via|and)\s+$", re.I)
+
+
+def _generic_word_names(request: str, idx: NameIndex, places: list[Place], taken: list[tuple[int, int]]) -> list[Place]:
+    """"… how far is it from there to Stadium": a capitalised word (run) made only of words that never name a
+    place on their own ("Stadium", a sports shop of the Helsinki data) is that place when it is exactly a data
+    name, written capitalised inside a sentence right after a word a name must follow, and no facility word
+    (the scan and the name runs skip such words everywhere else, so "the nearest stadium" stays a kind)."""
+    out = list(places)
+    for s, e in _namelike_spans(request):
+        written = request[s:e].strip()
+        e = s + len(written)
+        words = normalise(written).split()
+        if not words or not all(w in GENERIC for w in words) or not idx.is_name(written) or category_terms(written) \
+                or not _BARE_NAME_SLOT.search(request[max(0, s - 10):s]) or SENTENCE_END.search(request[:s]) \
+                or any(p.start < e and s < p.end for p in out) or any(a < e and s < b for a, b in taken):
+            continue
+        res = idx.resolve(written)
+        if res.status == "found" and res.feature is not None and res.feature.kind != "region":
+            f = res.feature
+            out.append(Place(s, e, written, f.name, f.id, f.kind, match=res.candidates[0]))
+    return out
 
 
 def _numbered_streets(request: str, idx: NameIndex, places: list[Place], taken: list[tuple[int, int]]) -> list[Place]:
@@ -307,10 +392,10 @@ def _landmark_noun(rest: str, matched: str) -> bool:
                for m in re.finditer(rf"\b(?:{lexicon.landmark_nouns_pattern()})\b", rest, re.I))
 
 
-def _namelike_spans(text: str) -> list[tuple[int, int]]:
+def _namelike_spans(text: str, keep_initial: Callable[[str], bool] | None = None) -> list[tuple[int, int]]:
     """Capitalised word runs (with a trailing facility noun: "Sapokka park", "Kotka central
-    hospital"); a lone capitalised word that starts a sentence is not taken as a name, and a
-    full stop ends a run ("… for Kotka. What should we do?")."""
+    hospital"); a lone capitalised word that starts a sentence is not taken as a name (unless
+    ``keep_initial`` says it is one), and a full stop ends a run ("… for Kotka. What should we do?")."""
     out = []
     for m in NAME_RUN.finditer(text):
         s, e = m.start(), m.end()
@@ -319,7 +404,8 @@ def _namelike_spans(text: str) -> list[tuple[int, int]]:
         first = word.split(" ", 1)[0]
         asking = initial and (re.fullmatch(CUES["nearest"], first.casefold()) or W["asking_word"].fullmatch(first))
         fronted = not asking and text[m.end():m.end() + 1] == ":"   # "Jumalniemi: how many schools …"
-        if initial and " " not in word and (not m.group(2) or asking) and not fronted:
+        if initial and " " not in word and (not m.group(2) or asking) and not fronted \
+                and not (keep_initial is not None and not asking and keep_initial(word)):
             continue   # "Lähin koulu Otsonkalliolta": a sentence's first word that asks, before a kind, is no name
         if asking and " " in word:   # "Missä Ateneum sijaitsee?": the name starts after the question word
             s += len(word) - len(word.split(" ", 1)[1])

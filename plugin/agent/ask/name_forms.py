@@ -216,9 +216,11 @@ def locative(written: str) -> bool:
 
 
 def name_forms(request: str, places: list[Place], idx: NameIndex) -> list[Place]:
-    """All of the above, in order, on the places found in ``request``."""
+    """All of the above but ``leading_words_said_before``, in order, on the places found in ``request``. That one
+    runs once, in ``cognition``, after the reading has set districts apart ("around the Dubliner" is first read
+    as a part of a building's name, said to be absent, then found again as the Dubliner Kaivopiha said before)."""
     places = hyphen_place_nouns(genitive_names(request, facility_word_heads(request, places, idx), idx), idx)
-    return leading_words_said_before(inner_suggestions(place_noun_refs(request, places), idx))
+    return inner_suggestions(place_noun_refs(request, places), idx)
 
 
 __all__ = ["facility_word_heads", "genitive_names", "hyphen_place_nouns", "inner_suggestions", "leading_words_said_before",

@@ -117,7 +117,8 @@ def route_ends(request: str, s: int, cp: list[Place], refs: dict[str, str],
 
 #: Finnish says "to X" and "from X" with a case ending on the name: "matka Casino Helsinkiin" (the
 #: distance to Casino Helsinki), "Kiasmasta" (from Kiasma)
-FI_TO = re.compile(rf"(?:{TO_ENDINGS})$", re.I)
+#: (the allative too, "matka Yrttitielle", and the illative of a long vowel, "Teemaahan")
+FI_TO = re.compile(rf"(?:{TO_ENDINGS}|lle|h[aeiouyäö]n)$", re.I)
 FI_FROM_CASE = re.compile(rf"(?:{FROM_ENDINGS})$", re.I)
 
 
@@ -255,6 +256,56 @@ def participation(c: Clause) -> list[Goal] | None:
         return None
     pm = W["geojson"].search(c.text)
     return [c.goal("participation", parcels=pm.group(0) if pm else None)]
+
+
+#: an elliptic follow-up that only names another place: "entä Leivosessa?", "entäpä Kumparepuistosta?", "what
+#: about Oodi?", "and in Kluuvi?", "same for Ateneum", "ja Otsonkalliolla?" (places masked, so only the words stay)
+_ELLIPSIS = re.compile(r"^\W*(?:(?:and|but|so|ja|mutta)\s+)?(?:entä(?:pä)?|what about|how about|and|ja|"
+                       r"(?:and\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?:for|with)|likewise\s+for|ditto\s+for)"
+                       r"\s+(?:(?P<role>in|inside|at|on|for|around|near|from|to|of)\s+)?(?:the\s+)?\W*$")
+#: the intents an elliptic follow-up repeats, and the slot of the place each puts the new place in
+_PLACE_SLOT = {"nearest": "place", "within": "place", "locate": "place"}
+#: a Finnish local case on a name: at / in (-ssa, -lla), from, to
+_FI_AT = re.compile(r"(?:ssa|ssä|lla|llä)$", re.I)
+
+
+def elliptic_follow_up(c: Clause) -> list[Goal] | None:
+    """"Kukko-korttelissa montako toimistoa? entä Leivosessa?", "nearest pharmacy to Kiasma? what about Oodi?",
+    "how far is Kiasma from Oodi? and from Ateneum?": a part that only names another place after a marker
+    ("entä", "what about", "and", "same for") asks the previous part's question again with that place in the
+    role the previous part's place had (its area, its origin, its centre; a route's end by "from" / "to" or
+    the Finnish case). Where the part before had no place (a region-wide count) or a route's end is not
+    said, it reads nothing: the part is then asked about, never guessed."""
+    prev = c.before[-1] if c.before else None
+    m = _ELLIPSIS.match(c.low)
+    if prev is None or prev.branch or m is None or len(c.cp) != 1 or c.ct or c.cd or c.cm or c.task_kinds:
+        return None
+    p = c.cp[0]
+    role = m.group("role") or _finnish_role(p) or ("in" if _FI_AT.search(p.written or "") else "")
+    asked = [g for g in c.before if g.clause == prev.clause and not g.branch]
+    out = [_again(c, g, p, role) for g in asked]
+    return out if out and all(g is not None for g in out) else None
+
+
+def _again(c: Clause, g: Goal, p: Place, role: str) -> Goal | None:
+    """Goal ``g`` asked again of place ``p`` (in ``role``), or None when ``g`` has no place so to replace."""
+    slots, new = dict(g.slots), p.id or p.written
+    if g.intent in _PLACE_SLOT and slots.get("place") and not str(slots["place"]).startswith("$goal"):
+        slots[_PLACE_SLOT[g.intent]] = new
+        if g.intent == "locate":
+            slots["name"] = p.name or p.written
+        return c.goal(g.intent, **slots)
+    if g.intent in ("find", "count", "exists") and slots.get("area") and slots.get("category"):
+        if not p.found or p.kind in AREA_KINDS or p.area_name:   # (one the data lacks: said to be absent)
+            slots["area"] = slots["area_name"] = p.area_name or p.name or p.written
+            return c.goal(g.intent, **slots)
+        # a point where an area was: counted around it, within the default radius (said, as find.kind does)
+        kind = {k: slots.get(k) for k in ("category", "tag", "word")}
+        return c.goal("within", place=new, radius_m=NEAR_M, default_radius=True, **kind)
+    if g.intent == "route" and role in ("from", "to") and slots.get("origin") and slots.get("destination"):
+        slots["origin" if role == "from" else "destination"] = new
+        return c.goal("route", **slots) if slots["origin"] != slots["destination"] else None
+    return None
 
 
 def compare_plans(c: Clause) -> list[Goal] | None:
@@ -1051,6 +1102,22 @@ def route_onward(c: Clause) -> list[Goal] | None:
     return None
 
 
+#: what joins a route's two ends written as a pair: "A → B", "A - B", "A – B", "A to B"
+_PAIR_GAP = re.compile(r"\s*(?:→|->|=>|⇒|-|–|—)\s*|\s+to\s+(?:the\s+)?", re.I)
+
+
+def route_pair_condition(c: Clause) -> list[Goal] | None:
+    """"if Stockmann - Kiasma is more than 500 m, …", "if Kiasma to Oodi is under 800 m, …": a condition
+    whose two places are joined as a route's ends, with a distance to compare and no kind, is that route
+    (no route word needed: the distance is the route's)."""
+    if not c.conditional or len(c.cp) != 2 or not c.cd or c.ct or c.cm:
+        return None
+    a, b = c.cp
+    if not _PAIR_GAP.fullmatch(c.request[a.end:b.start]):
+        return None
+    return [c.goal("route", origin=a.id or a.written, destination=b.id or b.written)]
+
+
 def route_bare(c: Clause) -> list[Goal] | None:
     if c.cue("route"):
         o, d = route_ends(c.request, c.s, c.cp, c.refs, c.before)
@@ -1132,6 +1199,7 @@ class Rule:
 RULES: tuple[Rule, ...] = (
     Rule("participation", participation, "Run a participation round on parcels.geojson"),
     Rule("clause.aside", clause_aside, "Nearest pharmacy to Kiasma. Schools are fine too."),
+    Rule("follow.elliptic", elliptic_follow_up, "Montako kahvilaa on Kluuvissa? entä Kaisaniemessä?"),
     Rule("compare_plans.kinds", compare_plans, "Compare roads at 200k vs chargers at 300k in Kotka", "kotka"),
     Rule("compare_plans.money-before", compare_plans_money_before,
          "Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?", "kotka"),
@@ -1192,6 +1260,8 @@ RULES: tuple[Rule, ...] = (
     Rule("terse", terse, "pharmacy Stockmann"),
     Rule("route.from-to", route_from_to, "then from Kiasma to Oodi"),
     Rule("route.onward", route_onward, "nearest pharmacy to Kiasma; from there to Oodi"),
+    Rule("route.pair-condition", route_pair_condition,
+         "if Stockmann - Kiasma is more than 500 m, nearest pharmacy to Stockmann, else nearest bank"),
     Rule("route.bare", route_bare, "how far is it?"),
     Rule("count.follows", count_follows, "cinemas within 400 m of Kiasma — how many?"),
     Rule("within.same-kind", within_same_kind, "How many cafés are in Kluuvi, and how many within 300 m of Oodi?"),

@@ -29,6 +29,16 @@ SPLIT = re.compile(
     # Finnish ", ja" before a question of its own: "matka A:lta B:hen, ja montako parkkipaikkaa on …"
     r"|,\s*ja\s+(?=(?:montako|kuinka|paljonko|mik[äa]|mitk[äa]|miss[äa]|mit[äa]|mill[äa]|onko|kerro|n[äa]yt[äa]|"
     r"laske|listaa|l[äa]hin|l[äa]hint[äa]|arvioi)\b)"
+    # a Finnish leg from what was just found: "lähin huoltoasema X:ltä, ja sieltä matka Y:lle" (from there), "…, siitä
+    # kuinka pitkä matka …" (from it): the leg is a part of its own, never folded into the search before it
+    r"|(?:,\s*(?:ja\s+)?|\bja\s+)(?=(?:sieltä|siitä)(?:\s+käsin)?\s+(?:(?:edelleen|vielä|sitten)\s+)?"
+    r"(?:matka|matkaa|kuinka|paljonko|montako|miten|lähin|lähimm\w*|tie\w*|ajo\w*|[A-ZÅÄÖ]))"
+    # an English leg from what was just found: "… and from there how far to Y", ", from that dentist the road
+    # distance to Y", "and from it to Y"
+    r"|(?:,\s*(?:and\s+)?|\band\s+)(?:then\s+)?(?=from\s+(?:there|it|that\s+(?!is\b)\w+|this\s+(?!is\b)\w+)\b"
+    r"[^,;?]*\b(?:to|how far|distance|nearest|closest|route|drive)\b)"
+    # an elliptic follow-up after a comma: "…, entä Leivosessa?", "…, same for Ateneum"
+    r"|,\s*(?=entä(?:pä)?\b|(?:and\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?:for|with)\b)"
     r"|,?\s*(?:and\s+)?(?:subsequently|afterwards|after that)\b,?"
     r"|[,;]\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|finally|lastly)\b,?"   # "first …, second …"
     r"|\s+(?:→|->)\s+(?=(?-i:[a-z]))"   # "nearest cinema to X → road distance from it to Y"
@@ -104,7 +114,7 @@ tell show list find plan build do does is are was were has have any how where wh
 and or but so also then nearest closest neerest nearst route distance count number compute calculate evaluate
 eval road roads land charging chargers station stations budget with within near from to in of for on at by
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
-thursday friday saturday sunday january february march april may june july august september october november
+entä entäpä thursday friday saturday sunday january february march april may june july august september october november
 december memo council unless provided assuming suppose supposing whether i've i'll we'll you've you're
 they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten had should""".split()) \
     | set(FI_VERBS.split())
@@ -141,9 +151,15 @@ _PREAMBLE = r"^(?:[^.?!;]*?[.:]\s+)?\s*"
 #: with a comparison in it ("Were there any cafés near X, and how many?" is a question, not a condition)
 _INVERTED = (r"were(?=\s+there\s+(?:more|fewer|less|at least|at most|no|over|under|only)\b)"
              r"|had(?=\s+[^,;?]{1,40}?\s(?:more|fewer|less|at least|at most|no|over|under|only)\b)")
+#: an arrow that joins the two ends of a route inside a condition, not the condition to its branch: "if Teemaa → Old
+#: Hat is more than 1,5 km by road, then …", "jos A → B on yli 1,2 km, …" (a comparison follows the second end)
+_ROUTE_ARROW_TEST = (r"(?![^,;:→]{1,60}?\s(?:(?:is|are|on|ovat|'s)\s+(?:(?:still|not|no|by road|tietä pitkin)\s+)?"
+                     r"(?:more|less|longer|shorter|under|over|above|below|within|at most|at least|greater|further|"
+                     r"farther|closer|beyond|yli|alle|vähintään|korkeintaan|enintään|enemmän|vähemmän|lyhyempi|"
+                     r"pidempi)\b|exceeds?\b|ylittää\b|alittaa\b))")
 IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming|jos|mikäli|"
                    + _INVERTED + r")\b(?P<cond>.+?)"
-                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*[:→]\s*"
+                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*(?::|→" + _ROUTE_ARROW_TEST + r")\s*"
                    # no comma: "if there's a charger within 500 m of X just tell me the closest one"
                    r"|\s+(?=(?:just\s+|please\s+)?(?:(?:tell|give|show|get|find)\s+me|name\s+it|list\s+them)\b))"
                    r"(?P<then>.+?)" + _ELSE, re.I | re.S)

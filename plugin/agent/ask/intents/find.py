@@ -67,6 +67,7 @@ class Find(FindBase):
     name = "find"
     # "…; otherwise report those car parks" (find.those); "dentists Kluuvi" (terse)
     rules = ("find.kind", "find.those", "terse")
+    rules += ("follow.elliptic",)   # "list the cafés in Kluuvi. What about Kaisaniemi?": the list again, there
 
 
 class Count(FindBase):
@@ -74,6 +75,7 @@ class Count(FindBase):
     rules = ("find.kind", "count.of-what")   # "How many are there in Kotka?": of what? (asked)
     # "how many there are within 300 m of X" (of what? asked); "Before we put 250k€ into roads: how many …"
     rules += ("within.count-of-what", "plan.money-as-background")
+    rules += ("follow.elliptic",)   # "Kluuvissa montako kahvilaa? entä Kaisaniemessä?": the count again, there
     follows = ("count.follows", "find.area-follows")   # "schools in Kluuvi; how many?": the count of those
 
 

@@ -9,7 +9,7 @@ from .base import Calls, Facts, Intent, Step, slot_args
 
 class Locate(Intent):
     name = "locate"
-    rules = ("locate.where", "locate.show")
+    rules = ("locate.where", "locate.show", "follow.elliptic")   # "Where is A? and B?"
     needs = (("place", "which place to locate"),)
     tools = ("find_features",)
 

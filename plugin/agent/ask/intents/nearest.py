@@ -11,7 +11,8 @@ class Nearest(Intent):
     name = "nearest"
     rules = ("nearest.same-kind", "nearest.search", "nearest.how-far-follows", "nearest.from-where", "nearest.no-kind",
              "nearest.each",
-             "terse")
+             "terse",
+             "follow.elliptic")   # "nearest pharmacy to Kiasma? what about Oodi?": the search again, from Oodi
     # "… and give the driving distance": the search reports it; "… Also: is it within 300 m?": answered from it
     follows = ("route.reported", "nearest.within-follows", "nearest.place-follows")
     needs = (("place", "the start place (where to search from)"),

@@ -14,7 +14,9 @@ class Route(Intent):
     rules = ("nearest.search", "route.conditional", "route.places", "route.from-to", "route.bare", "route.to-nearest",
              "route.from-found", "route.legs", "route.each", "route.kinds",
              "route.onward",   # route.onward: "nearest shop; from there to Siiantie, m"
-             "route.between-found")   # "…; otherwise the road distance between the two" (the two found)
+             "route.between-found",   # "…; otherwise the road distance between the two" (the two found)
+             "route.pair-condition",   # "if A - B is more than 500 m, …": the condition's route
+             "follow.elliptic")   # "how far is A from B? and from C?": the route again, from C
     # "A to B by car, how many metres?": that route's distance; "nearest … by road, and how far is it?": the
     # search's own route
     follows = ("route.follows", "route.already-asked", "route.tail-follows")
