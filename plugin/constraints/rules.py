@@ -636,7 +636,9 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
         for word in dict.fromkeys(m.group(0) for m in found):
             if not (of_types(name)
                     or category_of(word) in cats or term_of(word, task) in terms
-                    or any(word.split()[0] in n for n in names)):
+                    or any(word.split()[0] in n for n in names)
+                    # the name's own noun in a case form ("… säteellä Otsolan koulusta": "koulusta" is "Otsolan koulu")
+                    or any(len(n) >= 4 and word.split()[0].startswith(n) for n in names)):
                 left.append(word)
     # a road kind's own word that no pattern of the kind read ("keep new stuff away from X" read for every
     # link): the kind said is never dropped
@@ -785,12 +787,19 @@ def _plain(text: str) -> str:
 #: "200 metrin säteellä Kiasmasta" (within 200 m of Kiasma), "Kluuvissa" (in Kluuvi). The stem
 #: keeps a linking vowel ("Stockmannista" → "Stockmanni"), which the resolver reads as a misspelling.
 #: A name in the genitive with a noun after it takes the ending on the noun: "Helilän koulusta" → "Helilän koulu".
-FI_FROM = r"([A-ZÅÄÖ][\w-]*n(?:\s+[a-zåäö][\w-]*n)*\s+[a-zåäö][\w-]+?|[A-ZÅÄÖ][\w-]+?)(?:sta|stä|lta|ltä)\b"
+#: An abbreviation takes its ending after a colon ("EY:n rakennuksesta", "UPM:stä", "HKL:ssä"): the name without it.
+#: A name of capitalised words takes the ending on its last ("K-Market Erottajasta" → "K-Market Erottaja").
+FI_FROM = (r"([A-ZÅÄÖ][\w-]*(?::n|n)(?:\s+[a-zåäö][\w-]*n)*\s+[a-zåäö][\w-]+?|(?:[A-ZÅÄÖ][\w-]*\s+){0,2}[A-ZÅÄÖ][\w-]+?)"
+           r":?(?:sta|stä|lta|ltä)\b")
 #: "Ristinkallion sisällä / sisälle / alueella / alueelle": inside the place (its genitive, the -n dropped)
-FI_INSIDE = re.compile(r"\b([A-ZÅÄÖ][\w-]+?)n\s+(?:sisä(?:llä|lle|puolella|puolelle)|alueel(?:la|le))\b")
-FI_IN = re.compile(r"\b([A-ZÅÄÖ][\w-]+?)(?:ssa|ssä)\b")
+FI_INSIDE = re.compile(r"\b([A-ZÅÄÖ][\w-]+?):?n\s+(?:sisä(?:llä|lle|puolella|puolelle)|alueel(?:la|le))\b")
+FI_IN = re.compile(r"\b([A-ZÅÄÖ][\w-]+?):?(?:ssa|ssä)\b")
 #: "within" after a distance in Finnish, in the cases a planner writes it ("säteellä", "säteelle", "päähän")
 FI_WITHIN = r"(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|sisällä|sisälle|päässä|päähän)"
+#: a lower bound on a distance from a place, Finnish ("vähintään / ainakin / yli 250 metrin päässä Kiasmasta"): kept
+#: that far away; "at" a distance, not "within" one (a radius, "säteellä", is no distance kept)
+FI_AWAY = r"(?:vähintään|ainakin|yli|reilusti yli|at least|more than)"   # "vähintään" is "at least" by then
+FI_AT = r"(?:päässä|päähän|etäisyydel(?:lä|le))"
 
 
 #: a Finnish task word (resources/lexicon/tasks.json) in a case of "in / into / for" the plan ("Tiesuunnitelmaan",
@@ -807,14 +816,28 @@ REGION_PLAN = re.compile(r"(?:\b(?i:in|for|of)\s+(?:the\s+)?)?(?<![\w'’-])(?:"
                          r"[:,]?")
 
 
+#: a region named first and set off by a comma, colon or dash ("In Kotka, place no business parcel within 250 m of
+#: Otsolan Koulu", "For Helsinki: …", "Kotkassa, …"): the region the instruction is about, never its place (it was
+#: read as the place to keep away from); resources/lexicon/tasks.json ``region_leads``
+REGION_LEAD = re.compile(r"^\s*(?:(?i:in|for|within|across|throughout)\s+(?:(?i:the)\s+)?(?:(?i:city|town|region)\s+"
+                         r"(?i:of)\s+)?)?(?P<region>" + "|".join(f"(?:{rx})" for rx in lexicon.region_leads().values()) +
+                         r")(?:\s+(?i:city|town|region|area))?\s*(?:[,:]|\s[—–-])\s*")
+
+
 def _drop_region_plan(t: str) -> str:
-    """"Kotkan tiesuunnitelmassa enintään …" → "enintään …" (``REGION_PLAN``)."""
+    """"Kotkan tiesuunnitelmassa enintään …" → "enintään …" (``REGION_PLAN``), "In Kotka, no …" → "no …"
+    (``REGION_LEAD``)."""
+    t = REGION_LEAD.sub("", t, count=1)
     return " ".join(REGION_PLAN.sub(lambda m: m.group(0) if m.group("fi") and not FI_PLAN.fullmatch(m.group("fi"))
                                     else " ", t).split())
 
 
 def region_of_plan(t: str) -> str | None:
-    """The region whose plan the text names ("Kotkan tiesuunnitelmassa" → kotka), None when none."""
+    """The region whose plan the text names ("Kotkan tiesuunnitelmassa" → kotka, "In Kotka, …" → kotka), None
+    when none."""
+    lead = REGION_LEAD.match(t)
+    if lead is not None:   # "In Kotka, …"
+        return next(k for k, rx in lexicon.region_leads().items() if re.fullmatch(rx, lead.group("region")))
     m = next((m for m in REGION_PLAN.finditer(t) if not m.group("fi") or FI_PLAN.fullmatch(m.group("fi"))), None)
     if m is None:
         return None
@@ -837,10 +860,17 @@ def _finnish_places(t: str) -> str:
     """Finnish place cases in the English form the rules read: "ei … 200 metrin säteellä Kiasmasta"
     → "no … within 200 m of Kiasma", "Kluuvissa" → "inside Kluuvi"."""
     unit = lambda u: "km" if u.startswith("k") else "m"   # noqa: E731
+    name = lambda n: re.sub(r":n\b", "", n)   # noqa: E731  "EY:n rakennus" → "EY rakennus" (the resolver's kind noun)
+    # "pidä latausasemat vähintään 250 metrin päässä Kiasmasta": at least that far away (a lower bound on the
+    # distance; it was read as "at least within 250 m", a count of one near the place — the meaning reversed)
+    t = re.sub(r"\b" + FI_AWAY + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_AT + r"\s+"
+               + FI_FROM, lambda m: f"at least {m.group(1)} {unit(m.group(2))} away from {name(m.group(3))}", t)
+    t = re.sub(FI_FROM + r"\s+" + FI_AWAY + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_AT,
+               lambda m: f"at least {m.group(2)} {unit(m.group(3))} away from {name(m.group(1))},", t)
     t = re.sub(r"\b(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"\s+"
-               + FI_FROM, lambda m: f"within {m.group(1)} {unit(m.group(2))} of {m.group(3)}", t)
+               + FI_FROM, lambda m: f"within {m.group(1)} {unit(m.group(2))} of {name(m.group(3))}", t)
     t = re.sub(FI_FROM + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"",
-               lambda m: f"within {m.group(2)} {unit(m.group(3))} of {m.group(1)},", t)
+               lambda m: f"within {m.group(2)} {unit(m.group(3))} of {name(m.group(1))},", t)
     t = FI_IN.sub(lambda m: f"inside {m.group(1)}", t)
     t = FI_INSIDE.sub(lambda m: f"inside {m.group(1)}", t)
     t = re.sub(r"\bvain\b", "only", t)   # "uusia teitä vain Ristinkallion sisälle": new links only inside it
@@ -1123,6 +1153,19 @@ def _coverage_category(words: str | None) -> str | None:
     return cat
 
 
+EVERY_HOME = re.compile(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|dwelling)")
+
+
+def _homes_only_in_place(x: _Said) -> bool:
+    """Whether the only homes word of a sentence about every site is part of the place it names ("… away from the
+    Metso block", "the Lohi kortteli"): a capitalised name, no home ("from homes", "from every block" stay homes)."""
+    phrase = x.phrase
+    if not phrase or not re.search(r"[A-ZÅÄÖ]", phrase):
+        return False
+    rest = re.sub(re.escape(phrase), " ", x.t, flags=re.I).lower()
+    return not EVERY_HOME.search(rest) and not HOMES_SAY.match(rest)
+
+
 def _coverage(x: _Said) -> list[dict[str, Any]] | None:
     """Every residential block within D of a kind of place, said either way round: "every block
     within 500 m of a school", "no home more than 600 m from a charger"."""
@@ -1133,8 +1176,11 @@ def _coverage(x: _Said) -> list[dict[str, Any]] | None:
         if cat is not None:
             return [_base("coverage", target={"name": None, "category": cat, "id": None}, distance_m=x.dist,
                           scope="residential blocks")]
-    if not (x.dist and (re.search(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|"
-                                  r"dwelling)", low) or HOMES_SAY.match(low))):
+    if not (x.dist and (EVERY_HOME.search(low) or HOMES_SAY.match(low))):
+        return None
+    if _homes_only_in_place(x):
+        # "keep every new charging site at least 250 m away from the Metso block": the block is the named place
+        # the sites keep away from, no home of a coverage (was asked as "a distance from every home")
         return None
     if SITES_FIRST.search(low):   # "keep all stations at least 200 m from homes": not a coverage, and no place named
         raise Ambiguous("a distance from every home is read as coverage only ('every residential block within 500 m "
