@@ -140,6 +140,9 @@ REST = (r"\b(?:the rest|the remainder|what(?:'s| is) left(?: over)?|whatever is 
         r"the leftovers?|loput|lopun|loppuosa\w*|jäljellä oleva\w*|jäljelle jäävä\w*)\b")   # "käytä 70 % ja säästä loput"
 
 
+PER_CENT_AFTER = re.compile(r"\s*(?:%|per\s*cent|percent|prosent)", re.I)
+
+
 def share_of(text: str, budget_keur: float | None) -> float | None:
     """The budget share an instruction allows (0..1), None when it names none."""
     low = text.lower()
@@ -147,7 +150,9 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     unspent = bool(re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", low)) and \
         not re.search(REST + r".*\b(?:" + lexicon.unspent_pattern() + r")\b|"   # "… and save the rest", "säästä loput"
                       r"\b(?:" + lexicon.unspent_pattern() + r")(?:\s+\S+){0,2}?\s+" + REST, low)
-    money = money_amounts(text)
+    # "budget: 75 %": the number before a per cent sign is the share, no amount (the budget cue before it made it
+    # 75 k€ of the budget, applied as 11 %)
+    money = [m for m in money_amounts(text) if not PER_CENT_AFTER.match(text, m.end)]
     # a fraction or per cent inside an amount of money ("half a million of the €800 000") is no share
     bare = "".join(" " if any(m.start <= k < m.end for m in money) else ch for k, ch in enumerate(low))
     per_cent = lexicon.percentages(bare)   # "30 %", "thirty per cent"
@@ -357,7 +362,8 @@ NEG = re.compile(r"\b(no|not|never|nothing|none|nowhere|prohibit\w*|forbid\w*|ba
                  # "chargers should stay 200 metres from Ateneum": kept that far off (was read as at least one within)
                  r"(?:stay\w*|remain\w*|be kept|kept|sit\w*|lie|lying) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?(?:from|off)|"
                  # "keep roadworks at least 250 m off X": "off" as "from" (was read as at least one within)
-                 r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) "
+                 # "Stations: min. 250 m from Ateneum", "minimum 250 m from X": that far off (was at least one within)
+                 r"(?:at least|no less than|no closer than|a minimum of|min(?:imum|\.)?) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) "
                  r"(?:away )?(?:from|off)|"
                  r"shall not|must not|cannot|don'?t|\w+n[’']t|do not|without)\b", re.I)
 OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
@@ -398,9 +404,19 @@ ORDER = re.compile(r"^\s*(?:the\s+)?(?P<a>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:(?:sho
 
 #: words that start a new instruction after "and" ("no charger near X and at least 2 near Y")
 CLAUSE_START = (r"(?:at least|at most|no|not|never|keep|leave|spend|only|every|all|each|max\w*|min\w*|up to|exactly|"
+                r"build|construct|"
                 r"prioriti[sz]e|emphasi[sz]e|focus|favou?r|avoid|nothing|none|don'?t|do not|use|put|place|make sure|"
                 r"ensure|give|hold|reserve|set aside|the plan|it (?:must|should|shall|may)|we (?:want|need)|there (?:must|"
                 r"should|shall))\b")
+
+
+#: Finnish words that start an instruction after "ja" ("… ja enintään kaksi latausasemaa …")
+FI_CLAUSE_START = (r"(?:ei|älä|enintään|vähintään|korkeintaan|ainakin|pidä|jätä|sijoita|rakenna|"
+                   r"kaikki|jokainen|vain)\b")
+
+
+#: a second Finnish part that leans on the first ("käytä 70 % ja pidä loput varalla": the rest of it): no split
+FI_BACK = r"[^.;]*\b(?:loput|lopu\w*|loppu\w*|siitä|tästä|niistä|niiden|sen)\b"
 
 
 #: where one instruction of several ends: a sentence end ("Link 12 out. No new links in X."), ";",
@@ -411,7 +427,9 @@ CLAUSE_START = (r"(?:at least|at most|no|not|never|keep|leave|spend|only|every|a
 CLAUSES = re.compile(r"\s*(?:;|(?<=[.!?])\s+|,\s*(?=(?:and\s+)?(?:link|site|parcel|block)\b)|\band also\b|"
                      r",\s*(?=(?:at (?:least|most)|no more than|not more than|max(?:imum)?|min(?:imum)?|up to)"
                      r"(?:\s+[\w-]+){1,3}\s+(?:overall|in total|altogether|in all|total)\b)|"
-                     r"\balso\b|,\s*and\s+|,?\s+and\s+(?=" + CLAUSE_START + r"))\s*", re.I)
+                     r"\balso\b|,\s*and\s+|,?\s+and\s+(?=" + CLAUSE_START + r")|"
+                     # Finnish "…, ja ei uusia teitä …", "… ja enintään kaksi …" (two instructions; was read as one)
+                     r"(?:,\s*(?:ja|sekä)\s+|\s+(?:ja|sekä)\s+(?=" + FI_CLAUSE_START + r"))(?!" + FI_BACK + r"))\s*", re.I)
 
 
 #: "no <things> …, at least 2" / "…, two at most" in one clause, the bound bare at its end: none and a bound, which no
@@ -501,8 +519,39 @@ def _but_parts(part: str, task: str, budget_keur: float | None) -> list[str]:
     return sides
 
 
+#: a list item's marker at a line's start ("- ", "• ", "* ", "1) ", "2. ", "a) ") or inline ("… of Kiasma • at most 3")
+BULLET = re.compile(r"(?m)^\s*(?:[-*•·▪–—]|\d{1,2}[.)]|[a-h]\))\s+")
+INLINE_BULLET = re.compile(r"\s+[•·▪]\s+")
+#: "1) … 2) …" on one line: the numbers of a list (only when the text starts with one)
+INLINE_NUMBERED = re.compile(r"(?<=\S)\s+\d{1,2}\)\s+")
+#: words that carry a sentence over a line break ("no chargers within 200 m of\nKiasma"): a wrapped line, no new item
+JOINING = r"(?:of|from|to|and|or|but|the|a|an|within|than|at|in|near|by|with|for|least|most|no|not|on|off|around)"
+#: and at the next line's start (never "at least" / "at most", "no", "not": they start an instruction)
+JOINING_NEXT = r"(?:of|from|to|than|within|near|by|with|for|in|on|off|around|m|km|metres|meters)"
+
+
+def lines_as_clauses(text: str) -> str:
+    """Items on lines of their own, or after bullets, as clauses ("; "): a line break was read as a space, so "- no
+    chargers within 200 m of Kiasma / - at most 3 chargers in total" was applied as at most 3 within 200 m of Kiasma.
+    A line broken inside a sentence (a joining word at the break: "… 200 m of / Kiasma") stays one sentence."""
+    numbered = re.match(r"\s*1[.)]\s", text) is not None
+    listed = BULLET.search(text) is not None   # a list: every line is an item
+    text = BULLET.sub("", text.strip())
+    text = INLINE_BULLET.sub("; ", text)
+    if numbered:
+        text = INLINE_NUMBERED.sub("; ", text)
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    out = lines[:1]
+    for ln in lines[1:]:
+        wrapped = not listed and (re.search(r"\b" + JOINING + r"$", out[-1], re.I) or
+                                  re.match(JOINING_NEXT + r"\b", ln, re.I))
+        out.append(ln if wrapped or out[-1].endswith((";", ",")) else "; " + ln)
+    return " ".join(out)
+
+
 def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
     """Constraints (neutral form) of one instruction; NoRule / Ambiguous when it cannot."""
+    text = lines_as_clauses(text)   # "- no chargers within 200 m of Kiasma\n- at most 3 in total": two instructions
     # one space between words: several patterns start with \s*, and a long run of spaces made
     # re.split backtrack quadratically (8,000 spaces: over 40 s)
     text = " ".join(text.split())
@@ -1114,9 +1163,11 @@ def _emphasis(x: _Said) -> list[dict[str, Any]] | None:
 def _spacing(x: _Said) -> list[dict[str, Any]] | None:
     if x.dist and re.search(r"\b(apart|spacing|spaced|separat\w*|closer together|"
                             r"between (?:the |any |every |each )?(?:two |pair of )?(?:selected )?" + UNIT_NOUNS +
+                            # "…, and keep at least 400 m between them": the candidates the sentence is about
+                            r"|between (?:them|those|these)(?! and)" +
                             r"|(?:from|of|to) each other|(?:from|of|to) one another|distance between|"
                             # "Latausasemien väli vähintään 300 metriä", "… toisistaan"
-                            r"v[äa]li(?:n|nen|mat\w*)?|toisistaan)\b", x.low):
+                            r"v[äa]li(?:n|nen|mat\w*|llä)?|toisistaan)\b", x.low):
         return [_base("spacing_min", distance_m=x.dist)]
     return None
 

@@ -370,3 +370,16 @@ def test_eleventh_half_names(region, task, text, kind, name):
 def test_a_region_said_first_of_another_instance_is_asked():
     it = interpret("In Kotka, no chargers within 200 m of Kiasma.", small("station"))
     assert not it.constraints and "about the kotka plan" in it.clarification
+
+
+@pytest.mark.parametrize("region, task, text, kinds", [
+    # a list on lines of its own reaches the reader as a list: check_instruction made every line break a space, so
+    # "- no chargers … of Kiasma / - at most 3 …" was applied as at most 3 within 200 m of Kiasma
+    ("helsinki", "station", "- no chargers within 200 m of Kiasma\n- at most 3 chargers in total",
+     ["exclude_near", "count_max"]),
+    ("kotka", "station", "Kumparepuisto: none within 250 m\nKeep 300 m between chargers", ["exclude_near", "spacing_min"]),
+])
+def test_lines_are_items_through_interpret(region, task, text, kinds):
+    it = interpret(text, _instance(region, task))
+    assert it.clarification is None, it.clarification
+    assert [c["kind"] for c in it.constraints] == kinds and it.constraints[0].get("count") is None

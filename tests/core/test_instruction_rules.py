@@ -1379,3 +1379,86 @@ def test_a_region_said_first_is_the_instance_region(text, region):
 ])
 def test_a_finnish_name_noun_in_a_case_is_the_names(text, expect):
     assert typed(parse(text, "land", 700.0)) == expect
+
+
+ROUND_ELEVEN_STRANGER = [
+    # items on lines of their own or after bullets are instructions of their own: a line break was read as a space, so
+    # "- no chargers within 200 m of Kiasma / - at most 3 chargers in total" was applied as at most 3 within 200 m of
+    # Kiasma (the "no" lost); a line wrapped at a joining word stays one sentence
+    ("- no chargers within 200 m of Kiasma\n- at most 3 chargers in total", "station",
+     [("exclude_near", "Kiasma", 200.0, None, None, None, None), ("count_max", None, None, 3, None, None, None)]),
+    ("• no chargers within 250 m of Kumparepuisto\n• at most 3 chargers overall", "station",
+     [("exclude_near", "Kumparepuisto", 250.0, None, None, None, None), ("count_max", None, None, 3, None, None, None)]),
+    ("* at most two offices\n* no business within 300 m of Otsolan Koulu\n* spend at most 80 % of the budget", "land",
+     [("count_max", None, None, 2, None, None, "office"), ("exclude_near", "Otsolan Koulu", 300.0, None, None, None,
+                                                            "business"),
+      ("budget_share_max", None, None, None, 0.8, None, None)]),
+    ("1. link 4 out\n2. at most two new links within 500 m of Stockmann", "road",
+     [("lock_out", "4", None, None, None, None, None), ("count_max", "Stockmann", 500.0, 2, None, None, "new")]),
+    ("1) at most 2 offices 2) at least one school", "land",
+     [("count_max", None, None, 2, None, None, "office"), ("count_min", None, None, 1, None, None, "school")]),
+    ("no chargers within 200 m of Kiasma\nat most 3 chargers in total", "station",
+     [("exclude_near", "Kiasma", 200.0, None, None, None, None), ("count_max", None, None, 3, None, None, None)]),
+    ("- ei toimistoja 200 metrin säteellä Kiasmasta\n- vähintään yksi koulu", "land",
+     [("exclude_near", "Kiasma", 200.0, None, None, None, "office"), ("count_min", None, None, 1, None, None, "school")]),
+    ("no new links within 300 m of\nKumparepuisto", "road", [("exclude_near", "Kumparepuisto", 300.0, None, None, None,
+                                                             "new")]),
+    ("no chargers within 200 m\nof Kiasma", "station", [("exclude_near", "Kiasma", 200.0, None, None, None, None)]),
+    # two instructions in one Finnish sentence, joined by ", ja" / "ja" / "sekä" before an instruction's first word
+    # ("Uusia teitä enintään kaksi, ja ei uusia teitä 200 metrin säteellä Stockmannista" was applied as at most two
+    # within 200 m of Stockmann)
+    ("Uusia teitä enintään kaksi, ja ei uusia teitä 200 metrin säteellä Stockmannista.", "road",
+     [("count_max", None, None, 2, None, None, "new"), ("exclude_near", "Stockmanni", 200.0, None, None, None, "new")]),
+    ("Ei latausasemia 200 metrin säteellä Kumparepuistosta ja enintään kolme latausasemaa yhteensä.", "station",
+     [("exclude_near", "Kumparepuisto", 200.0, None, None, None, None), ("count_max", None, None, 3, None, None, None)]),
+    ("Ei latausasemia Kluuvissa sekä vähintään 300 metriä latausasemien välillä.", "station",
+     [("outside_area", "Kluuvi", None, None, None, None, None), ("spacing_min", None, 300.0, None, None, None, None)]),
+    # "…, and keep D between them": the spacing of the candidates said (the whole was read as at least one within D of
+    # the place before — applied)
+    ("Keep new roads out of Kumparepuisto, and keep at least 400 m between them?", "road",
+     [("outside_area", "Kumparepuisto", None, None, None, None, "new"), ("spacing_min", None, 400.0, None, None, None,
+                                                                         None)]),
+    ("No chargers inside Kluuvi, and keep 300 m between them.", "station",
+     [("outside_area", "Kluuvi", None, None, None, None, None), ("spacing_min", None, 300.0, None, None, None, None)]),
+    ("At most 2 offices, and keep 150 m between them.", "land",
+     [("count_max", None, None, 2, None, None, "office"), ("spacing_min", None, 150.0, None, None, None, None)]),
+    # "and build …" starts an instruction (a budget share and a count of new links were asked)
+    ("Spend no more than two thirds of the budget and build at most three new links.", "road",
+     [("budget_share_max", None, None, None, 0.6667, None, None), ("count_max", None, None, 3, None, None, "new")]),
+    ("Use at most 70 % of the budget and build no more than one school.", "land",
+     [("budget_share_max", None, None, None, 0.7, None, None), ("count_max", None, None, 1, None, None, "school")]),
+]
+
+
+@pytest.mark.parametrize("text, task, expect", ROUND_ELEVEN_STRANGER)
+def test_round_eleven_stranger_classes(text, task, expect):
+    assert typed(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, task, share", [
+    # a second Finnish part that leans on the first ("the rest", "of it") is no instruction of its own
+    ("käytä 70 % ja pidä loput varalla", "land", 0.7),
+    ("käytä enintään 60 % ja jätä loput käyttämättä", "road", 0.6),
+])
+def test_a_finnish_second_part_about_the_rest_is_not_split(text, task, share):
+    assert typed(parse(text, task, 700.0)) == [("budget_share_max", None, None, None, share, None, None)]
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # "budget: N %": the per cent is the share (the number after the budget cue was read as N k€ of the budget: "Budget:
+    # 75 %" applied as 11 % at a budget of 700 k€)
+    ("Budget: 75 %. Spacing: 300 m.", "station",
+     [("budget_share_max", None, None, None, 0.75, None, None), ("spacing_min", None, 300.0, None, None, None, None)]),
+    ("budget 60 % at most", "road", [("budget_share_max", None, None, None, 0.6, None, None)]),
+    ("a budget of 80 per cent, no more", "land", [("budget_share_max", None, None, None, 0.8, None, None)]),
+    # "min. D from X", "minimum D from X": kept that far off (was read as at least one within D of X)
+    ("Stations: min. 250 m from Ateneum.", "station", [("exclude_near", "Ateneum", 250.0, None, None, None, None)]),
+    ("New links minimum 300 m from Kumparepuisto", "road",
+     [("exclude_near", "Kumparepuisto", 300.0, None, None, None, "new")]),
+    ("Offices min 200 m from Otsolan Koulu", "land", [("exclude_near", "Otsolan Koulu", 200.0, None, None, None,
+                                                       "office")]),
+    # a count after "min" stays a count
+    ("min 2 chargers within 300 m of Kiasma", "station", [("count_min", "Kiasma", 300.0, 2, None, None, None)]),
+])
+def test_a_per_cent_after_the_budget_and_a_minimum_distance(text, task, expect):
+    assert typed(parse(text, task, 700.0)) == expect
