@@ -544,8 +544,13 @@ def lines_as_clauses(text: str) -> str:
     out = lines[:1]
     for ln in lines[1:]:
         wrapped = not listed and (re.search(r"\b" + JOINING + r"$", out[-1], re.I) or
-                                  re.match(JOINING_NEXT + r"\b", ln, re.I))
-        out.append(ln if wrapped or out[-1].endswith((";", ",")) else "; " + ln)
+                                  re.match(JOINING_NEXT + r"\b", ln, re.I) or
+                                  # a new item starts like one: a capital, an instruction's first words, after a stop
+                                  not (ln[:1].isupper() or re.match(CLAUSE_START, ln, re.I) or
+                                       re.search(r"[.;:!?]$", out[-1])))
+        if not (wrapped or out[-1].endswith((";", ",", ".", "!", "?"))):
+            out[-1] += ";"
+        out.append(ln)
     return " ".join(out)
 
 
@@ -784,6 +789,11 @@ LEAD_IN = re.compile(r"\b(?:limit|restrict|cap|constrain|hold|keep)\s+(?:the\s+|
                      r"only|a maximum|a minimum|\d|≤|≥|<|>)\b)", re.I)
 
 
+MEASURED = re.compile(r",?\s*\b(?:(?:with\s+)?(?:all\s+)?distances?\s+)?(?:as\s+)?measured\s+(?:from|by|to|along)\s+"
+                      r"(?:its|their|the)(?:\s+[a-z]+['’]s)?\s+(?:outer\s+)?(?:outlines?|edges?|boundary|boundaries|"
+                      r"footprints?|borders?|perimeters?)\b,?", re.I)
+
+
 def _plain(text: str) -> str:
     """Politeness off, distances in words as numbers, "closer than 200 m to X" as "… 200 m of X",
     "a 250 m radius of X" as "250 m of X"."""
@@ -791,6 +801,9 @@ def _plain(text: str) -> str:
     # an aside in brackets ("some green (puisto or similar)", "Lohi (kortteli, by its outline)") says
     # nothing a rule reads unless it holds a number ("(at least 300 m)"): dropped, else read as commas
     t = re.sub(r"\s*\(([^()]*)\)", lambda m: f", {m.group(1)}," if re.search(r"\d", m.group(1)) else "", t)
+    # "Measured from its outline, no charger within 150 m of Stockmann", "no offices in the Lohi block, measured by its
+    # outline": how a distance is measured, which the resolver does from the outline anyway (a point is said to be one)
+    t = MEASURED.sub(" ", t).strip(" ,")
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
     t = re.sub(r"(?<![\w.,])(\d+)\s*\+(?![\d\w])", r"at least \1", t)   # "2+ chargers"
     t = re.sub(r"\b(\d+(?:[.,]\d+)?)-(k?m|kilomet(?:er|re)s?|met(?:er|re)s?)\b", r"\1 \2", t, flags=re.I)   # "a 250-metre radius"

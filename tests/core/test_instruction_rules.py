@@ -1404,6 +1404,7 @@ ROUND_ELEVEN_STRANGER = [
     ("no new links within 300 m of\nKumparepuisto", "road", [("exclude_near", "Kumparepuisto", 300.0, None, None, None,
                                                              "new")]),
     ("no chargers within 200 m\nof Kiasma", "station", [("exclude_near", "Kiasma", 200.0, None, None, None, None)]),
+    ("keep chargers\n300 m apart", "station", [("spacing_min", None, 300.0, None, None, None, None)]),
     # two instructions in one Finnish sentence, joined by ", ja" / "ja" / "sekä" before an instruction's first word
     # ("Uusia teitä enintään kaksi, ja ei uusia teitä 200 metrin säteellä Stockmannista" was applied as at most two
     # within 200 m of Stockmann)
@@ -1461,4 +1462,20 @@ def test_a_finnish_second_part_about_the_rest_is_not_split(text, task, share):
     ("min 2 chargers within 300 m of Kiasma", "station", [("count_min", "Kiasma", 300.0, 2, None, None, None)]),
 ])
 def test_a_per_cent_after_the_budget_and_a_minimum_distance(text, task, expect):
+    assert typed(parse(text, task, 700.0)) == expect
+
+
+@pytest.mark.parametrize("text, task, expect", [
+    # how the distance is measured, said apart from the place ("Measured from its outline, …", "…, measured by its
+    # outline"): the resolver measures from the outline anyway; it was asked ("by" read as near, "its outline" a place)
+    ("Measured from its outline, no charger within 150 m of Stockmann.", "station",
+     [("exclude_near", "Stockmann", 150.0, None, None, None, None)]),
+    ("No offices in the Lohi block, measured by its outline.", "land",
+     [("outside_area", "Lohi block", None, None, None, None, "office")]),
+    ("Distances measured from the park's edge: no new links within 200 m of Kumparepuisto.", "road",
+     [("exclude_near", "Kumparepuisto", 200.0, None, None, None, "new")]),
+    ("At most one office within 300 m of Otsolan Koulu, measured from the building outline.", "land",
+     [("count_max", "Otsolan Koulu", 300.0, 1, None, None, "office")]),
+])
+def test_how_a_distance_is_measured_said_apart(text, task, expect):
     assert typed(parse(text, task, 700.0)) == expect
