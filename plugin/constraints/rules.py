@@ -791,7 +791,9 @@ LEAD_IN = re.compile(r"\b(?:limit|restrict|cap|constrain|hold|keep)\s+(?:the\s+|
 
 MEASURED = re.compile(r",?\s*\b(?:(?:with\s+)?(?:all\s+)?distances?\s+)?(?:as\s+)?measured\s+(?:from|by|to|along)\s+"
                       r"(?:its|their|the)(?:\s+[a-z]+['’]s)?\s+(?:outer\s+)?(?:outlines?|edges?|boundary|boundaries|"
-                      r"footprints?|borders?|perimeters?)\b,?", re.I)
+                      r"footprints?|borders?|perimeters?)\b"
+                      # "…, measured from the edge of the park.": the whole aside, up to where it ends
+                      r"(?:\s+of\s+(?:the|its|their)\s+[a-zåäö]+)?(?=\s*(?:[,.;:!?]|$)),?", re.I)
 
 
 def _plain(text: str) -> str:

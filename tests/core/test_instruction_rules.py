@@ -1476,6 +1476,11 @@ def test_a_per_cent_after_the_budget_and_a_minimum_distance(text, task, expect):
      [("exclude_near", "Kumparepuisto", 200.0, None, None, None, "new")]),
     ("At most one office within 300 m of Otsolan Koulu, measured from the building outline.", "land",
      [("count_max", "Otsolan Koulu", 300.0, 1, None, None, "office")]),
+    ("No chargers within 250 m of Kiasma, measured from the edge of the building.", "station",
+     [("exclude_near", "Kiasma", 250.0, None, None, None, None)]),
+    # "measured from the outline" with more words after it is no aside: left to the rules as before
+    ("No chargers within 250 m measured from the outline of Kiasma", "station",
+     [("exclude_near", "outline of Kiasma", 250.0, None, None, None, None)]),
 ])
 def test_how_a_distance_is_measured_said_apart(text, task, expect):
     assert typed(parse(text, task, 700.0)) == expect
