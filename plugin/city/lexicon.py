@@ -491,7 +491,7 @@ __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "category_land_no
            "distance_re", "distances", "edge_nouns_pattern", "facility_terms", "fraction_pattern", "fraction_value",
            "fuzzy_words", "generic_kind_nouns_pattern", "kind_nouns",
            "id_nouns_pattern", "is_finnish", "misspelt_bounds",
-           "region_plans", "is_number_word", "landmark_nouns_pattern", "load", "metres",
+           "region_plans", "region_leads", "is_number_word", "landmark_nouns_pattern", "load", "metres",
            "money_words", "name_case_endings", "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds",
            "target_aliases", "task_label",
            "task_name", "task_patterns", "task_terms", "task_types", "type_families", "uncategorised_pattern", "unit_metres",
@@ -533,6 +533,12 @@ def region_plans() -> dict[str, str]:
     """Region key → regex (no groups) of its name in the genitive before a task word ("Kotkan", "Helsingin",
     "Kotka's"): "Kotkan tiesuunnitelmassa" is the plan of that region, no place."""
     return dict(load("tasks").get("region_plans", {}))
+
+
+def region_leads() -> dict[str, str]:
+    """Region key → regex (no groups) of its name as said at the start of an instruction ("In Kotka, …",
+    "Kotkassa, …"): the region the instruction is about, no place."""
+    return dict(load("tasks").get("region_leads", {}))
 
 
 # ------------------------------------------------------------------ street types

@@ -17,7 +17,7 @@ from ..errors import InputError
 from ..tasks.base import Instance
 from .compile import by_id, compile_constraints
 from .resolve import Clarify, Resolved, region_of, resolve_target
-from .rules import Ambiguous, NeedsDistance, NoRule, parse, region_of_plan
+from .rules import Ambiguous, NeedsDistance, NoRule, lines_as_clauses, parse, region_of_plan
 from .schema import TYPE_COLUMNS, schema_errors
 
 SELECTION = re.compile(r"^(?:the\s+)?(?:current\s+|given\s+)?(?:selection|selected(?:\s+(?:features?|area|parcels?|blocks?))?|"
@@ -81,7 +81,7 @@ def check_instruction(text: object) -> str:
     if len(raw) > MAX_INSTRUCTION_CHARS:
         raise InputError(f"the instruction is {len(raw)} characters long; at most {MAX_INSTRUCTION_CHARS} "
                          "(one instruction at a time)")
-    t = " ".join(raw.split())
+    t = " ".join(lines_as_clauses(raw).split())   # items on lines of their own stay items ("; ")
     if _NEGATIVE.search(t):
         raise InputError("a distance, count or share cannot be negative; give it without the minus sign")
     if _EXPONENT.search(t):

@@ -140,6 +140,9 @@ REST = (r"\b(?:the rest|the remainder|what(?:'s| is) left(?: over)?|whatever is 
         r"the leftovers?|loput|lopun|loppuosa\w*|jäljellä oleva\w*|jäljelle jäävä\w*)\b")   # "käytä 70 % ja säästä loput"
 
 
+PER_CENT_AFTER = re.compile(r"\s*(?:%|per\s*cent|percent|prosent)", re.I)
+
+
 def share_of(text: str, budget_keur: float | None) -> float | None:
     """The budget share an instruction allows (0..1), None when it names none."""
     low = text.lower()
@@ -147,7 +150,9 @@ def share_of(text: str, budget_keur: float | None) -> float | None:
     unspent = bool(re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", low)) and \
         not re.search(REST + r".*\b(?:" + lexicon.unspent_pattern() + r")\b|"   # "… and save the rest", "säästä loput"
                       r"\b(?:" + lexicon.unspent_pattern() + r")(?:\s+\S+){0,2}?\s+" + REST, low)
-    money = money_amounts(text)
+    # "budget: 75 %": the number before a per cent sign is the share, no amount (the budget cue before it made it
+    # 75 k€ of the budget, applied as 11 %)
+    money = [m for m in money_amounts(text) if not PER_CENT_AFTER.match(text, m.end)]
     # a fraction or per cent inside an amount of money ("half a million of the €800 000") is no share
     bare = "".join(" " if any(m.start <= k < m.end for m in money) else ch for k, ch in enumerate(low))
     per_cent = lexicon.percentages(bare)   # "30 %", "thirty per cent"
@@ -357,7 +362,8 @@ NEG = re.compile(r"\b(no|not|never|nothing|none|nowhere|prohibit\w*|forbid\w*|ba
                  # "chargers should stay 200 metres from Ateneum": kept that far off (was read as at least one within)
                  r"(?:stay\w*|remain\w*|be kept|kept|sit\w*|lie|lying) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) (?:away )?(?:from|off)|"
                  # "keep roadworks at least 250 m off X": "off" as "from" (was read as at least one within)
-                 r"(?:at least|no less than|no closer than|a minimum of) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) "
+                 # "Stations: min. 250 m from Ateneum", "minimum 250 m from X": that far off (was at least one within)
+                 r"(?:at least|no less than|no closer than|a minimum of|min(?:imum|\.)?) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) "
                  r"(?:away )?(?:from|off)|"
                  r"shall not|must not|cannot|don'?t|\w+n[’']t|do not|without)\b", re.I)
 OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
@@ -398,9 +404,19 @@ ORDER = re.compile(r"^\s*(?:the\s+)?(?P<a>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:(?:sho
 
 #: words that start a new instruction after "and" ("no charger near X and at least 2 near Y")
 CLAUSE_START = (r"(?:at least|at most|no|not|never|keep|leave|spend|only|every|all|each|max\w*|min\w*|up to|exactly|"
+                r"build|construct|"
                 r"prioriti[sz]e|emphasi[sz]e|focus|favou?r|avoid|nothing|none|don'?t|do not|use|put|place|make sure|"
                 r"ensure|give|hold|reserve|set aside|the plan|it (?:must|should|shall|may)|we (?:want|need)|there (?:must|"
                 r"should|shall))\b")
+
+
+#: Finnish words that start an instruction after "ja" ("… ja enintään kaksi latausasemaa …")
+FI_CLAUSE_START = (r"(?:ei|älä|enintään|vähintään|korkeintaan|ainakin|pidä|jätä|sijoita|rakenna|"
+                   r"kaikki|jokainen|vain)\b")
+
+
+#: a second Finnish part that leans on the first ("käytä 70 % ja pidä loput varalla": the rest of it): no split
+FI_BACK = r"[^.;]*\b(?:loput|lopu\w*|loppu\w*|siitä|tästä|niistä|niiden|sen)\b"
 
 
 #: where one instruction of several ends: a sentence end ("Link 12 out. No new links in X."), ";",
@@ -411,7 +427,9 @@ CLAUSE_START = (r"(?:at least|at most|no|not|never|keep|leave|spend|only|every|a
 CLAUSES = re.compile(r"\s*(?:;|(?<=[.!?])\s+|,\s*(?=(?:and\s+)?(?:link|site|parcel|block)\b)|\band also\b|"
                      r",\s*(?=(?:at (?:least|most)|no more than|not more than|max(?:imum)?|min(?:imum)?|up to)"
                      r"(?:\s+[\w-]+){1,3}\s+(?:overall|in total|altogether|in all|total)\b)|"
-                     r"\balso\b|,\s*and\s+|,?\s+and\s+(?=" + CLAUSE_START + r"))\s*", re.I)
+                     r"\balso\b|,\s*and\s+|,?\s+and\s+(?=" + CLAUSE_START + r")|"
+                     # Finnish "…, ja ei uusia teitä …", "… ja enintään kaksi …" (two instructions; was read as one)
+                     r"(?:,\s*(?:ja|sekä)\s+|\s+(?:ja|sekä)\s+(?=" + FI_CLAUSE_START + r"))(?!" + FI_BACK + r"))\s*", re.I)
 
 
 #: "no <things> …, at least 2" / "…, two at most" in one clause, the bound bare at its end: none and a bound, which no
@@ -501,8 +519,44 @@ def _but_parts(part: str, task: str, budget_keur: float | None) -> list[str]:
     return sides
 
 
+#: a list item's marker at a line's start ("- ", "• ", "* ", "1) ", "2. ", "a) ") or inline ("… of Kiasma • at most 3")
+BULLET = re.compile(r"(?m)^\s*(?:[-*•·▪–—]|\d{1,2}[.)]|[a-h]\))\s+")
+INLINE_BULLET = re.compile(r"\s+[•·▪]\s+")
+#: "1) … 2) …" on one line: the numbers of a list (only when the text starts with one)
+INLINE_NUMBERED = re.compile(r"(?<=\S)\s+\d{1,2}\)\s+")
+#: words that carry a sentence over a line break ("no chargers within 200 m of\nKiasma"): a wrapped line, no new item
+JOINING = r"(?:of|from|to|and|or|but|the|a|an|within|than|at|in|near|by|with|for|least|most|no|not|on|off|around)"
+#: and at the next line's start (never "at least" / "at most", "no", "not": they start an instruction)
+JOINING_NEXT = r"(?:of|from|to|than|within|near|by|with|for|in|on|off|around|m|km|metres|meters)"
+
+
+def lines_as_clauses(text: str) -> str:
+    """Items on lines of their own, or after bullets, as clauses ("; "): a line break was read as a space, so "- no
+    chargers within 200 m of Kiasma / - at most 3 chargers in total" was applied as at most 3 within 200 m of Kiasma.
+    A line broken inside a sentence (a joining word at the break: "… 200 m of / Kiasma") stays one sentence."""
+    numbered = re.match(r"\s*1[.)]\s", text) is not None
+    listed = BULLET.search(text) is not None   # a list: every line is an item
+    text = BULLET.sub("", text.strip())
+    text = INLINE_BULLET.sub("; ", text)
+    if numbered:
+        text = INLINE_NUMBERED.sub("; ", text)
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    out = lines[:1]
+    for ln in lines[1:]:
+        wrapped = not listed and (re.search(r"\b" + JOINING + r"$", out[-1], re.I) or
+                                  re.match(JOINING_NEXT + r"\b", ln, re.I) or
+                                  # a new item starts like one: a capital, an instruction's first words, after a stop
+                                  not (ln[:1].isupper() or re.match(CLAUSE_START, ln, re.I) or
+                                       re.search(r"[.;:!?]$", out[-1])))
+        if not (wrapped or out[-1].endswith((";", ",", ".", "!", "?"))):
+            out[-1] += ";"
+        out.append(ln)
+    return " ".join(out)
+
+
 def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:
     """Constraints (neutral form) of one instruction; NoRule / Ambiguous when it cannot."""
+    text = lines_as_clauses(text)   # "- no chargers within 200 m of Kiasma\n- at most 3 in total": two instructions
     # one space between words: several patterns start with \s*, and a long run of spaces made
     # re.split backtrack quadratically (8,000 spaces: over 40 s)
     text = " ".join(text.split())
@@ -636,7 +690,9 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
         for word in dict.fromkeys(m.group(0) for m in found):
             if not (of_types(name)
                     or category_of(word) in cats or term_of(word, task) in terms
-                    or any(word.split()[0] in n for n in names)):
+                    or any(word.split()[0] in n for n in names)
+                    # the name's own noun in a case form ("… säteellä Otsolan koulusta": "koulusta" is "Otsolan koulu")
+                    or any(len(n) >= 4 and word.split()[0].startswith(n) for n in names)):
                 left.append(word)
     # a road kind's own word that no pattern of the kind read ("keep new stuff away from X" read for every
     # link): the kind said is never dropped
@@ -733,6 +789,13 @@ LEAD_IN = re.compile(r"\b(?:limit|restrict|cap|constrain|hold|keep)\s+(?:the\s+|
                      r"only|a maximum|a minimum|\d|≤|≥|<|>)\b)", re.I)
 
 
+MEASURED = re.compile(r",?\s*\b(?:(?:with\s+)?(?:all\s+)?distances?\s+)?(?:as\s+)?measured\s+(?:from|by|to|along)\s+"
+                      r"(?:its|their|the)(?:\s+[a-z]+['’]s)?\s+(?:outer\s+)?(?:outlines?|edges?|boundary|boundaries|"
+                      r"footprints?|borders?|perimeters?)\b"
+                      # "…, measured from the edge of the park.": the whole aside, up to where it ends
+                      r"(?:\s+of\s+(?:the|its|their)\s+[a-zåäö]+)?(?=\s*(?:[,.;:!?]|$)),?", re.I)
+
+
 def _plain(text: str) -> str:
     """Politeness off, distances in words as numbers, "closer than 200 m to X" as "… 200 m of X",
     "a 250 m radius of X" as "250 m of X"."""
@@ -740,6 +803,9 @@ def _plain(text: str) -> str:
     # an aside in brackets ("some green (puisto or similar)", "Lohi (kortteli, by its outline)") says
     # nothing a rule reads unless it holds a number ("(at least 300 m)"): dropped, else read as commas
     t = re.sub(r"\s*\(([^()]*)\)", lambda m: f", {m.group(1)}," if re.search(r"\d", m.group(1)) else "", t)
+    # "Measured from its outline, no charger within 150 m of Stockmann", "no offices in the Lohi block, measured by its
+    # outline": how a distance is measured, which the resolver does from the outline anyway (a point is said to be one)
+    t = MEASURED.sub(" ", t).strip(" ,")
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
     t = re.sub(r"(?<![\w.,])(\d+)\s*\+(?![\d\w])", r"at least \1", t)   # "2+ chargers"
     t = re.sub(r"\b(\d+(?:[.,]\d+)?)-(k?m|kilomet(?:er|re)s?|met(?:er|re)s?)\b", r"\1 \2", t, flags=re.I)   # "a 250-metre radius"
@@ -785,12 +851,19 @@ def _plain(text: str) -> str:
 #: "200 metrin säteellä Kiasmasta" (within 200 m of Kiasma), "Kluuvissa" (in Kluuvi). The stem
 #: keeps a linking vowel ("Stockmannista" → "Stockmanni"), which the resolver reads as a misspelling.
 #: A name in the genitive with a noun after it takes the ending on the noun: "Helilän koulusta" → "Helilän koulu".
-FI_FROM = r"([A-ZÅÄÖ][\w-]*n(?:\s+[a-zåäö][\w-]*n)*\s+[a-zåäö][\w-]+?|[A-ZÅÄÖ][\w-]+?)(?:sta|stä|lta|ltä)\b"
+#: An abbreviation takes its ending after a colon ("EY:n rakennuksesta", "UPM:stä", "HKL:ssä"): the name without it.
+#: A name of capitalised words takes the ending on its last ("K-Market Erottajasta" → "K-Market Erottaja").
+FI_FROM = (r"([A-ZÅÄÖ][\w-]*(?::n|n)(?:\s+[a-zåäö][\w-]*n)*\s+[a-zåäö][\w-]+?|(?:[A-ZÅÄÖ][\w-]*\s+){0,2}[A-ZÅÄÖ][\w-]+?)"
+           r":?(?:sta|stä|lta|ltä)\b")
 #: "Ristinkallion sisällä / sisälle / alueella / alueelle": inside the place (its genitive, the -n dropped)
-FI_INSIDE = re.compile(r"\b([A-ZÅÄÖ][\w-]+?)n\s+(?:sisä(?:llä|lle|puolella|puolelle)|alueel(?:la|le))\b")
-FI_IN = re.compile(r"\b([A-ZÅÄÖ][\w-]+?)(?:ssa|ssä)\b")
+FI_INSIDE = re.compile(r"\b([A-ZÅÄÖ][\w-]+?):?n\s+(?:sisä(?:llä|lle|puolella|puolelle)|alueel(?:la|le))\b")
+FI_IN = re.compile(r"\b([A-ZÅÄÖ][\w-]+?):?(?:ssa|ssä)\b")
 #: "within" after a distance in Finnish, in the cases a planner writes it ("säteellä", "säteelle", "päähän")
 FI_WITHIN = r"(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|sisällä|sisälle|päässä|päähän)"
+#: a lower bound on a distance from a place, Finnish ("vähintään / ainakin / yli 250 metrin päässä Kiasmasta"): kept
+#: that far away; "at" a distance, not "within" one (a radius, "säteellä", is no distance kept)
+FI_AWAY = r"(?:vähintään|ainakin|yli|reilusti yli|at least|more than)"   # "vähintään" is "at least" by then
+FI_AT = r"(?:päässä|päähän|etäisyydel(?:lä|le))"
 
 
 #: a Finnish task word (resources/lexicon/tasks.json) in a case of "in / into / for" the plan ("Tiesuunnitelmaan",
@@ -807,14 +880,28 @@ REGION_PLAN = re.compile(r"(?:\b(?i:in|for|of)\s+(?:the\s+)?)?(?<![\w'’-])(?:"
                          r"[:,]?")
 
 
+#: a region named first and set off by a comma, colon or dash ("In Kotka, place no business parcel within 250 m of
+#: Otsolan Koulu", "For Helsinki: …", "Kotkassa, …"): the region the instruction is about, never its place (it was
+#: read as the place to keep away from); resources/lexicon/tasks.json ``region_leads``
+REGION_LEAD = re.compile(r"^\s*(?:(?i:in|for|within|across|throughout)\s+(?:(?i:the)\s+)?(?:(?i:city|town|region)\s+"
+                         r"(?i:of)\s+)?)?(?P<region>" + "|".join(f"(?:{rx})" for rx in lexicon.region_leads().values()) +
+                         r")(?:\s+(?i:city|town|region|area))?\s*(?:[,:]|\s[—–-])\s*")
+
+
 def _drop_region_plan(t: str) -> str:
-    """"Kotkan tiesuunnitelmassa enintään …" → "enintään …" (``REGION_PLAN``)."""
+    """"Kotkan tiesuunnitelmassa enintään …" → "enintään …" (``REGION_PLAN``), "In Kotka, no …" → "no …"
+    (``REGION_LEAD``)."""
+    t = REGION_LEAD.sub("", t, count=1)
     return " ".join(REGION_PLAN.sub(lambda m: m.group(0) if m.group("fi") and not FI_PLAN.fullmatch(m.group("fi"))
                                     else " ", t).split())
 
 
 def region_of_plan(t: str) -> str | None:
-    """The region whose plan the text names ("Kotkan tiesuunnitelmassa" → kotka), None when none."""
+    """The region whose plan the text names ("Kotkan tiesuunnitelmassa" → kotka, "In Kotka, …" → kotka), None
+    when none."""
+    lead = REGION_LEAD.match(t)
+    if lead is not None:   # "In Kotka, …"
+        return next(k for k, rx in lexicon.region_leads().items() if re.fullmatch(rx, lead.group("region")))
     m = next((m for m in REGION_PLAN.finditer(t) if not m.group("fi") or FI_PLAN.fullmatch(m.group("fi"))), None)
     if m is None:
         return None
@@ -837,10 +924,17 @@ def _finnish_places(t: str) -> str:
     """Finnish place cases in the English form the rules read: "ei … 200 metrin säteellä Kiasmasta"
     → "no … within 200 m of Kiasma", "Kluuvissa" → "inside Kluuvi"."""
     unit = lambda u: "km" if u.startswith("k") else "m"   # noqa: E731
+    name = lambda n: re.sub(r":n\b", "", n)   # noqa: E731  "EY:n rakennus" → "EY rakennus" (the resolver's kind noun)
+    # "pidä latausasemat vähintään 250 metrin päässä Kiasmasta": at least that far away (a lower bound on the
+    # distance; it was read as "at least within 250 m", a count of one near the place — the meaning reversed)
+    t = re.sub(r"\b" + FI_AWAY + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_AT + r"\s+"
+               + FI_FROM, lambda m: f"at least {m.group(1)} {unit(m.group(2))} away from {name(m.group(3))}", t)
+    t = re.sub(FI_FROM + r"\s+" + FI_AWAY + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_AT,
+               lambda m: f"at least {m.group(2)} {unit(m.group(3))} away from {name(m.group(1))},", t)
     t = re.sub(r"\b(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"\s+"
-               + FI_FROM, lambda m: f"within {m.group(1)} {unit(m.group(2))} of {m.group(3)}", t)
+               + FI_FROM, lambda m: f"within {m.group(1)} {unit(m.group(2))} of {name(m.group(3))}", t)
     t = re.sub(FI_FROM + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"",
-               lambda m: f"within {m.group(2)} {unit(m.group(3))} of {m.group(1)},", t)
+               lambda m: f"within {m.group(2)} {unit(m.group(3))} of {name(m.group(1))},", t)
     t = FI_IN.sub(lambda m: f"inside {m.group(1)}", t)
     t = FI_INSIDE.sub(lambda m: f"inside {m.group(1)}", t)
     t = re.sub(r"\bvain\b", "only", t)   # "uusia teitä vain Ristinkallion sisälle": new links only inside it
@@ -1084,9 +1178,11 @@ def _emphasis(x: _Said) -> list[dict[str, Any]] | None:
 def _spacing(x: _Said) -> list[dict[str, Any]] | None:
     if x.dist and re.search(r"\b(apart|spacing|spaced|separat\w*|closer together|"
                             r"between (?:the |any |every |each )?(?:two |pair of )?(?:selected )?" + UNIT_NOUNS +
+                            # "…, and keep at least 400 m between them": the candidates the sentence is about
+                            r"|between (?:them|those|these)(?! and)" +
                             r"|(?:from|of|to) each other|(?:from|of|to) one another|distance between|"
                             # "Latausasemien väli vähintään 300 metriä", "… toisistaan"
-                            r"v[äa]li(?:n|nen|mat\w*)?|toisistaan)\b", x.low):
+                            r"v[äa]li(?:n|nen|mat\w*|llä)?|toisistaan)\b", x.low):
         return [_base("spacing_min", distance_m=x.dist)]
     return None
 
@@ -1123,6 +1219,19 @@ def _coverage_category(words: str | None) -> str | None:
     return cat
 
 
+EVERY_HOME = re.compile(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|dwelling)")
+
+
+def _homes_only_in_place(x: _Said) -> bool:
+    """Whether the only homes word of a sentence about every site is part of the place it names ("… away from the
+    Metso block", "the Lohi kortteli"): a capitalised name, no home ("from homes", "from every block" stay homes)."""
+    phrase = x.phrase
+    if not phrase or not re.search(r"[A-ZÅÄÖ]", phrase):
+        return False
+    rest = re.sub(re.escape(phrase), " ", x.t, flags=re.I).lower()
+    return not EVERY_HOME.search(rest) and not HOMES_SAY.match(rest)
+
+
 def _coverage(x: _Said) -> list[dict[str, Any]] | None:
     """Every residential block within D of a kind of place, said either way round: "every block
     within 500 m of a school", "no home more than 600 m from a charger"."""
@@ -1133,8 +1242,11 @@ def _coverage(x: _Said) -> list[dict[str, Any]] | None:
         if cat is not None:
             return [_base("coverage", target={"name": None, "category": cat, "id": None}, distance_m=x.dist,
                           scope="residential blocks")]
-    if not (x.dist and (re.search(r"\b(every|each|all)\b.*\b(residential|block|home|resident|household|neighbo\w*|"
-                                  r"dwelling)", low) or HOMES_SAY.match(low))):
+    if not (x.dist and (EVERY_HOME.search(low) or HOMES_SAY.match(low))):
+        return None
+    if _homes_only_in_place(x):
+        # "keep every new charging site at least 250 m away from the Metso block": the block is the named place
+        # the sites keep away from, no home of a coverage (was asked as "a distance from every home")
         return None
     if SITES_FIRST.search(low):   # "keep all stations at least 200 m from homes": not a coverage, and no place named
         raise Ambiguous("a distance from every home is read as coverage only ('every residential block within 500 m "

@@ -344,3 +344,42 @@ def test_an_emphasis_and_a_count_of_a_land_type_are_both_said(region, text):
     it = interpret(text, _instance(region, "land"))
     assert it.clarification is None
     assert [summary(c) for c in it.constraints] == ["emphasise ecology (weight 0.5)", "at least 1 school"]
+
+
+@pytest.mark.parametrize("region, task, text, kind, name", [
+    # an abbreviation's Finnish case after a colon and a kind noun ("EY:n rakennuksesta", "KPMG:n talosta"): the data
+    # name the abbreviation is (issue 29, eleventh half: "within 600 m of what?")
+    ("helsinki", "station", "Sijoita vähintään kolme latausasemaa 600 metrin säteelle UPM:n rakennuksesta.", "count_min",
+     "UPM"),
+    ("helsinki", "land", "Ei toimistoja 250 metrin säteellä KPMG:n talosta.", "exclude_near", "KPMG"),
+    ("helsinki", "road", "Vähintään yksi uusi tie 500 metrin säteellä EY:stä.", "count_min", "EY"),
+    # a region said first, then a name with a capitalised facility noun: the name, matched whatever its case
+    ("kotka", "land", "In Kotka, place no business parcel within 250 metres of Helilän Koulu.", "exclude_near",
+     "Helilän koulu"),
+    ("kotka", "station", "Kotkassa, enintään kaksi latausasemaa 300 metrin säteellä Otsolan koulusta.", "count_max",
+     "Otsolan Koulu"),
+    # every site kept from a named block: that block's outline
+    ("helsinki", "station", "Keep every new charging site at least 250 m away from the Lohi block.", "exclude_near",
+     "Lohi"),
+])
+def test_eleventh_half_names(region, task, text, kind, name):
+    c = _read_as_one(region, task, text)
+    assert (c["kind"], c["target"]["name"]) == (kind, name)
+
+
+def test_a_region_said_first_of_another_instance_is_asked():
+    it = interpret("In Kotka, no chargers within 200 m of Kiasma.", small("station"))
+    assert not it.constraints and "about the kotka plan" in it.clarification
+
+
+@pytest.mark.parametrize("region, task, text, kinds", [
+    # a list on lines of its own reaches the reader as a list: check_instruction made every line break a space, so
+    # "- no chargers … of Kiasma / - at most 3 …" was applied as at most 3 within 200 m of Kiasma
+    ("helsinki", "station", "- no chargers within 200 m of Kiasma\n- at most 3 chargers in total",
+     ["exclude_near", "count_max"]),
+    ("kotka", "station", "Kumparepuisto: none within 250 m\nKeep 300 m between chargers", ["exclude_near", "spacing_min"]),
+])
+def test_lines_are_items_through_interpret(region, task, text, kinds):
+    it = interpret(text, _instance(region, task))
+    assert it.clarification is None, it.clarification
+    assert [c["kind"] for c in it.constraints] == kinds and it.constraints[0].get("count") is None
