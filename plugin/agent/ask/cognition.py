@@ -387,6 +387,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     # inside …" is restaurants, not "BW Restaurants" (a whole name or an alias written out stays a name)
     places = [p for p in places if not any(t.start <= p.start and p.end <= t.end for t in all_terms)
               or (p.found and (p.match is None or p.match.how in ("exact", "alias")))]
+    places = [p for p in places if not _lowercase_part_of_term(p, all_terms)]
     terms = [t for t in all_terms if not any(p.start <= t.start < p.end and p.kind != "region" for p in places)]
     # "Oodi (the library)": a word in brackets after a name describes it, it asks for nothing
     terms = [t for t in terms if not any(p.found and BRACKET_OPEN.fullmatch(request[p.end:t.start])
@@ -437,6 +438,14 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     intent = goals[0].intent if goals else "unknown"
     return Task(task_request, intent, region, goals, ent, hard, [], list(dict.fromkeys(missing)), src,
                 list(dict.fromkeys(notes)), absent, test, trace)
+
+
+def _lowercase_part_of_term(p: Place, terms: list[CategoryTerm]) -> bool:
+    """"any charging point inside …": a lowercase word inside a longer facility word is that word, even
+    where a feature's name is that word capitalised (the shop "Point"); a name written as the data has
+    it ("Q-Park") stays a name."""
+    return p.written.islower() and not p.name.islower() and any(
+        t.start <= p.start and p.end <= t.end and (t.start, t.end) != (p.start, p.end) for t in terms)
 
 
 def _branch_notes(trace: list[str]) -> list[str]:

@@ -930,10 +930,11 @@ def within_there(c: Clause) -> list[Goal] | None:
 def find_kind(c: Clause) -> list[Goal] | None:
     if c.term is None or not (c.cue("count") or c.cue("exists") or c.cue("list") or c.conditional or not c.cp):
         return None
-    area = next((p for p in c.cp if W["area_before"].search(c.request[max(c.s, p.start - 10):p.start])), None)
+    area = next((p for p in c.cp if W["area_before"].search(c.request[max(c.s, p.start - 16):p.start])), None)
     if area is None and len(c.cp) == 1 and (c.cp[0].kind in AREA_KINDS or c.cp[0].area_name) \
             and not W["origin_before"].search(c.request[max(c.s, c.cp[0].start - 10):c.cp[0].start]):
         area = c.cp[0]   # "Kluuvi car parks list": the one district named is where, never dropped
+    area = area or _sole_area(c)
     point = area if area is not None and area.kind == "poi" and not area.area_name else None   # "at Stockmann": a point
     if point is None and area is None and len(c.cp) == 1 and not c.cd and c.cp[0].found:
         point = c.cp[0]
@@ -952,7 +953,17 @@ def find_kind(c: Clause) -> list[Goal] | None:
         slots["area"] = slots["area_name"] = in_force
     elif c.area_places:
         slots["area"] = None
+    unplaced = [p.name for p in c.cp if p.found] if area is None and point is None else []
+    if unplaced:   # a place said but neither area nor centre: ask, never count over the whole region
+        slots["unplaced"] = unplaced
     return [c.goal(intent, **slots)]
+
+
+def _sole_area(c: Clause) -> Place | None:
+    """"any charging point inside the Keltanokka block": among several places named, the one area (a
+    district, block, street or a feature so named) is where to look, so the area is never dropped."""
+    areas = [p for p in c.cp if p.found and (p.kind in AREA_KINDS or p.area_name)]
+    return areas[0] if len(areas) == 1 else None
 
 
 def _count_each(before: list[Goal]) -> None:

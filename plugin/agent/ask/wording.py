@@ -321,7 +321,7 @@ _ANY_CASE = {
     "to_before": r"\bto\s+(?:the\s+)?$",
     "target_colon": r"\s*(?:from\s+|to\s+)?[^:,;?]+:\s*\S",   # "X: A or B, which is closer?": X first
     "center_before": r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
-    "area_before": r"\b(?:in|on|along|inside|around|at)\s+(?:the\s+)?$",
+    "area_before": r"\b(?:in|on|along|inside|within|around|at)\s+(?:the\s+)?$",
     # a step after a step: "…, then …", "→ …", "after that …" (what "it" then means is the step's result)
     "sequence": r"\b(?:then|after that|afterwards|next|subsequently|thereafter|sitten|sen jälkeen|tämän jälkeen)\b"
                 r"|→|->|;",
