@@ -746,12 +746,26 @@ def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms
             g.branch = branch
             goals.append(g)
     _kind_of_condition(goals)
+    _place_of_condition(goals)
     cond = request[m.start("cond"):m.end("cond")]
     first = next((g for g in goals if g.branch == "if"), None)
     test = condition_test(cond, first is not None and first.intent in ("within", "count", "exists", "find"))
     if m.group("kw").casefold() == "unless":   # "unless there are chargers": if there are none
         test["op"] = NEGATED[test["op"]]
     return goals, test
+
+
+def _place_of_condition(goals: list[Goal]) -> None:
+    """"is there a fuel station near X, say within 1 km? if yes …, if not how many car parks are within
+    1 km": a branch's search around a place that names none searches around the place the condition is
+    about (X), as the reader would otherwise ask for a start place the request has already given."""
+    cond = next((g for g in goals if g.branch == "if" and g.intent in ("within", "nearest")
+                 and g.slots.get("place") and not str(g.slots["place"]).startswith("$goal")), None)
+    if cond is None:
+        return
+    for g in goals:
+        if g.branch in ("then", "else") and g.intent == "within" and g.slots.get("place") is None:
+            g.slots["place"] = cond.slots["place"]
 
 
 #: the intents of a branch that search for a kind, and so take the kind the condition counted
@@ -796,8 +810,19 @@ def _clause_goals(request: str, s: int, e: int, places: list[Place], terms: list
             out += got
         else:
             trace.extend(fired)
+            _mark_joined_total(out)
             return out
     return read_clause(Clause(request, s, e, places, terms, money, dists, before, conditional), trace)
+
+
+def _mark_joined_total(goals: list[Goal]) -> None:
+    """"How many shops and cafés are on Rikhardinkatu?": kinds of one category counted in one clause, in
+    one place, also get their total (``synthesis.joined_total_line``), each kind's count still said."""
+    kinds = ("find", "count", "exists", "within")
+    if len(goals) >= 2 and all(g.intent in kinds for g in goals) \
+            and len({(g.slots.get("category"), g.slots.get("area"), g.slots.get("place"), g.slots.get("radius_m"))
+                     for g in goals}) == 1 and goals[0].slots.get("category"):
+        goals[-1].slots["joined_total"] = len(goals)
 
 
 def _missing(goals: list[Goal], region: str | None, ent: dict[str, Any]) -> list[str]:

@@ -313,6 +313,23 @@ def compare_further(c: Clause) -> list[Goal] | None:
     return _compare_goal(c, after[0])
 
 
+#: what a clause after a comparison may say of it without asking anything new: "by road", "which one,
+#: and how far?", "kumpi ja kuinka kaukana?", "and by how much?"
+_COMPARE_MORE = re.compile(r"^[\s,;:.?!–—-]*(?:(?:and|so|ja|eli|by road|by car|ajaen|tietä pitkin|which(?: one)?|"
+                           r"how far|how much|by how much|how many (?:metres|meters)|kumpi|kuinka (?:kaukana|pitkä)|"
+                           r"paljonko|(?:the )?distances?|both|each|please|pls)\b[\s,;:.?!–—-]*)+$", re.I)
+
+
+def compare_follows(c: Clause) -> list[Goal] | None:
+    """"is Stadium or Zara closer to Ooster? by road", "… nearer to Taaleri by road — which one, and how
+    far?": a part after a comparison that only asks how it is measured, which one or how far is answered
+    by that comparison (each option's road distance is stated), not a route without ends."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "compare" or not c.bare() or c.cd or c.refs or not _COMPARE_MORE.match(c.text):
+        return None
+    return []
+
+
 def compare_of_list(c: Clause) -> list[Goal] | None:
     """"Of UniSport, Kluuvi, Helsinki Contemporary and Luckan, which one is nearest to Hallintorakennus?":
     a list of places, then which of them is nearest to the place after "to" (the list is split on the
@@ -928,7 +945,8 @@ def within_there(c: Clause) -> list[Goal] | None:
 
 
 def find_kind(c: Clause) -> list[Goal] | None:
-    if c.term is None or not (c.cue("count") or c.cue("exists") or c.cue("list") or c.conditional or not c.cp):
+    if c.term is None or not (c.cue("count") or c.cue("exists") or c.cue("list") or c.conditional or not c.cp
+                              or c.cue("fi_exists")):   # "Onko Kiasman lähellä apteekkia?", "Löytyykö Kluuvista …"
         return None
     area = next((p for p in c.cp if W["area_before"].search(c.request[max(c.s, p.start - 16):p.start])), None)
     if area is None and len(c.cp) == 1 and (c.cp[0].kind in AREA_KINDS or c.cp[0].area_name) \
@@ -1150,6 +1168,7 @@ RULES: tuple[Rule, ...] = (
     Rule("compare.places", compare_places, "Which is closer to Kiasma: Oodi, Ateneum or Stockmann?"),
     Rule("compare.of-list", compare_of_list,
          "Of Stockmann, Forum and UniSport, Kluuvi, which one is nearest to Kiasma by road?"),
+    Rule("compare.follows", compare_follows, "Is Oodi or Ateneum nearer to Kiasma? which one, and how far?"),
     Rule("plan.money-follows", plan_money_follows, "Plan road upgrades for Kotka; we can spend 250 000 euros", "kotka"),
     Rule("plan.evaluate-follows", plan_evaluate_follows, "Plan chargers in Kotka with 300k, then evaluate the plan",
          "kotka"),

@@ -78,6 +78,8 @@ CUES = {
     "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*"
              r"|(?<![\w#])#(?=\s*[^\W\d])",   # "# koulut": the number of schools
     "exists": r"\bany\b|are there|is there|got any|do (?:we|you) have|\byet\b|\bexist\w*",
+    # Finnish "is there": "Onko Kiasman lähellä apteekkia?", "Löytyykö Kluuvista pankkia?" (a search of a kind)
+    "fi_exists": r"\bonko(?:s|han)?\b|\blöytyykö\b|\byhtään\b",
     "list": (r"\blist\b|\bshow\b|pull up|where are|where can|where do|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b"
              r"|\bgive me\b|\bget me\b"),
 }
@@ -106,7 +108,8 @@ eval road roads land charging chargers station stations budget with within near 
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
 thursday friday saturday sunday january february march april may june july august september october november
 december memo council unless provided assuming suppose supposing whether i've i'll we'll you've you're
-they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten had should""".split()) \
+they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten had should
+löytyykö onko onkos onkohan""".split()) \
     | set(FI_VERBS.split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 #: Finnish facility nouns, the last word of a facility's name ("Sunilan tehdas", "Mussalon satama")
