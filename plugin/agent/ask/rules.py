@@ -57,10 +57,10 @@ def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
                 or prev.intent == "locate" \
                 or (prev.intent in ("within", "find", "count", "exists") and prev.slots.get("place")
                     and re.search(CUES["count"], prev.clause, re.I)) \
-                or _counted_around(prev):
+                or _counted_around(prev) or _looked_in_area(prev):
             # a number of places counted around X is no place to go from: 'it' is X ("a gym near X … to it": the gym);
             # "Where's X, and the nearest school to it?": X itself
-            value = prev.slots.get("place") or prev.slots.get("origin") or f"$goal:{last}"
+            value = prev.slots.get("place") or prev.slots.get("origin") or prev.slots.get("area") or f"$goal:{last}"
         else:
             value = f"$goal:{last}"
         noun = word.split(" ", 1)[1] if word.startswith(("that ", "this ")) else ""
@@ -82,6 +82,12 @@ def _counted_around(prev: Goal) -> bool:
     how far is it" (a singular kind) still means the bank found."""
     word = str(prev.slots.get("word") or "")
     return prev.intent == "within" and bool(prev.slots.get("place")) and bool(_PLURAL_WORD.search(word))
+
+
+def _looked_in_area(prev: Goal) -> bool:
+    """"is there a pharmacy inside the Seepra block? if not, the nearest one to it": after a search of a
+    kind in an area, 'it' is the area (what was looked in), not one of the places it may have found."""
+    return prev.intent in ("find", "count", "exists") and bool(prev.slots.get("area")) and not prev.slots.get("place")
 
 
 def origin_of(request: str, s: int, cp: list[Place], refs: dict[str, str]) -> str | None:
