@@ -92,6 +92,12 @@ def test_a_comparison_of_two_places_to_a_third(registry, region, request_text, e
                "measure": "road_m"},
       "else": {"kind": "count_within", "of": "Stadium", "category": "business", "osm_tag": "amenity=bank",
                "radius_m": 150}}),
+    ("kotka", "onko Otsonkallion lähellä parkkipaikkaa 600 metrin säteellä? jos on, lähin tietä pitkin; jos ei, "
+              "montako koulua on 600 m säteellä",
+     {"kind": "conditional",
+      "if": {"kind": "count_within", "of": "Otsonkallio", "category": "parking", "radius_m": 600},
+      "then": {"kind": "nearest", "from": "Otsonkallio", "category": "parking", "measure": "road_m"},
+      "else": {"kind": "count_within", "of": "Otsonkallio", "category": "school", "radius_m": 600}}),
 ])
 def test_lists_and_counts_within_a_distance_of_a_place(registry, region, request_text, expect):
     ok, reply = _judged(registry, region, request_text, expect)

@@ -165,9 +165,11 @@ TERSE_SIGN_FIRST = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:<=|>=|<|>|≤|≥|⩽|�
 _SIGN_WORDS = {"<=": "at most", ">=": "at least", "<": "less than", ">": "more than", "≤": "at most",
                "≥": "at least", "⩽": "at most", "⩾": "at least"}
 #: "pharmacy within 200 m of Forum? yes → name it, no → the nearest one"
-YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:if\s+)?(?P<kw>yes|so)\b\s*(?:→|->|:|,|-)?\s*(?P<then>.+?)[,;.]?\s*"
-                    # "…, no → …" / "…; if not, …" / "…, if not the nearest …" (no mark needed after "if not")
-                    r"(?:if\s+(?:no|not)\b\s*(?:→|->|:|,|-)?|\b(?:no|not)\b\s*(?:→|->|:|,|-))\s*(?P<else>.+)$",
+YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:(?:if|jos)\s+)?(?P<kw>yes|so|(?<=jos\s)(?:on|kyllä|löytyy))\b\s*"
+                    r"(?:→|->|:|,|-)?\s*(?P<then>.+?)[,;.]?\s*"
+                    # "…, no → …" / "…; if not, …" / "…, if not the nearest …" (no mark needed after "if not");
+                    # Finnish "onko …? jos on, …; jos ei, …"
+                    r"(?:(?:if|jos)\s+(?:no|not|ei)\b\s*(?:→|->|:|,|-)?|\b(?:no|not)\b\s*(?:→|->|:|,|-))\s*(?P<else>.+)$",
                     re.I | re.S)
 #: "Plan chargers in Kotka with 300k if there are none yet": a plan first, its condition after
 IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|build|spend|put|allocate|invest)\b.+?)"
