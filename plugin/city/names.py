@@ -284,7 +284,8 @@ class NameIndex:
                 phrase = text[s:e].rstrip(".")
                 n = normalise(phrase)
                 hit = self._by_norm.get(n)
-                if not n or n in GENERIC or (all(w in GENERIC for w in n.split()) and n not in self._by_norm) \
+                if not n or (n in GENERIC and not _generic_said_as_name(text, s, n, hit)) \
+                        or (all(w in GENERIC for w in n.split()) and n not in self._by_norm) \
                         or (stop and not any("." in w for w, _ in hit or ())):
                     continue
                 if not hit and (exact_only or (n.split()[-1] in GENERIC and n not in self._region_rest)):
@@ -362,6 +363,16 @@ HYPHEN_NAME = re.compile(r"\b[A-ZÅÄÖ]\w*(?:-\w+)+")
 GENERIC = _ENGLISH | set("""school schools koulu park station stop hall building centre center church museum square
 mall shop store parking garage hospital clinic campus house tower kindergarten daycare market on at stadium
 central main old new big public nice anything something quickest shortest fastest car foot best good""".split())
+
+
+def _generic_said_as_name(text: str, s: int, n: str, hit: Any) -> bool:
+    """"is Stadium or Zara closer to Ooster?", "theatres within 500 m of Stadium": a landmark word that is
+    exactly a data name (the shop "Stadium"), written capitalised inside a sentence, is that name; at a
+    sentence's start, lowercase, or an ordinary English word ("Yes") it stays a word."""
+    before = text[:s].rstrip()
+    fronted = text[s + len(n):].lstrip().startswith(":")   # "Stadium: nearest pharmacy?"
+    return bool(hit) and n not in _ENGLISH and text[s:s + 1].isupper() \
+        and (fronted or (bool(before) and before[-1] not in ".!?:;\n\"'(-–—•*"))
 
 
 #: words that join two names in a request; a misspelt or partial name never spans them

@@ -473,6 +473,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     # inside …" is restaurants, not "BW Restaurants" (a whole name or an alias written out stays a name)
     places = [p for p in places if not any(t.start <= p.start and p.end <= t.end for t in all_terms)
               or (p.found and (p.match is None or p.match.how in ("exact", "alias")))]
+    places = [p for p in places if not _lowercase_part_of_term(p, all_terms)]
     terms = [t for t in all_terms if not any(p.start <= t.start < p.end and p.kind != "region" for p in places)]
     # "Oodi (the library)": a word in brackets after a name describes it, it asks for nothing
     terms = [t for t in terms if not any(p.found and BRACKET_OPEN.fullmatch(request[p.end:t.start])
@@ -523,6 +524,14 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     intent = goals[0].intent if goals else "unknown"
     return Task(task_request, intent, region, goals, ent, hard, [], list(dict.fromkeys(missing)), src,
                 list(dict.fromkeys(notes)), absent, test, trace)
+
+
+def _lowercase_part_of_term(p: Place, terms: list[CategoryTerm]) -> bool:
+    """"any charging point inside …": a lowercase word inside a longer facility word is that word, even
+    where a feature's name is that word capitalised (the shop "Point"); a name written as the data has
+    it ("Q-Park") stays a name."""
+    return p.written.islower() and not p.name.islower() and any(
+        t.start <= p.start and p.end <= t.end and (t.start, t.end) != (p.start, p.end) for t in terms)
 
 
 def _branch_notes(trace: list[str]) -> list[str]:
@@ -823,12 +832,26 @@ def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms
             g.branch = branch
             goals.append(g)
     _kind_of_condition(goals)
+    _place_of_condition(goals)
     cond = request[m.start("cond"):m.end("cond")]
     first = next((g for g in goals if g.branch == "if"), None)
     test = condition_test(cond, first is not None and first.intent in ("within", "count", "exists", "find"))
     if m.group("kw").casefold() == "unless":   # "unless there are chargers": if there are none
         test["op"] = NEGATED[test["op"]]
     return goals, test
+
+
+def _place_of_condition(goals: list[Goal]) -> None:
+    """"is there a fuel station near X, say within 1 km? if yes …, if not how many car parks are within
+    1 km": a branch's search around a place that names none searches around the place the condition is
+    about (X), as the reader would otherwise ask for a start place the request has already given."""
+    cond = next((g for g in goals if g.branch == "if" and g.intent in ("within", "nearest")
+                 and g.slots.get("place") and not str(g.slots["place"]).startswith("$goal")), None)
+    if cond is None:
+        return
+    for g in goals:
+        if g.branch in ("then", "else") and g.intent == "within" and g.slots.get("place") is None:
+            g.slots["place"] = cond.slots["place"]
 
 
 #: the intents of a branch that search for a kind, and so take the kind the condition counted
@@ -873,8 +896,19 @@ def _clause_goals(request: str, s: int, e: int, places: list[Place], terms: list
             out += got
         else:
             trace.extend(fired)
+            _mark_joined_total(out)
             return out
     return read_clause(Clause(request, s, e, places, terms, money, dists, before, conditional), trace)
+
+
+def _mark_joined_total(goals: list[Goal]) -> None:
+    """"How many shops and cafés are on Rikhardinkatu?": kinds of one category counted in one clause, in
+    one place, also get their total (``synthesis.joined_total_line``), each kind's count still said."""
+    kinds = ("find", "count", "exists", "within")
+    if len(goals) >= 2 and all(g.intent in kinds for g in goals) \
+            and len({(g.slots.get("category"), g.slots.get("area"), g.slots.get("place"), g.slots.get("radius_m"))
+                     for g in goals}) == 1 and goals[0].slots.get("category"):
+        goals[-1].slots["joined_total"] = len(goals)
 
 
 def _missing(goals: list[Goal], region: str | None, ent: dict[str, Any]) -> list[str]:

@@ -57,10 +57,10 @@ def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
                 or prev.intent == "locate" \
                 or (prev.intent in ("within", "find", "count", "exists") and prev.slots.get("place")
                     and re.search(CUES["count"], prev.clause, re.I)) \
-                or _counted_around(prev):
+                or _counted_around(prev) or _looked_in_area(prev):
             # a number of places counted around X is no place to go from: 'it' is X ("a gym near X … to it": the gym);
             # "Where's X, and the nearest school to it?": X itself
-            value = prev.slots.get("place") or prev.slots.get("origin") or f"$goal:{last}"
+            value = prev.slots.get("place") or prev.slots.get("origin") or prev.slots.get("area") or f"$goal:{last}"
         else:
             value = f"$goal:{last}"
         noun = word.split(" ", 1)[1] if word.startswith(("that ", "this ")) else ""
@@ -82,6 +82,12 @@ def _counted_around(prev: Goal) -> bool:
     how far is it" (a singular kind) still means the bank found."""
     word = str(prev.slots.get("word") or "")
     return prev.intent == "within" and bool(prev.slots.get("place")) and bool(_PLURAL_WORD.search(word))
+
+
+def _looked_in_area(prev: Goal) -> bool:
+    """"is there a pharmacy inside the Seepra block? if not, the nearest one to it": after a search of a
+    kind in an area, 'it' is the area (what was looked in), not one of the places it may have found."""
+    return prev.intent in ("find", "count", "exists") and bool(prev.slots.get("area")) and not prev.slots.get("place")
 
 
 def origin_of(request: str, s: int, cp: list[Place], refs: dict[str, str]) -> str | None:
@@ -362,6 +368,23 @@ def compare_further(c: Clause) -> list[Goal] | None:
     if m is None or len(c.cp) != 3 or not after:
         return None
     return _compare_goal(c, after[0])
+
+
+#: what a clause after a comparison may say of it without asking anything new: "by road", "which one,
+#: and how far?", "kumpi ja kuinka kaukana?", "and by how much?"
+_COMPARE_MORE = re.compile(r"^[\s,;:.?!–—-]*(?:(?:and|so|ja|eli|by road|by car|ajaen|tietä pitkin|which(?: one)?|"
+                           r"how far|how much|by how much|how many (?:metres|meters)|kumpi|kuinka (?:kaukana|pitkä)|"
+                           r"paljonko|(?:the )?distances?|both|each|please|pls)\b[\s,;:.?!–—-]*)+$", re.I)
+
+
+def compare_follows(c: Clause) -> list[Goal] | None:
+    """"is Stadium or Zara closer to Ooster? by road", "… nearer to Taaleri by road — which one, and how
+    far?": a part after a comparison that only asks how it is measured, which one or how far is answered
+    by that comparison (each option's road distance is stated), not a route without ends."""
+    prev = c.before[-1] if c.before else None
+    if prev is None or prev.intent != "compare" or not c.bare() or c.cd or c.refs or not _COMPARE_MORE.match(c.text):
+        return None
+    return []
 
 
 def compare_of_list(c: Clause) -> list[Goal] | None:
@@ -979,12 +1002,14 @@ def within_there(c: Clause) -> list[Goal] | None:
 
 
 def find_kind(c: Clause) -> list[Goal] | None:
-    if c.term is None or not (c.cue("count") or c.cue("exists") or c.cue("list") or c.conditional or not c.cp):
+    if c.term is None or not (c.cue("count") or c.cue("exists") or c.cue("list") or c.conditional or not c.cp
+                              or c.cue("fi_exists")):   # "Onko Kiasman lähellä apteekkia?", "Löytyykö Kluuvista …"
         return None
-    area = next((p for p in c.cp if W["area_before"].search(c.request[max(c.s, p.start - 10):p.start])), None)
+    area = next((p for p in c.cp if W["area_before"].search(c.request[max(c.s, p.start - 16):p.start])), None)
     if area is None and len(c.cp) == 1 and (c.cp[0].kind in AREA_KINDS or c.cp[0].area_name) \
             and not W["origin_before"].search(c.request[max(c.s, c.cp[0].start - 10):c.cp[0].start]):
         area = c.cp[0]   # "Kluuvi car parks list": the one district named is where, never dropped
+    area = area or _sole_area(c)
     point = area if area is not None and area.kind == "poi" and not area.area_name else None   # "at Stockmann": a point
     if point is None and area is None and len(c.cp) == 1 and not c.cd and c.cp[0].found:
         point = c.cp[0]
@@ -1003,7 +1028,17 @@ def find_kind(c: Clause) -> list[Goal] | None:
         slots["area"] = slots["area_name"] = in_force
     elif c.area_places:
         slots["area"] = None
+    unplaced = [p.name for p in c.cp if p.found] if area is None and point is None else []
+    if unplaced:   # a place said but neither area nor centre: ask, never count over the whole region
+        slots["unplaced"] = unplaced
     return [c.goal(intent, **slots)]
+
+
+def _sole_area(c: Clause) -> Place | None:
+    """"any charging point inside the Keltanokka block": among several places named, the one area (a
+    district, block, street or a feature so named) is where to look, so the area is never dropped."""
+    areas = [p for p in c.cp if p.found and (p.kind in AREA_KINDS or p.area_name)]
+    return areas[0] if len(areas) == 1 else None
 
 
 def _count_each(before: list[Goal]) -> None:
@@ -1207,6 +1242,7 @@ RULES: tuple[Rule, ...] = (
     Rule("compare.places", compare_places, "Which is closer to Kiasma: Oodi, Ateneum or Stockmann?"),
     Rule("compare.of-list", compare_of_list,
          "Of Stockmann, Forum and UniSport, Kluuvi, which one is nearest to Kiasma by road?"),
+    Rule("compare.follows", compare_follows, "Is Oodi or Ateneum nearer to Kiasma? which one, and how far?"),
     Rule("plan.money-follows", plan_money_follows, "Plan road upgrades for Kotka; we can spend 250 000 euros", "kotka"),
     Rule("plan.evaluate-follows", plan_evaluate_follows, "Plan chargers in Kotka with 300k, then evaluate the plan",
          "kotka"),

@@ -88,6 +88,8 @@ CUES = {
     "count": r"how many|number of|\bcount\w*\b|\btotal\b|how much|\bmontako\b|\bkuinka monta\b|\bmäärä\w*"
              r"|(?<![\w#])#(?=\s*[^\W\d])",   # "# koulut": the number of schools
     "exists": r"\bany\b|are there|is there|got any|do (?:we|you) have|\byet\b|\bexist\w*",
+    # Finnish "is there": "Onko Kiasman lähellä apteekkia?", "Löytyykö Kluuvista pankkia?" (a search of a kind)
+    "fi_exists": r"\bonko(?:s|han)?\b|\blöytyykö\b|\byhtään\b",
     "list": (r"\blist\b|\bshow\b|pull up|where are|where can|where do|\bwhich\b|\bfind\b|\blocate\b|\bwhat\b"
              r"|\bgive me\b|\bget me\b"),
 }
@@ -116,7 +118,8 @@ eval road roads land charging chargers station stations budget with within near 
 via spend we you our my me us it they them there here what's one otherwise else yes no not monday tuesday wednesday
 entä entäpä thursday friday saturday sunday january february march april may june july august september october november
 december memo council unless provided assuming suppose supposing whether i've i'll we'll you've you're
-they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten had should""".split()) \
+they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten had should
+löytyykö onko onkos onkohan""".split()) \
     | set(FI_VERBS.split())
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 #: Finnish facility nouns, the last word of a facility's name ("Sunilan tehdas", "Mussalon satama")
@@ -178,9 +181,11 @@ TERSE_SIGN_FIRST = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:<=|>=|<|>|≤|≥|⩽|�
 _SIGN_WORDS = {"<=": "at most", ">=": "at least", "<": "less than", ">": "more than", "≤": "at most",
                "≥": "at least", "⩽": "at most", "⩾": "at least"}
 #: "pharmacy within 200 m of Forum? yes → name it, no → the nearest one"
-YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:if\s+)?(?P<kw>yes|so)\b\s*(?:→|->|:|,|-)?\s*(?P<then>.+?)[,;.]?\s*"
-                    # "…, no → …" / "…; if not, …" / "…, if not the nearest …" (no mark needed after "if not")
-                    r"(?:if\s+(?:no|not)\b\s*(?:→|->|:|,|-)?|\b(?:no|not)\b\s*(?:→|->|:|,|-))\s*(?P<else>.+)$",
+YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:(?:if|jos)\s+)?(?P<kw>yes|so|(?<=jos\s)(?:on|kyllä|löytyy))\b\s*"
+                    r"(?:→|->|:|,|-)?\s*(?P<then>.+?)[,;.]?\s*"
+                    # "…, no → …" / "…; if not, …" / "…, if not the nearest …" (no mark needed after "if not");
+                    # Finnish "onko …? jos on, …; jos ei, …"
+                    r"(?:(?:if|jos)\s+(?:no|not|ei)\b\s*(?:→|->|:|,|-)?|\b(?:no|not)\b\s*(?:→|->|:|,|-))\s*(?P<else>.+)$",
                     re.I | re.S)
 #: "Plan chargers in Kotka with 300k if there are none yet": a plan first, its condition after
 IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|build|spend|put|allocate|invest)\b.+?)"
@@ -337,7 +342,7 @@ _ANY_CASE = {
     "to_before": r"\bto\s+(?:the\s+)?$",
     "target_colon": r"\s*(?:from\s+|to\s+)?[^:,;?]+:\s*\S",   # "X: A or B, which is closer?": X first
     "center_before": r"\b(?:of|near|around|from|to)\s+(?:the\s+)?$",
-    "area_before": r"\b(?:in|on|along|inside|around|at)\s+(?:the\s+)?$",
+    "area_before": r"\b(?:in|on|along|inside|within|around|at)\s+(?:the\s+)?$",
     # a step after a step: "…, then …", "→ …", "after that …" (what "it" then means is the step's result)
     "sequence": r"\b(?:then|after that|afterwards|next|subsequently|thereafter|sitten|sen jälkeen|tämän jälkeen)\b"
                 r"|→|->|;",

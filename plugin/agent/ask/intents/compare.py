@@ -9,6 +9,7 @@ from .base import Calls, Facts, Intent, Step
 class Compare(Intent):
     name = "compare"
     rules = ("compare.places", "compare.of-list", "compare.further")   # "is A further from X than B?"
+    follows = ("compare.follows",)   # "… closer to X? by road", "— which one, and how far?": said by it
     needs = ()
     tools = ("route",)
     independent_calls = True   # one route per candidate: a failed one leaves the others to answer

@@ -15,6 +15,12 @@ class FindBase(Intent):
     needs = (("category", "what to look for (a name or a kind of place)"),)
     tools = ("find_features",)
 
+    def missing(self, slots: dict) -> list[str]:
+        """What to look for, and where, when the clause named places that are neither an area nor a
+        centre ("cafés … Kiasma … Oodi"): the count is never made over the whole region instead."""
+        where = slots.get("unplaced")
+        return super().missing(slots) + ([f"where to look: in or around {' or '.join(where)}"] if where else [])
+
     def calls(self, step: Step) -> Calls:
         return [("find_features", {"region": step.region,
                                    **slot_args(step.slots, "category", "tag", "name", "area")})], None

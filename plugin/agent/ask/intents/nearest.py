@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ....city.streets import site_label
 from ...tools import Observation
-from ..synthesis import _label, _what
+from ..synthesis import _label, _what, road_and_straight
 from .base import Calls, Facts, Intent, Step, last_result, slot_args
 
 
@@ -42,7 +42,7 @@ class Nearest(Intent):
         n = r.get("nearest")
         if n is not None:
             out.append(f"The nearest {_what(g, 1)} to {_label(r['origin'])} is {site_label(_label(n), n.get('street'))}: "
-                       f"{n['network_distance_m']} m by road ({n['straight_distance_m']} m straight).")
+                       f"{road_and_straight(n['network_distance_m'], n['straight_distance_m'])}.")
             if s.get("within_m") is not None:
                 out.append(_within_line(float(s["within_m"]), float(n["network_distance_m"]),
                                         float(n["straight_distance_m"])))
@@ -53,8 +53,8 @@ class Nearest(Intent):
         if broad is not None and s.get("tag"):
             b = broad["nearest"]
             out.append(f"Taking any {s['category']} instead: the nearest to {_label(broad['origin'])} is "
-                       f"{site_label(_label(b), b.get('street'))}: {b['network_distance_m']} m by road "
-                       f"({b['straight_distance_m']} m straight).")
+                       f"{site_label(_label(b), b.get('street'))}: "
+                       f"{road_and_straight(b['network_distance_m'], b['straight_distance_m'])}.")
         return out
 
 

@@ -3,7 +3,7 @@ Kiasma to the nearest pharmacy")."""
 from __future__ import annotations
 
 from ...tools import Observation
-from ..synthesis import _km, _label, _via
+from ..synthesis import _km, _label, _via, road_and_straight
 from .base import Calls, Facts, Intent, Step, last_result
 
 
@@ -43,6 +43,9 @@ class Route(Intent):
             # when two names were read as one place ("Reijon Diesel/Bosch Car service and Neste Huttunen")
             return [f"The route's two ends are the same place, {_label(r['origin'])}: there is no distance "
                     "to state — which other place is the route to?"]
+        if r["network_distance_m"] == 0 and r["straight_distance_m"] > 0:   # two places, one join point
+            return [f"{_label(r['origin'])} and {_label(r['destination'])} are "
+                    f"{road_and_straight(0, r['straight_distance_m'])}."]
         via = _via(r["streets"])
         return [f"By road, {_label(r['origin'])} to {_label(r['destination'])} is "
                 f"{_km(r['network_distance_m'])}{via} ({r['straight_distance_m']} m straight)."]
