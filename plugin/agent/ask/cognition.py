@@ -896,19 +896,8 @@ def _clause_goals(request: str, s: int, e: int, places: list[Place], terms: list
             out += got
         else:
             trace.extend(fired)
-            _mark_joined_total(out)
             return out
     return read_clause(Clause(request, s, e, places, terms, money, dists, before, conditional), trace)
-
-
-def _mark_joined_total(goals: list[Goal]) -> None:
-    """"How many shops and cafés are on Rikhardinkatu?": kinds of one category counted in one clause, in
-    one place, also get their total (``synthesis.joined_total_line``), each kind's count still said."""
-    kinds = ("find", "count", "exists", "within")
-    if len(goals) >= 2 and all(g.intent in kinds for g in goals) \
-            and len({(g.slots.get("category"), g.slots.get("area"), g.slots.get("place"), g.slots.get("radius_m"))
-                     for g in goals}) == 1 and goals[0].slots.get("category"):
-        goals[-1].slots["joined_total"] = len(goals)
 
 
 def _missing(goals: list[Goal], region: str | None, ent: dict[str, Any]) -> list[str]:

@@ -19,7 +19,6 @@ from typing import Any
 from ...city import lexicon
 from ...city.streets import site_label
 from ..tools import Observation
-from .wording import CUES
 
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
 COORDS_ASKED = re.compile(r"\b(coordinates?|x\s*,\s*y|utm|easting|northing)\b", re.I)
@@ -390,35 +389,8 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
         intent = INTENTS.get(g.intent)
         if intent is not None:
             out.extend(intent.facts(Facts(g, good[-1].result, good, obs, task.region, idx)))
-        out.extend(joined_total_line(task.goals, i, obs_of))
         out.extend(_condition_line(task, g, cond, outcome))
     return out + list(task.notes)
-
-
-def joined_total_line(goals: list[Any], i: int, obs_of: Any) -> list[str]:
-    """After the last of a run of counts of kinds of one category asked together ("How many shops and
-    cafés are on Rikhardinkatu?"), their total: "In all, 3 shops and cafés (2 + 1), all of the category
-    business." A place that is of two of the kinds is counted once (by id) where every result lists all its
-    places. Only for counts ("how many"), and only where every count of the run was made."""
-    n = goals[i].slots.get("joined_total")
-    run = goals[i + 1 - n:i + 1] if n else []
-    if not run or not all(g.intent == "count" or (g.intent == "within" and re.search(CUES["count"], g.clause, re.I))
-                          for g in run):
-        return []
-    results = []
-    for k in range(i + 1 - n, i + 1):
-        good = [o for o in obs_of(k) if o.ok]
-        if not good:
-            return []
-        results.append(good[-1].result)
-    counts = [int(r["count"]) for r in results]
-    if all(len(r.get("features") or []) == r["count"] for r in results):
-        total = len({f.get("id") or id(f) for r in results for f in r["features"]})
-    else:
-        total = sum(counts)
-    words = " and ".join(str(g.slots.get("word") or g.slots.get("category")) for g in run)
-    return [f"In all, {total} {words} ({' + '.join(map(str, counts))}), all of the category "
-            f"{run[0].slots['category']}."]
 
 
 def _condition_line(task: Any, g: Any, cond: tuple[float | None, str], outcome: bool | None) -> list[str]:
