@@ -476,11 +476,17 @@ def plan_continues(c: Clause) -> list[Goal] | None:
 
 #: money said as the background of a question, not as a plan asked: "Before we put ~150k€ into new
 #: chargers: is there …", "Ennen kuin käytämme 200 000 euroa teihin, montako …"; the lead ends at ":" or ","
-_MONEY_LEAD = re.compile(r"^\s*(?:before|prior to|ahead of|ennen kuin|ennen)\b[^:?!.]*?[:,–—]\s+", re.I)
+_MONEY_LEAD = re.compile(r"^\s*(?:(?:quick|one|a|short|small|simple|question|q|just|but)\s+){0,3}"
+                         r"(?:before|prior to|ahead of|ennen kuin|ennen)\b[^:?!.]*?[:,–—]\s+"
+                         # "Budget is 0,4 M€ but first the basics: …", "We have 300k, but first: …",
+                         # "Budjetti on 400 000 €, mutta ensin: …": the money, then "but first" and the question
+                         r"|^\s*[^:?!.]*?\b(?:but|mutta|though|however)\s+(?:first|ensin|ensiksi)\b[^:?!.]*?[:,–—]\s+",
+                         re.I)
 #: what makes the rest a question about the data ("is there", "how many", "onko", "montako", "lähin", "list")
 _DATA_QUESTION = re.compile(r"\b(?:is there|are there|do (?:we|you) have|have we got|any|how many|number of|list|"
                             r"which|where|nearest|closest|onko|onkos|montako|kuinka monta|mitä|mitkä|missä|"
-                            r"lähin|lähimmät|löytyykö|luettele)\b", re.I)
+                            r"lähin|lähimmät|löytyykö|luettele|how far|distance|road distance|kuinka kaukana|etäisyys|"
+                            r"matka)\b", re.I)
 
 
 def plan_money_as_background(c: Clause) -> list[Goal] | None:
@@ -497,7 +503,10 @@ def plan_money_as_background(c: Clause) -> list[Goal] | None:
     if m is None or not any(c.s <= mo.start < c.s + m.end() for mo in c.cm):
         return None
     rest = Clause(c.request, c.s + m.end(), c.e, c.places, c.terms, [], c.dists, c.before, c.conditional)
-    if not _DATA_QUESTION.search(rest.low) or rest.cue("plan") or not (rest.ct or rest.cp):
+    # the question may end the sentence after a list of kinds ("… but first the basics: parks in the data,
+    # and car parks — how many of each?"): the sentence's later clauses are read on their own
+    sentence = rest.low + " " + re.split(r"[?!]|\.\s", c.request[c.e:])[0].casefold()
+    if not _DATA_QUESTION.search(sentence) or rest.cue("plan") or not (rest.ct or rest.cp):
         return None
     trace: list[str] = []
     got = read_clause(rest, trace)

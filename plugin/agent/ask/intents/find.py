@@ -74,6 +74,7 @@ class Find(FindBase):
     # "…; otherwise report those car parks" (find.those); "dentists Kluuvi" (terse)
     rules = ("find.kind", "find.those", "terse")
     rules += ("follow.elliptic",)   # "list the cafés in Kluuvi. What about Kaisaniemi?": the list again, there
+    rules += ("plan.money-as-background",)   # "Budget is 300k but first: list the schools in Kotka"
 
 
 class Count(FindBase):
