@@ -1043,6 +1043,43 @@ def find_kind(c: Clause) -> list[Goal] | None:
     return [c.goal(intent, **slots)]
 
 
+#: a count asked of each of two or more areas, or which has more: "A vs B — cafés in each?", "count both
+#: blocks", "which of A and B has more …", "kummassa on enemmän …, A:ssa vai B:ssä?", "in A and in B"
+_EACH_AREA = re.compile(r"\b(?:each|both|vs\.?|versus|compared?|more|most|fewer|less|which|whether|"
+                        r"kummassa|kumpi|kummalla|molemmissa|kummassakin|kussakin|enemmän|vähemmän|eniten|vai)\b"
+                        r"|\band in\b|\bor in\b", re.I)
+
+
+#: two areas said together: "Kluuvi and Kaisaniemi", "on Tikankatu and on Suurniitynkatu", "Kluuvissa tai Kaisaniemessä"
+_AREAS_JOINED = re.compile(r"\s*(?:,|&|/|and|or|vs\.?|versus|ja|tai|vai|sekä)\s*(?:(?:in|on|at|the|inside|within)\s+)*",
+                           re.I)
+
+
+def count_each_area(c: Clause) -> list[Goal] | None:
+    """"Soopeli vs Sampi — cafés in each?", "whether Valas or Kaniini has more restaurants — count both
+    blocks", "how many cafés are in Kluuvi and in Kaisaniemi?": one kind and two or more areas of the
+    data (districts, blocks, streets), nothing else named, is a count in each area — never a count of one
+    of them, the region's summary, or a question where to look. Which has more is read from the counts
+    (each said); no number of our own."""
+    areas = [p for p in c.cp if p.found and (p.kind in AREA_KINDS or p.area_name)]
+    joined = all(_AREAS_JOINED.fullmatch(c.request[a.end:b.start]) for a, b in zip(areas, areas[1:], strict=False))
+    if c.term is None or len(areas) < 2 or len(areas) != len(c.cp) or c.cd or c.cm or c.refs \
+            or not (joined or _EACH_AREA.search(c.low)) or c.conditional:
+        return None
+    if c.cue("count") or c.has("how_many") or c.has("each") \
+            or re.search(r"\b(?:more|most|fewer|less|enemmän|vähemmän|eniten)\b", c.low):
+        intent = "count"
+    elif joined and (c.cue("list") or c.cue("exists") or c.cue("fi_exists")):
+        # "list the cafés in Kluuvi and Kaisaniemi", "are there pharmacies in A or B?": each area's own
+        intent = "exists" if c.cue("exists") else "find"
+    else:
+        return None
+    names = list(dict.fromkeys(p.area_name or p.name for p in areas))
+    if len(names) < 2:
+        return None
+    return [c.goal(intent, **term_slots(c.term), area=n, area_name=n) for n in names]
+
+
 def _sole_area(c: Clause) -> Place | None:
     """"any charging point inside the Keltanokka block": among several places named, the one area (a
     district, block, street or a feature so named) is where to look, so the area is never dropped."""
@@ -1298,6 +1335,7 @@ RULES: tuple[Rule, ...] = (
     Rule("within.kind-follows", within_kind_follows, "cafés within 150 m of Kiasma? and restaurants?"),
     Rule("within.there", within_there,
          "If there is a bank within 300 m of Kiasma, name the nearest bank; otherwise how many cafés are around there?"),
+    Rule("count.each-area", count_each_area, "Soopeli vs Sampi — cafes in each?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
     Rule("find.area-follows", find_area_follows, "pharmacies? dentists? banks? in Kluuvi, numbers only"),
     Rule("nearest.place-follows", nearest_place_follows, "nearest pharmacy, nearest bank — all from Stockmann"),
