@@ -491,7 +491,7 @@ __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "category_land_no
            "distance_re", "distances", "edge_nouns_pattern", "facility_terms", "fraction_pattern", "fraction_value",
            "fuzzy_words", "generic_kind_nouns_pattern", "kind_nouns",
            "id_nouns_pattern", "is_finnish", "misspelt_bounds",
-           "region_plans", "region_leads", "is_number_word", "landmark_nouns_pattern", "load", "metres",
+           "region_plans", "region_leads", "say_none_re", "is_number_word", "landmark_nouns_pattern", "load", "metres",
            "money_words", "name_case_endings", "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds",
            "target_aliases", "task_label",
            "task_name", "task_patterns", "task_terms", "task_types", "type_families", "uncategorised_pattern", "unit_metres",
@@ -623,3 +623,10 @@ def nothing_to_do_re() -> re.Pattern:
     """A conditional's branch that asks for nothing ("never mind", "else nothing", "muuten ei mitään"),
     from ``branches.json``; match it against the branch's whole text with ``fullmatch``."""
     return re.compile(rf"(?:{'|'.join(load('branches')['nothing_to_do'])})", re.I)
+
+
+@cache
+def say_none_re() -> re.Pattern:
+    """A conditional's otherwise branch that asks only that the outcome be said ("just say so", "tell me
+    there is none", "muuten kerro ettei ole"), from ``branches.json``; match it with ``fullmatch``."""
+    return re.compile(rf"(?:{'|'.join(load('branches')['say_none'])})", re.I)

@@ -155,6 +155,46 @@ def _word_money(text: str) -> list[Money]:
     return out
 
 
+def _digit_words() -> str:
+    """Regex (no groups) of one digit in words, English or Finnish ("five", "viisi", "zero")."""
+    units = lexicon.load("numbers")["units"]
+    words = [w for lang in ("en", "fi") for w, v in units[lang].items() if 0 <= v <= 9]
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
+#: a decimal amount in words before a scale: "one point five million", "kaksi ja puoli miljoonaa",
+#: "three and a quarter million euros" (the words are lexicon data: measures.json, money)
+_DECIMAL_WORD_MONEY = re.compile(
+    r"(?<![\w-])(?P<n>" + lexicon.number_words_pattern() + r")\s+(?:(?:" + _MONEY["decimal_point"]
+    + r")\s+(?P<digits>(?:(?:" + _digit_words() + r")(?:\s+|-))+)|(?P<part>"
+    + "|".join(sorted(_MONEY["decimal_parts"], key=len, reverse=True)) + r")\s+)(?P<scale>"
+    + "|".join(sorted(_MONEY["decimal_scales"], key=len, reverse=True))
+    + r")(?!\w)(?:\s*(?:€|eur(?:o|os|oa)?\b))?", re.I)
+#: "point" / "pilkku" right before an amount: a decimal the reader could not read in full
+_DECIMAL_LEFT = re.compile(r"\b(?:" + _MONEY["decimal_point"] + r")\s+$", re.I)
+
+
+def _decimal_word_money(text: str) -> list[Money]:
+    """Decimal amounts in words ("one point five million euros" → 1500 k€, "puolitoista" aside,
+    "kaksi ja puoli miljoonaa" → 2500 k€)."""
+    digit = lexicon.load("numbers")["units"]
+    digits = {w: v for lang in ("en", "fi") for w, v in digit[lang].items() if 0 <= v <= 9}
+    parts = {k.casefold(): v for k, v in _MONEY["decimal_parts"].items()}
+    scales = {k.casefold(): v for k, v in _MONEY["decimal_scales"].items()}
+    out = []
+    for m in _DECIMAL_WORD_MONEY.finditer(text):
+        whole = lexicon.word_number(m.group("n"))
+        if whole is None:
+            continue
+        if m.group("digits"):
+            frac = "".join(str(digits[w.casefold()]) for w in re.split(r"[\s-]+", m.group("digits").strip()))
+            value = float(f"{int(whole)}.{frac}")
+        else:
+            value = whole + parts[" ".join(m.group("part").casefold().split())]
+        out.append(Money(m.start(), m.end(), m.group(0).strip(), round(value * scales[m.group("scale").casefold()], 3)))
+    return out
+
+
 #: words that put a distance right before or after a number in "m": "within 100 m", "100 m of X"
 _DISTANCE_BEFORE = re.compile(r"\b(?:within|inside|under|beyond|radius(?:\s+of)?|(?:closer|nearer|further|farther)"
                               r"\s+than|at\s+(?:least|most))\s*$", re.I)
@@ -200,6 +240,11 @@ def money_amounts(text: str) -> list[Money]:
     for w in _word_money(text):   # "seven hundred and fifty thousand euros": the whole number, not "fifty thousand"
         if all(w.end - w.start > o.end - o.start for o in out if o.start < w.end and w.start < o.end):
             out = [o for o in out if not (o.start < w.end and w.start < o.end)] + [w]
+    for d in _decimal_word_money(text):   # "one point five million": the whole amount, never "five million"
+        out = [o for o in out if not (o.start < d.end and d.start < o.end)] + [d]
+    # an amount right after "point" that was not read as a decimal is unsure: left out, so the
+    # reader asks for the money rather than plan with a wrong amount
+    out = [o for o in out if not _DECIMAL_LEFT.search(text[max(0, o.start - 12):o.start])]
     bare = re.search(r"budget(?: of| is|:)?\s*" + _NUM.replace("(", "(?P<n>", 1) + r"(?![\d\w%])", text, re.I)
     if bare and not any(o.start <= bare.start("n") < o.end for o in out):
         out.append(Money(bare.start("n"), bare.end("n"), bare.group("n"), _to_float(bare.group("n"))))

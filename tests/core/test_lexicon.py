@@ -62,6 +62,29 @@ def test_money_in_words_and_european_forms(text, keur):
     assert [m.keur for m in money_amounts(f"plan chargers with {text}")] == [keur]
 
 
+@pytest.mark.parametrize("text, keur", [
+    # decimals in words: the whole amount, never the digit after "point" alone (v12-sd-15 planned 5000 k€)
+    ("one point five million euros", 1500.0), ("two point two five million", 2250.0),
+    ("yksi pilkku viisi miljoonaa euroa", 1500.0), ("kaksi ja puoli miljoonaa", 2500.0),
+    ("kolme ja puoli miljoonaa euroa", 3500.0), ("three and a quarter million", 3250.0),
+    ("four point five thousand euros", 4.5), ("two and a half million", 2500.0),
+    ("three quarters of a million", 750.0), ("half a million", 500.0), ("1.5 million", 1500.0),
+])
+def test_money_decimals_in_words(text, keur):
+    from cityplanner.plugin.city.vocabulary import money_amounts
+
+    assert [m.keur for m in money_amounts(f"plan chargers with {text}")] == [keur]
+
+
+def test_a_decimal_not_read_in_full_is_no_amount():
+    """"one point twenty-five million" is not a decimal the lexicon spells: no amount is read (the
+    reader then asks for the budget) rather than "twenty-five million"."""
+    from cityplanner.plugin.city.vocabulary import money_amounts
+
+    assert money_amounts("plan chargers with one point twenty-five million euros") == []
+    assert money_amounts("plan chargers with point five million") == []
+
+
 def test_number_words_without_a_money_word_are_no_money():
     from cityplanner.plugin.city.vocabulary import money_amounts
 

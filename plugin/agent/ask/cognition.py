@@ -538,6 +538,8 @@ def _branch_notes(trace: list[str]) -> list[str]:
     """What the reply says about a conditional's branch that asks for nothing ("otherwise never mind")."""
     if "conditional.else-nothing" in trace:
         return ["The otherwise branch asks for nothing, so nothing more is done when the condition does not hold."]
+    if "conditional.else-say-so" in trace:
+        return ["The otherwise branch asks only to be told: the answer says what the condition found."]
     return []
 
 
@@ -821,6 +823,15 @@ def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms
         if branch == "else" and lexicon.nothing_to_do_re().fullmatch(request[s:e].strip(" ,.;:!?-–—")):
             trace.append("conditional.else-nothing")   # "…; otherwise never mind": said to ask nothing
             continue
+        if branch == "else" and lexicon.say_none_re().fullmatch(request[s:e].strip(" ,.;:!?-–—")):
+            trace.append("conditional.else-say-so")   # "…, otherwise just say so": the outcome is said
+            continue
+        if branch == "else":
+            again = _elliptic_else(request, s, e, places, goals)
+            if again:   # "…; otherwise to Teboil": the then-branch's question with the new end
+                trace.append("conditional.else-elliptic")
+                goals += again
+                continue
         fired = len(trace)
         got = _clause_goals(request, s, e, places, terms, money, dists, goals, trace, conditional=branch == "if")
         if not got and len(trace) == fired and request[s:e].strip(" ,.;:!?-–—") \
@@ -839,6 +850,42 @@ def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms
     if m.group("kw").casefold() == "unless":   # "unless there are chargers": if there are none
         test["op"] = NEGATED[test["op"]]
     return goals, test
+
+
+#: an otherwise branch that is only a new end for the then-branch's question: "otherwise to X", "else from X",
+#: "or else to X instead"; Finnish names the end by its case ("muuten Teboiliin", "muuten Kiasmasta")
+_ELLIPTIC_END = re.compile(r"^\s*(?:(?:just|then|rather|instead|please|sitten|vain)\s+)*(?:(?P<dir>to|from|into|towards|for)\s+"
+                           r"(?:the\s+)?)?(?P<place>.+?)(?:\s+(?:instead|then|please|sitten|sen sijaan))?\s*$", re.I | re.S)
+
+
+def _elliptic_else(request: str, s: int, e: int, places: list[Place], goals: list[Goal]) -> list[Goal]:
+    """"If …, tell me the road distance from A to B; otherwise to C": an otherwise branch made of a
+    direction word and one place of the data repeats the then-branch's one route (or nearest search)
+    with that end: "to C" its destination, "from C" its origin (a search's start place). Finnish says the
+    end by its case ("muuten C:hen", "muuten C:stä"). [] when the branch is anything more."""
+    text = request[s:e].strip(" ,.;:!?-–—")
+    m = _ELLIPTIC_END.match(text)
+    inside_places = [p for p in places if s <= p.start and p.end <= e]
+    then = [g for g in goals if g.branch == "then"]
+    if m is None or len(inside_places) != 1 or not inside_places[0].found or inside_places[0].kind == "region" \
+            or len(then) != 1 or then[0].intent not in ("route", "nearest"):
+        return []
+    p = inside_places[0]
+    if normalise(m.group("place")) != normalise(p.written):
+        return []   # more than the place: a question of its own, read (or asked about) as such
+    way = (m.group("dir") or "").casefold()
+    if not way:
+        way = "from" if _FROM_CASE.search(p.written) else "to" if _TO_CASE.search(p.written) else ""
+    g = then[0]
+    if g.intent == "route" and way in ("to", "into", "towards", "for"):
+        slots = {**g.slots, "destination": p.id}
+    elif g.intent == "route" and way == "from":
+        slots = {**g.slots, "origin": p.id}
+    elif g.intent == "nearest" and way in ("to", "from", "for"):
+        slots = {**g.slots, "place": p.id}   # "the nearest pharmacy to A; otherwise to B": from B
+    else:
+        return []
+    return [Goal(g.intent, slots, request[s:e].strip(), "else")]
 
 
 def _place_of_condition(goals: list[Goal]) -> None:

@@ -476,11 +476,17 @@ def plan_continues(c: Clause) -> list[Goal] | None:
 
 #: money said as the background of a question, not as a plan asked: "Before we put ~150k€ into new
 #: chargers: is there …", "Ennen kuin käytämme 200 000 euroa teihin, montako …"; the lead ends at ":" or ","
-_MONEY_LEAD = re.compile(r"^\s*(?:before|prior to|ahead of|ennen kuin|ennen)\b[^:?!.]*?[:,–—]\s+", re.I)
+_MONEY_LEAD = re.compile(r"^\s*(?:(?:quick|one|a|short|small|simple|question|q|just|but)\s+){0,3}"
+                         r"(?:before|prior to|ahead of|ennen kuin|ennen)\b[^:?!.]*?[:,–—]\s+"
+                         # "Budget is 0,4 M€ but first the basics: …", "We have 300k, but first: …",
+                         # "Budjetti on 400 000 €, mutta ensin: …": the money, then "but first" and the question
+                         r"|^\s*[^:?!.]*?\b(?:but|mutta|though|however)\s+(?:first|ensin|ensiksi)\b[^:?!.]*?[:,–—]\s+",
+                         re.I)
 #: what makes the rest a question about the data ("is there", "how many", "onko", "montako", "lähin", "list")
 _DATA_QUESTION = re.compile(r"\b(?:is there|are there|do (?:we|you) have|have we got|any|how many|number of|list|"
                             r"which|where|nearest|closest|onko|onkos|montako|kuinka monta|mitä|mitkä|missä|"
-                            r"lähin|lähimmät|löytyykö|luettele)\b", re.I)
+                            r"lähin|lähimmät|löytyykö|luettele|how far|distance|road distance|kuinka kaukana|etäisyys|"
+                            r"matka)\b", re.I)
 
 
 def plan_money_as_background(c: Clause) -> list[Goal] | None:
@@ -497,7 +503,10 @@ def plan_money_as_background(c: Clause) -> list[Goal] | None:
     if m is None or not any(c.s <= mo.start < c.s + m.end() for mo in c.cm):
         return None
     rest = Clause(c.request, c.s + m.end(), c.e, c.places, c.terms, [], c.dists, c.before, c.conditional)
-    if not _DATA_QUESTION.search(rest.low) or rest.cue("plan") or not (rest.ct or rest.cp):
+    # the question may end the sentence after a list of kinds ("… but first the basics: parks in the data,
+    # and car parks — how many of each?"): the sentence's later clauses are read on their own
+    sentence = rest.low + " " + re.split(r"[?!]|\.\s", c.request[c.e:])[0].casefold()
+    if not _DATA_QUESTION.search(sentence) or rest.cue("plan") or not (rest.ct or rest.cp):
         return None
     trace: list[str] = []
     got = read_clause(rest, trace)
@@ -1034,6 +1043,43 @@ def find_kind(c: Clause) -> list[Goal] | None:
     return [c.goal(intent, **slots)]
 
 
+#: a count asked of each of two or more areas, or which has more: "A vs B — cafés in each?", "count both
+#: blocks", "which of A and B has more …", "kummassa on enemmän …, A:ssa vai B:ssä?", "in A and in B"
+_EACH_AREA = re.compile(r"\b(?:each|both|vs\.?|versus|compared?|more|most|fewer|less|which|whether|"
+                        r"kummassa|kumpi|kummalla|molemmissa|kummassakin|kussakin|enemmän|vähemmän|eniten|vai)\b"
+                        r"|\band in\b|\bor in\b", re.I)
+
+
+#: two areas said together: "Kluuvi and Kaisaniemi", "on Tikankatu and on Suurniitynkatu", "Kluuvissa tai Kaisaniemessä"
+_AREAS_JOINED = re.compile(r"\s*(?:,|&|/|and|or|vs\.?|versus|ja|tai|vai|sekä)\s*(?:(?:in|on|at|the|inside|within)\s+)*",
+                           re.I)
+
+
+def count_each_area(c: Clause) -> list[Goal] | None:
+    """"Soopeli vs Sampi — cafés in each?", "whether Valas or Kaniini has more restaurants — count both
+    blocks", "how many cafés are in Kluuvi and in Kaisaniemi?": one kind and two or more areas of the
+    data (districts, blocks, streets), nothing else named, is a count in each area — never a count of one
+    of them, the region's summary, or a question where to look. Which has more is read from the counts
+    (each said); no number of our own."""
+    areas = [p for p in c.cp if p.found and (p.kind in AREA_KINDS or p.area_name)]
+    joined = all(_AREAS_JOINED.fullmatch(c.request[a.end:b.start]) for a, b in zip(areas, areas[1:], strict=False))
+    if c.term is None or len(areas) < 2 or len(areas) != len(c.cp) or c.cd or c.cm or c.refs \
+            or not (joined or _EACH_AREA.search(c.low)) or c.conditional:
+        return None
+    if c.cue("count") or c.has("how_many") or c.has("each") \
+            or re.search(r"\b(?:more|most|fewer|less|enemmän|vähemmän|eniten)\b", c.low):
+        intent = "count"
+    elif joined and (c.cue("list") or c.cue("exists") or c.cue("fi_exists")):
+        # "list the cafés in Kluuvi and Kaisaniemi", "are there pharmacies in A or B?": each area's own
+        intent = "exists" if c.cue("exists") else "find"
+    else:
+        return None
+    names = list(dict.fromkeys(p.area_name or p.name for p in areas))
+    if len(names) < 2:
+        return None
+    return [c.goal(intent, **term_slots(c.term), area=n, area_name=n) for n in names]
+
+
 def _sole_area(c: Clause) -> Place | None:
     """"any charging point inside the Keltanokka block": among several places named, the one area (a
     district, block, street or a feature so named) is where to look, so the area is never dropped."""
@@ -1289,6 +1335,7 @@ RULES: tuple[Rule, ...] = (
     Rule("within.kind-follows", within_kind_follows, "cafés within 150 m of Kiasma? and restaurants?"),
     Rule("within.there", within_there,
          "If there is a bank within 300 m of Kiasma, name the nearest bank; otherwise how many cafés are around there?"),
+    Rule("count.each-area", count_each_area, "Soopeli vs Sampi — cafes in each?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
     Rule("find.area-follows", find_area_follows, "pharmacies? dentists? banks? in Kluuvi, numbers only"),
     Rule("nearest.place-follows", nearest_place_follows, "nearest pharmacy, nearest bank — all from Stockmann"),

@@ -390,7 +390,37 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
         if intent is not None:
             out.extend(intent.facts(Facts(g, good[-1].result, good, obs, task.region, idx)))
         out.extend(_condition_line(task, g, cond, outcome))
-    return out + list(task.notes)
+    return out + _more_line(task, obs_of) + list(task.notes)
+
+
+#: a request that asks which of the areas has more (or fewer): "whether Valas or Kaniini has more restaurants"
+_WHICH_MORE = re.compile(r"\b(?:more|most|fewer|less|enemmän|vähemmän|eniten)\b", re.I)
+
+
+def _more_line(task: Any, obs_of: Any) -> list[str]:
+    """"Valas has more restaurants than Kaniini (7 vs 1)": for counts of one kind in each of several areas
+    (rule count.each-area) where the request asks which has more, the comparison of the counts the tool
+    returned, each said; nothing when a count is missing."""
+    if "count.each-area" not in getattr(task, "trace", []) or not _WHICH_MORE.search(task.request):
+        return []
+    counts = []
+    for i, g in enumerate(task.goals):
+        if g.intent != "count" or g.branch or not g.slots.get("area"):
+            continue
+        good = [o for o in obs_of(i) if o.ok and isinstance(o.result, dict) and "count" in o.result]
+        if not good:
+            return []
+        counts.append((g.slots["area"], int(good[-1].result["count"]), g.slots.get("word") or "of them"))
+    if len(counts) < 2 or len({w for _, _, w in counts}) != 1:
+        return []
+    said = ", ".join(f"{a}: {n}" for a, n, _ in counts)
+    word = counts[0][2]
+    word = f"'{word}'" if lexicon.is_finnish(word) else word   # the planner's Finnish word, quoted in English
+    top = max(n for _, n, _ in counts)
+    first = [a for a, n, _ in counts if n == top]
+    if len(first) > 1:
+        return [f"{' and '.join(first)} have the same number of {word} ({said})."]
+    return [f"{first[0]} has {'more' if len(counts) == 2 else 'the most'} {word} ({said})."]
 
 
 def _condition_line(task: Any, g: Any, cond: tuple[float | None, str], outcome: bool | None) -> list[str]:

@@ -121,6 +121,11 @@ december memo council unless provided assuming suppose supposing whether i've i'
 they're i’m i’d i’ve i’ll we’ve we’re we’ll you’ve you’re among amongst jos mikäli muuten had should
 löytyykö onko onkos onkohan""".split()) \
     | set(FI_VERBS.split())
+#: enumerators that order a request's parts ("First: nearest pharmacy …; second: how many …", "Ensin …,
+#: sitten …"): never a place, even capitalised before a colon
+ENUMERATORS = set("""first second third fourth fifth firstly secondly thirdly fourthly lastly finally next
+ensin ensiksi ensinnäkin ensimmäiseksi toiseksi kolmanneksi neljänneksi sitten lopuksi viimeiseksi""".split())
+SENTENCE_WORDS |= ENUMERATORS
 UNITS = set("eur euro euros k€ keur m€ meur km m gp gps ev evs wtc".split())
 #: Finnish facility nouns, the last word of a facility's name ("Sunilan tehdas", "Mussalon satama")
 FI_FACILITY = r"(?:halli|asema|museo|tehdas|kirkko|koulu|lukio|kirjasto|puisto|tori|talo|kenttä|sairaala|" \

@@ -74,6 +74,8 @@ class Find(FindBase):
     # "…; otherwise report those car parks" (find.those); "dentists Kluuvi" (terse)
     rules = ("find.kind", "find.those", "terse")
     rules += ("follow.elliptic",)   # "list the cafés in Kluuvi. What about Kaisaniemi?": the list again, there
+    rules += ("plan.money-as-background",)   # "Budget is 300k but first: list the schools in Kotka"
+    rules += ("count.each-area",)   # "list the cafés in Kluuvi and Kaisaniemi": each area's list
 
 
 class Count(FindBase):
@@ -82,9 +84,11 @@ class Count(FindBase):
     # "how many there are within 300 m of X" (of what? asked); "Before we put 250k€ into roads: how many …"
     rules += ("within.count-of-what", "plan.money-as-background")
     rules += ("follow.elliptic",)   # "Kluuvissa montako kahvilaa? entä Kaisaniemessä?": the count again, there
+    rules += ("count.each-area",)   # "Soopeli vs Sampi — cafés in each?": a count in each area
     follows = ("count.follows", "find.area-follows")   # "schools in Kluuvi; how many?": the count of those
 
 
 class Exists(FindBase):
     name = "exists"
     rules = (*FindBase.rules, "plan.money-as-background")   # "Before we put 150k€ into chargers: is there …"
+    rules += ("count.each-area",)   # "are there pharmacies in Kluuvi or Kaisaniemi?": in each area

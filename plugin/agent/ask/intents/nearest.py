@@ -13,6 +13,7 @@ class Nearest(Intent):
              "nearest.each",
              "terse",
              "follow.elliptic")   # "nearest pharmacy to Kiasma? what about Oodi?": the search again, from Oodi
+    rules += ("plan.money-as-background",)   # "Quick one before I spend 90k: what is the nearest car park to X?"
     # "… and give the driving distance": the search reports it; "… Also: is it within 300 m?": answered from it
     follows = ("route.reported", "nearest.within-follows", "nearest.place-follows")
     needs = (("place", "the start place (where to search from)"),

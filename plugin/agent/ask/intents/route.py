@@ -17,6 +17,7 @@ class Route(Intent):
              "route.between-found",   # "…; otherwise the road distance between the two" (the two found)
              "route.pair-condition",   # "if A - B is more than 500 m, …": the condition's route
              "follow.elliptic")   # "how far is A from B? and from C?": the route again, from C
+    rules += ("plan.money-as-background",)   # "Before we invest 200k in roads: how far is A from B by road?"
     # "A to B by car, how many metres?": that route's distance; "nearest … by road, and how far is it?": the
     # search's own route
     follows = ("route.follows", "route.already-asked", "route.tail-follows")
