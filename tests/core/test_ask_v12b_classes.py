@@ -53,3 +53,40 @@ def test_two_places_joined_at_one_point_are_said_so_once(registry, region, reque
     a, b = (judge.place_points(region, n)[0] for n in pair)
     assert judge.road_m(region, (a[2], a[3]), (b[2], b[3])) == 0, reply
     assert reply.count("both join the road network at the same point") == 1, reply
+
+
+@pytest.mark.parametrize("region, request_text, name", [
+    # a building the data lacks, said in a Finnish local case: its name with the noun in its base form
+    ("kotka", "montako kahvilaa on Karhulan kirjastolla 500 m säteellä?", "Karhulan kirjasto"),
+    ("helsinki", "Onko Töölön kirjastolla lähellä apteekkia?", "Töölön kirjasto"),
+    ("kotka", "lähin apteekki Langinkosken asemalta", "Langinkosken asema"),
+    # never a look-alike's route ("Kampin kappeli" for "Kampin koululta")
+    ("helsinki", "Kuinka kaukana Kampin koululta on Kiasma?", "Kampin koulu"),
+    # no region: a building no loaded region has is outside the data, not a question for the region
+    (None, "nearest pharmacy to Porvoon sairaala by road", "Porvoon sairaala"),
+    (None, "how far is Loviisa harbour from the closest school?", "Loviisa harbour"),
+    (None, "Kuinka kaukana on Haminan lukiosta lähin kahvila?", "Haminan lukio"),
+])
+def test_a_building_the_data_lacks_is_said_absent_by_its_base_name(registry, region, request_text, name):
+    ok, reply = _judged(registry, region, request_text, {"kind": "absent_name", "name": name})
+    assert ok and "By road" not in reply and "Before I act" not in reply, reply
+
+
+@pytest.mark.parametrize("region, request_text, centre, radius, listed", [
+    ("helsinki", "how many parks are there within 400 m of Kiasma?", "Kiasma", 400, False),
+    ("helsinki", "montako puistoa on 300 metrin säteellä Ateneumista?", "Ateneum", 300, False),
+    ("kotka", "list the parks within 800 m of Otsonkallio", "Otsonkallio", 800, True),
+    ("kotka", "how many parks within 1 km of Helilän koulu", "Helilän koulu", 1000, False),
+])
+def test_parks_within_a_distance_give_the_parks_and_every_green_area(registry, region, request_text, centre, radius,
+                                                                     listed):
+    # both meanings of "park", each counted by the judge itself: mapped parks (leisure=park) and every green area
+    kind = "list" if listed else "count_within"
+    for tag in ("leisure=park", None):
+        expect = {"kind": kind, "category": "green", "osm_tag": tag}
+        expect.update({"area": None, "within": {"of": centre, "radius_m": radius}} if listed
+                      else {"of": centre, "radius_m": radius})
+        ok, reply = _judged(registry, region, request_text, expect)
+        assert ok, (tag, reply)
+    out = answer_request(request_text, registry, None, region=region)
+    assert not judge.contradictions(out), judge.contradictions(out)
