@@ -112,6 +112,7 @@ class NameIndex:
                 n = normalise(written)
                 if n:
                     self._names.append((n, written, f))
+        self._names += _parenthesis_heads(features)
         self._by_norm: dict[str, list[tuple[str, NamedFeature]]] = {}
         for n, w, f in self._names:
             self._by_norm.setdefault(n, []).append((w, f))
@@ -281,7 +282,7 @@ class NameIndex:
                 # the alias "Helsinki station"); only a data name written with the dot holds one ("St. George")
                 stop = stop or (k > 1 and text[words[i + k - 2][1] - 1] == ".")
                 exact_only = exact_only or not joins or stop
-                phrase = text[s:e].rstrip(".")
+                phrase = _phrase(text, s, e)
                 n = normalise(phrase)
                 hit = self._by_norm.get(n)
                 if not n or (n in GENERIC and not _generic_said_as_name(text, s, n, hit)) \
@@ -473,7 +474,29 @@ def _joins_name(gap: str) -> bool | None:
     comma or slash); else it ends (None)."""
     if re.fullmatch(r"[\s-]*", gap):
         return True
-    return False if re.fullmatch(r"\s*[,&/]\s*", gap) else None
+    return False if re.fullmatch(r"\s*[,&/@]\s*|\s*\(\s*|\)\s*", gap) else None
+
+
+def _phrase(text: str, s: int, e: int) -> str:
+    """The words ``text[s:e]`` as a name is written: no sentence dot at the end, and with the closing
+    parenthesis of one it opens ("Base Camp (Nepalese cuisine)")."""
+    phrase = text[s:e].rstrip(".")
+    return phrase + ")" if phrase.count("(") > phrase.count(")") and text[e:e + 1] == ")" else phrase
+
+
+def _parenthesis_heads(features: list[NamedFeature]) -> list[tuple[str, str, NamedFeature]]:
+    """The part before a parenthesis of a data name ("Base Camp" of "Base Camp (Nepalese cuisine)") as one
+    more exact form of that feature, so a planner who leaves the parenthesis out gets that place and not a
+    look-alike ("Basecamp", another restaurant's alias); never where the head is some feature's own name
+    ("Zio" next to "Zio (Shoe store)") or a generic word."""
+    own = {normalise(f.name) for f in features}
+    out = []
+    for f in features:
+        m = re.fullmatch(r"\s*([^()]+?)\s*\([^()]*\)\s*", f.name)
+        n = normalise(m.group(1)) if m else ""
+        if n and n not in own and not all(w in GENERIC for w in n.split()):
+            out.append((n, m.group(1), f))
+    return out
 
 
 def _alias_may_match(written: str, norm: str, hit: list[tuple[str, NamedFeature]], before: str = "") -> bool:

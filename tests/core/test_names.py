@@ -126,3 +126,19 @@ def test_a_hyphen_brand_the_data_has_still_reads():
 
     assert name_index("helsinki").resolve("K-Market Esplanadi").feature.name == "K-Market Esplanadi"
     assert name_index("helsinki").resolve("the K-Market").feature.name.startswith("K-Market")
+
+
+@pytest.mark.parametrize("text, spans", [
+    # the whole name with its parenthesis, not a look-alike's alias ("Basecamp") plus its words
+    ("how far is Eerikin Pippuri from Base Camp (Nepalese cuisine)?",
+     [("Eerikin Pippuri", "Eerikin Pippuri"), ("Base Camp (Nepalese cuisine)", "Base Camp (Nepalese cuisine)")]),
+    ("bank within 300 m of Zio (Shoe store)", [("Zio (Shoe store)", "Zio (Shoe store)")]),
+    # the part before the parenthesis is that place exactly; "Zio" stays the shop of that own name
+    ("from Base Camp to Kiasma", [("Base Camp", "Base Camp (Nepalese cuisine)"), ("Kiasma", "Kiasma")]),
+    ("from Zio to Kiasma", [("Zio", "Zio"), ("Kiasma", "Kiasma")]),
+    ("from Stop@Station to Frankly My Dear",
+     [("Stop@Station", "Stop@Station"), ("Frankly My Dear", "Frankly My Dear (Preloved clothes)")]),
+])
+def test_a_data_name_with_a_parenthesis_or_at_sign_matches_whole(helsinki, text, spans):
+    assert [(text[s:e], m.feature.name) for s, e, m in helsinki.scan(text)] == spans
+    assert all(m.how != "fuzzy" for _, _, m in helsinki.scan(text))

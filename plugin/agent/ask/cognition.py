@@ -48,6 +48,7 @@ from .wording import (
     KIND_CUE,
     LEAD_IN,
     LEFT_OUT,
+    LOCAL_CASE_TAIL,
     NAME_RUN,
     NAME_TOKEN,
     NAME_WORD,
@@ -324,10 +325,28 @@ def _said_as_base(written: str, message: str) -> str:
     """"'Mussalon satama' is not in the kotka data": a name the data lacks that ends in a Finnish
     genitive facility noun ("Mussalon sataman lähellä": near Mussalo harbour) is said in the noun's base
     form, the name a planner would look for (the first word's genitive is part of the name)."""
+    base = _base_form(written)
+    return message if base == written else message.replace(f"'{written}'", f"'{base}'", 1)
+
+
+def _base_form(written: str) -> str:
+    """``written`` with its last word, a Finnish facility noun in the genitive ("Mussalon sataman") or in a
+    local case ("Hovinsaaren koululla"), in its base form ("Mussalon satama", "Hovinsaaren koulu"); else as
+    written."""
     *head, last = written.split(" ")
+    base = _local_case_base(last)
+    if head and last.islower() and base:
+        return " ".join(head + [base])
     if not head or not last.islower() or last == "stadion" or not GENITIVE_TAIL.search(last):
-        return message
-    return message.replace(f"'{written}'", f"'{' '.join(head + [last[:-1]])}'", 1)
+        return written
+    return " ".join(head + [last[:-1]])
+
+
+def _local_case_base(word: str) -> str | None:
+    """"koululla" → "koulu": a Finnish facility noun in a local case (``wording.LOCAL_CASE_TAIL``) in its base
+    form; None for any other word."""
+    m = LOCAL_CASE_TAIL.search(word)
+    return word[:m.start()] + m.group(1) if m else None
 
 
 def _whole_run(places: list[Place], s: int, e: int, written: str, rest: str, covered: list[Place],
@@ -664,10 +683,20 @@ def _outside_names(request: str, places: list[Place], region: str | None, region
             p.message = _outside(p.written, region, regions, index_of) or p.message
     if region or places:
         return []
-    return [m for m in (_outside(request[s:e], None, regions, index_of) for s, e in _namelike_spans(request)
+    facilities = _named_facilities(request)
+    return [m for m in (_outside(_base_form(request[s:e]) if (s, e) in facilities else request[s:e], None, regions,
+                                 index_of) for s, e in _namelike_spans(request)
                         if AREA_BEFORE.search(request[max(0, s - 12):s])
-                        or (NEAR_FOR.search(request[max(0, s - 12):s]) and " " not in request[s:e].strip()))
+                        or (NEAR_FOR.search(request[max(0, s - 12):s]) and " " not in request[s:e].strip())
+                        or (s, e) in facilities)
             if m]
+
+
+def _named_facilities(request: str) -> set[tuple[int, int]]:
+    """The spans of a capitalised name with a facility noun after it ("Haminan lukio", "Porvoo hospital"):
+    a building's name wherever it stands, so one that no loaded region has (``_outside``) is said to be
+    outside the data instead of the region being asked for."""
+    return {(m.start(), m.end()) for m in NAME_RUN.finditer(request) if m.group(2)}
 
 
 def _elsewhere(written: str, region: str, regions: tuple[str, ...], index_of: Callable[[str], NameIndex]) -> str | None:

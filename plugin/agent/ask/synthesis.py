@@ -241,6 +241,25 @@ def road_and_straight(road: float, straight: float, road_text: str | None = None
     return f"{road_text or f'{road:g} m'} by road ({straight:g} m straight)"
 
 
+#: the route's line for two places joined at one point ("A and B are 20.3 m apart …, so the road distance
+#: between them is 0 m."): groups the two names and what is said of them
+JOINED_AT_ONE = re.compile(r"(.+?) and (.+?) are (\S+ m apart in a straight line; both join the road network at "
+                           r"the same point, so the road distance between them is 0 m)\.")
+
+
+def said_once(lines: list[str]) -> list[str]:
+    """``lines`` without a route's line that only repeats what an earlier line said of the same two places
+    ("the nearest café to Codento Oy is Café Metro …: 20.3 m apart …, 0 m" and then "Codento Oy and Café
+    Metro are 20.3 m apart …, 0 m"): a sentence is said once."""
+    out: list[str] = []
+    for line in lines:
+        m = JOINED_AT_ONE.fullmatch(line)
+        if m and any(all(part in o for part in m.groups()) for o in out):
+            continue
+        out.append(line)
+    return out
+
+
 def _km(m: float) -> str:
     return f"{m:g} m" if m < 1000 else f"{m:g} m ({m / 1000:.2f} km)"
 
@@ -390,7 +409,7 @@ def goal_facts(task: Any, obs_of: Any, idx: Any, cond: tuple[float | None, str],
         if intent is not None:
             out.extend(intent.facts(Facts(g, good[-1].result, good, obs, task.region, idx)))
         out.extend(_condition_line(task, g, cond, outcome))
-    return out + _more_line(task, obs_of) + list(task.notes)
+    return said_once(out) + _more_line(task, obs_of) + list(task.notes)
 
 
 #: a request that asks which of the areas has more (or fewer): "whether Valas or Kaniini has more restaurants"

@@ -132,6 +132,9 @@ FI_FACILITY = r"(?:halli|asema|museo|tehdas|kirkko|koulu|lukio|kirjasto|puisto|t
               r"satama|silta|ranta|linna|teatteri|kauppa|keskus|aukio|kappeli|koti|stadion|areena|ravintola|" \
               r"kahvila|apteekki|hotelli|virasto|toimisto|opisto|pysäkki|laituri|katedraali|puutarha|kartano|" \
               r"kylpylä|majakka|linnoitus|kasino|uimala)"
+#: the local case endings a Finnish facility noun takes after a name ("Hovinsaaren koululla", "Sunilan tehtaalla"
+#: is another stem: not read so)
+FI_LOCAL_CASE = r"(?:lla|llä|ssa|ssä|lta|ltä|sta|stä|lle)"
 NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|via|then|vs|is|are|that|this|these|" \
             r"those|its?|my|our|your|their|some|any|each|every|all|no|one|nearest|closest|lähi\w*)\b)[a-zåäö]+)?" \
             r"\s+(?:park|library|stadium|hospital|school|station|church|museum|centre|center|mall|" \
@@ -139,10 +142,13 @@ NOUN_TAIL = r"(?:\s+(?!(?:to|from|and|or|the|an?|of|in|on|at|by|near|with|for|vi
             r"arena|theatre|theater|cinema|hotel|clinic|store|shop|gallery|office|pharmacy|garage|parking|" \
             r"kindergarten|university|college|gym|cemetery|playground|chapel|" \
             r"[a-zåäö-]*" + FI_FACILITY + r"(?:n(?=\s+(?:lähellä|luona|vieressä|ympärillä|lähistöllä|" \
-            r"kohdalla|edessä|takana)\b))?)\b"   # Finnish: "Sunilan tehdas"; "Mussalon sataman lähellä" (genitive)
+            r"kohdalla|edessä|takana)\b)|" + FI_LOCAL_CASE + r")?)\b"
+# Finnish: "Sunilan tehdas"; "Mussalon sataman lähellä" (genitive); "Hovinsaaren koululla" (a local case)
 #: a Finnish genitive facility noun at the end of a name ("Mussalon sataman"): its base form ends before the
 #: "n" (only a Finnish facility noun: the English "station" is no genitive)
 GENITIVE_TAIL = re.compile(FI_FACILITY + r"n$")
+#: the same noun in a local case ("koululla": at the school): its base form ends before the ending (group 1)
+LOCAL_CASE_TAIL = re.compile("(" + FI_FACILITY + ")" + FI_LOCAL_CASE + "$")
 
 
 metres = lexicon.metres

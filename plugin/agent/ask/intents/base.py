@@ -76,6 +76,13 @@ def last_result(ran: list[Observation]) -> dict[str, Any] | None:
     return ok[-1].result if ok else None
 
 
+def first_result(ran: list[Observation]) -> dict[str, Any] | None:
+    """The result of the goal's first successful call (the one that answers what was asked where later
+    calls add beside it), or None when none succeeded."""
+    ok = [o for o in ran if o.ok]
+    return ok[0].result if ok else None
+
+
 def slot_args(slots: dict[str, Any], *keys: str) -> dict[str, Any]:
     """The slots ``keys`` that hold a value, as tool arguments."""
     return {k: slots[k] for k in keys if slots.get(k) not in (None, "")}

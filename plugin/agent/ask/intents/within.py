@@ -2,9 +2,11 @@
 "cafés near Stockmann": within ``reading.NEAR_M``, said in the answer)."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...tools import Observation
 from ..synthesis import _label, _names_list, _what
-from .base import Calls, Facts, Intent, Step, last_result, slot_args
+from .base import Calls, Facts, Intent, Step, first_result, slot_args
 
 
 class Within(Intent):
@@ -25,14 +27,15 @@ class Within(Intent):
         if why:
             return [], f"the count within {s['radius_m']:g} m: {why}"
         return [("within_distance", {"region": step.region, "place": place, "radius_m": s["radius_m"],
-                                     **slot_args(s, "category", "tag")})], None
+                                     **slot_args(s, "category", "tag")}),
+                *_every_green(step.region, place, s)], None
 
     def tested(self, ran: list[Observation]) -> tuple[float | None, str]:
-        r = last_result(ran)
+        r = first_result(ran)   # the kind asked for ("parks"), not every green area beside it
         return (float(r["count"]), "count") if r is not None else (None, "")
 
     def facts(self, f: Facts) -> list[str]:
-        g, s, r, out = f.g, f.s, f.r, []
+        g, s, r, out = f.g, f.s, first_result(f.good), []
         what = _what(g, r["count"]) if s.get("category") else "points of interest"
         if s.get("default_radius"):
             out.append(f"'Near' read as within {r['radius_m']:g} m (straight line); give a distance to change it.")
@@ -42,4 +45,18 @@ class Within(Intent):
             out.append(f"There {'is' if r['count'] == 1 else 'are'} {r['count']} {what} within {r['radius_m']:g} m "
                        f"of {_label(r['center'])} "
                        f"(straight line): {_names_list(r['features'], r['count'], with_street=False)}.")
+        green = f.good[1].result if len(f.good) > 1 else None
+        if green is not None and green["count"] != r["count"]:
+            out.append(f"Counting every green area (the category green, any tag: grass, woods and cemeteries too), "
+                       f"there {'is' if green['count'] == 1 else 'are'} {green['count']} within {green['radius_m']:g} m"
+                       f" of {_label(green['center'])}: {_names_list(green['features'], green['count'], with_street=False)}.")
         return out
+
+
+def _every_green(region: str | None, place: Any, s: dict[str, Any]) -> list[tuple[str, dict]]:
+    """"parks within 350 m of X": a planner's "park" may mean a mapped park (leisure=park, what the first
+    call counts) or any green space; the count of every green area is a second call, so the reply can give
+    both as tool results (docs/ask.md, "What a park is")."""
+    if s.get("category") != "green" or s.get("tag") != "leisure=park":
+        return []
+    return [("within_distance", {"region": region, "place": place, "radius_m": s["radius_m"], "category": "green"})]
