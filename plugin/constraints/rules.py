@@ -599,13 +599,13 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
         got = parse_one(text, task, budget_keur)
     if any(c["kind"] == "count_min" and c.get("count") == 0 for c in got):   # "no more links than we need"
         raise Ambiguous(f"'{said}' bounds nothing that can be counted: say it with a number, e.g. 'at most 3 in total'")
-    same = _one_kind_said_two_ways(text, task)
+    same = _one_kind_said_two_ways(EVERY_ONE.sub(" ", text), task)
     if same:
         why = (" (the road task's links are new links and rebuilds of links the network lost: an upgrade of a "
                "link is its rebuild, no kind of its own)" if task == "road" else "")
         raise Ambiguous(f"'{same[0]}' and '{same[1]}' are one kind here ({same[2]}){why}, and one of them is negated: "
                         f"say only whether it is in or out, e.g. 'link 5 in' or 'no {same[2]} links'")
-    left = unread_words(text, got, task)
+    left = unread_words(EVERY_ONE.sub(" ", text), got, task)   # "no exceptions" is read (all of them)
     if left:   # a reading that leaves out a word of meaning would apply what was not said: asked
         raise Ambiguous(f"I read '{said}' as {'; '.join(summary(c) for c in got)}, but not "
                         f"{', '.join(repr(w) for w in left)} — {_say_it(left, task)}")
@@ -796,10 +796,30 @@ MEASURED = re.compile(r",?\s*\b(?:(?:with\s+)?(?:all\s+)?distances?\s+)?(?:as\s+
                       r"(?:\s+of\s+(?:the|its|their)\s+[a-zåäö]+)?(?=\s*(?:[,.;:!?]|$)),?", re.I)
 
 
+#: none of the plan's candidates farther than a distance from a place ("no charger further than 600 m from X", "none
+#: of the chargers may be more than 600 m from X", "not a single office beyond 400 m of X", Finnish "ei yhtään
+#: latausasemaa yli 600 metrin päässä X:stä"): every one within it. The "no" was read as none within — the meaning
+#: reversed. Homes and blocks are coverage (their own rule), never candidates
+_NOT_CANDIDATE = (r"(?:residential|blocks?|homes?|households?|residents?|people|dwellings?|one|body|more|fewer|less|"
+                  r"further|farther|beyond|outside|at|than|may|should|can|must|shall|will|would|is|are|be)\b")
+NONE_BEYOND = re.compile(
+    r"\b(?:no|none\s+of\s+(?:the|our|its|their)|not\s+(?:a\s+single|one|any)|zero)\s+(?:(?:yhtään|yksikään)\s+)?"
+    r"(?P<noun>(?:(?!" + _NOT_CANDIDATE + r")[a-zåäö_-]+\s+){0,3}?(?!" + _NOT_CANDIDATE + r")[a-zåäö_-]+)\s+"
+    r"(?:(?:may|should|can|must|shall|will|would|is|are|to|ever|be|lie|sit|go|end\s+up|get)\s+){0,3}"
+    r"(?:(?:any\s+)?(?:further|farther|more)\s+(?:away\s+)?than|beyond|outside(?:\s+of)?|at\s+least)\s+"
+    r"(?P<d>[\d.,]+\s*(?:k?m|kilomet\w+|met\w+))\s+(?:away\s+)?(?:from|of|off)\b", re.I)
+#: Finnish obligations ("kaikkien latausasemien on oltava …", "täytyy sijaita …"): "must be" / "must lie" (the "on"
+#: of "on oltava" was read as the English "on", its place "oltava")
+FI_MUST = re.compile(r"\b(?:on\s+olta(?:va|vat)|pitää\s+olla|täytyy\s+olla|tulee\s+olla|pitää\s+sijaita|"
+                     r"täytyy\s+sijaita|on\s+sijaittava|tulee\s+sijaita)\b", re.I)
+
+
 def _plain(text: str) -> str:
     """Politeness off, distances in words as numbers, "closer than 200 m to X" as "… 200 m of X",
     "a 250 m radius of X" as "250 m of X"."""
-    t = re.sub(r"[\s,]*\b(?:please|thanks|thank you|if possible|ok)\b[\s.!]*$", "", text.strip(), flags=re.I)
+    # "w/in 600 m", "approx. 300 m": the lexicon's short forms written long (the rules read "within")
+    t = lexicon.expand_short_forms(text)
+    t = re.sub(r"[\s,]*\b(?:please|thanks|thank you|if possible|ok)\b[\s.!]*$", "", t.strip(), flags=re.I)
     # an aside in brackets ("some green (puisto or similar)", "Lohi (kortteli, by its outline)") says
     # nothing a rule reads unless it holds a number ("(at least 300 m)"): dropped, else read as commas
     t = re.sub(r"\s*\(([^()]*)\)", lambda m: f", {m.group(1)}," if re.search(r"\d", m.group(1)) else "", t)
@@ -809,9 +829,11 @@ def _plain(text: str) -> str:
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
     t = re.sub(r"(?<![\w.,])(\d+)\s*\+(?![\d\w])", r"at least \1", t)   # "2+ chargers"
     t = re.sub(r"\b(\d+(?:[.,]\d+)?)-(k?m|kilomet(?:er|re)s?|met(?:er|re)s?)\b", r"\1 \2", t, flags=re.I)   # "a 250-metre radius"
+    t = FI_MUST.sub(lambda m: "must lie" if "sijai" in m.group(0).lower() else "must be", t)   # "on oltava"
     t = _finnish_coverage(_finnish_places(_fronted_place(_drop_finnish_plan_words(t))))
     for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
         t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
+    t = NONE_BEYOND.sub(lambda m: f"every {m.group('noun')} within {m.group('d')} of", t)   # "no charger beyond 600 m of X"
     # "no further than 300 m from X", "at most 300 m from X": within 300 m of X (not "kept away")
     t = re.sub(r"\b(?:(?:no|not)\s+(?:further|farther|more)\s+than|at most)\s+(?=[\d.,]+\s*(?:k?m\b|kilomet|met))",
                "within ", t, flags=re.I)
@@ -927,13 +949,13 @@ def _finnish_places(t: str) -> str:
     name = lambda n: re.sub(r":n\b", "", n)   # noqa: E731  "EY:n rakennus" → "EY rakennus" (the resolver's kind noun)
     # "pidä latausasemat vähintään 250 metrin päässä Kiasmasta": at least that far away (a lower bound on the
     # distance; it was read as "at least within 250 m", a count of one near the place — the meaning reversed)
-    t = re.sub(r"\b" + FI_AWAY + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_AT + r"\s+"
+    t = re.sub(r"\b" + FI_AWAY + r"\s+(\d+(?:[.,]\d+)?)\s*(m:n|km:n|m|metrin|metriä|km|kilometrin)\s+" + FI_AT + r"\s+"
                + FI_FROM, lambda m: f"at least {m.group(1)} {unit(m.group(2))} away from {name(m.group(3))}", t)
-    t = re.sub(FI_FROM + r"\s+" + FI_AWAY + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_AT,
+    t = re.sub(FI_FROM + r"\s+" + FI_AWAY + r"\s+(\d+(?:[.,]\d+)?)\s*(m:n|km:n|m|metrin|metriä|km|kilometrin)\s+" + FI_AT,
                lambda m: f"at least {m.group(2)} {unit(m.group(3))} away from {name(m.group(1))},", t)
-    t = re.sub(r"\b(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"\s+"
+    t = re.sub(r"\b(\d+(?:[.,]\d+)?)\s*(m:n|km:n|m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"\s+"
                + FI_FROM, lambda m: f"within {m.group(1)} {unit(m.group(2))} of {name(m.group(3))}", t)
-    t = re.sub(FI_FROM + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"",
+    t = re.sub(FI_FROM + r"\s+(\d+(?:[.,]\d+)?)\s*(m:n|km:n|m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"",
                lambda m: f"within {m.group(2)} {unit(m.group(3))} of {name(m.group(1))},", t)
     t = FI_IN.sub(lambda m: f"inside {m.group(1)}", t)
     t = FI_INSIDE.sub(lambda m: f"inside {m.group(1)}", t)
@@ -987,9 +1009,9 @@ FRONTED_IT = re.compile(r"^(?:(?i:as for|about|regarding|concerning|for)\s+)?(?i
                         r"(?P<e2>" + EDGE_WORDS + r")|it)\b(?P<tail>.*)$")
 #: Finnish "… 200 metrin säteellä sen reunasta" / "sen reunasta 200 metrin säteellä" (from its edge), "siitä"
 #: (from it): said the English way, for a fronted place ("Kumparepuisto: ei latausasemia …")
-FI_ITS = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|"
+FI_ITS = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(m:n|km:n|m|metrin|metriä|km|kilometrin)\s+(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|"
                     r"sisällä|sisälle|päässä|päähän)\s+(?:sen\s+(?:ulko)?(?:reuna|raja|laida)\w*|siitä)\b|"
-                    r"\bsen\s+(?:ulko)?(?:reuna|raja|laida)\w*\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+"
+                    r"\bsen\s+(?:ulko)?(?:reuna|raja|laida)\w*\s+(\d+(?:[.,]\d+)?)\s*(m:n|km:n|m|metrin|metriä|km|kilometrin)\s+"
                     r"(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|sisällä|sisälle|päässä|päähän)")
 
 
@@ -1112,7 +1134,8 @@ class _Said:
 
     def __init__(self, text: str, task: str, budget_keur: float | None):
         self.text, self.task, self.budget_keur = text, task, budget_keur
-        self.t = _fix_spelling(_plain(text))
+        self.every = bool(EVERY_ONE.search(text))   # "…, no exceptions": all of them, no "no"
+        self.t = _fix_spelling(_plain(EVERY_ONE.sub(" ", text).strip()))
         self.low = self.t.lower()
         self.dist = distance_of(self.t)
         self.typ = type_of(self.t, task)
@@ -1344,6 +1367,48 @@ def _near_place(x: _Said) -> list[dict[str, Any]] | None:
     return [out]
 
 
+#: "no exceptions", "without exception", "each and every one": emphasis that the rule holds for all of them, never
+#: a negation (v12: "every charger has to be w/in 600 m of Annankatu, no exceptions" was stored as none within)
+EVERY_ONE = re.compile(r"(?:,\s*|\s+[—–-]\s*)?\b(?:(?:with\s+)?no\s+exceptions?|without\s+(?:any\s+)?exceptions?|"
+                       r"no\s+ifs,?\s+(?:and|or)\s+buts|each\s+and\s+every\s+one(?:\s+of\s+them)?|every\s+single\s+one|"
+                       r"ilman\s+poikkeuksia|poikkeuksetta)\b[\s.!]*", re.I)
+#: every candidate (of a type) said to lie within a distance: a quantifier before the noun ("every charger", "all
+#: new links", "each of the offices", "kaikkien latausasemien", "jokaisen toimiston"), "all of them", "them all"
+ALL_QUANT = re.compile(r"\b(?:(?:every|each|all)(?:\s+(?:of\s+)?(?:the|our|your|these|those|its|their))?(?:\s+(?:single|new|"
+                       r"planned|selected|chosen|future|proposed|ev))*\s+(?:of\s+)?(?=[a-zåäö_-]{3,})(?!(?:residential|homes?|"
+                       r"households?|dwellings?|residents?|people|blocks?|budget|money|costs?|time|that|this|of\s+it)\b)|"
+                       r"all of them|them all|they all|kaik\w*\s+(?=[a-zåäö])|jokai\w*\s+(?=[a-zåäö]))", re.I)
+#: a plural noun of the plan obliged to lie within a distance ("chargers have to be within …", "new links must
+#: lie within …", "latausasemien on oltava …"): every one of them (a singular "a charger must be …" is at least one)
+ALL_OBLIGED = re.compile(r"^\s*(?:the\s+|our\s+|any\s+)?(?:new\s+|ev\s+|selected\s+|chosen\s+)*[a-zåäö_-]+(?<!s['’])s\s+"
+                         r"(?:(?:all|both)\s+)?(?:have\s+to|must|need\s+to|should|shall|are\s+to|ought\s+to|"
+                         r"(?:have\s+)?got\s+to)\s+(?:all\s+)?(?:be|lie|stay|sit|remain|go|be\s+(?:placed|built|located|"
+                         r"sited|put))\b|\b[a-zåäö]+(?:ien|jen|den|ten|en)\s+must\s+(?:be|lie)\b", re.I)
+
+
+def _all_within(x: _Said) -> list[dict[str, Any]] | None:
+    """Every candidate within a distance of a place: "every charger has to be w/in 600 m of X, no exceptions",
+    "all offices must lie within 400 m of Kiasma", "chargers need to be within 500 m of Stockmann", "kaikkien
+    latausasemien on oltava 600 m:n säteellä Kiasmasta": only candidates (of the type) within the distance
+    (``inside_area`` with ``distance_m``). It was read as none within (the "no" of "no exceptions") or as at
+    least one within. A count, a bound or a negation is no "every" (the later rules read those)."""
+    if not (x.dist and x.phrase and re.search(r"\bwithin\b", x.low)) or _inside_word_only(x):
+        return None
+    rest = re.sub(re.escape(x.phrase), " ", x.t, flags=re.I)
+    if NEG.search(rest) or count_of(x.t) is not None or re.search(
+            r"\b(?:at (?:least|most)|no more than|up to|max\w*|min\w*|exactly|only|some|any one|one or more|"
+            r"a|an|one)\s", x.low):
+        return None
+    if not (ALL_QUANT.search(rest) or ALL_OBLIGED.search(rest) or x.every):
+        return None
+    return [_base("inside_area", target=_target(x.phrase), distance_m=x.dist, type=x.typ)]
+
+
+def _inside_word_only(x: _Said) -> bool:
+    """"within the area of X", "inside X" with a distance elsewhere: an area, no radius."""
+    return bool(re.search(r"\b(?:inside|within the area of|in the area of)\b", x.low))
+
+
 def _inside_word(x: _Said) -> Any:
     return re.search(r"\b(inside|within the area of|in the area of|in|on|off|outside|out of)\b", x.low) or \
         (None if x.dist else re.search(r"\b(within)\b", x.low))
@@ -1506,6 +1571,8 @@ RULES: tuple[Rule, ...] = (
          ("coverage",)),
     Rule("ids.lock", _ids, "keep site 3 but drop site 9", "station", ("lock_in", "lock_out")),
     Rule("ask.per_unit", _per_unit, "at most 2 offices per block", "land", ()),
+    Rule("near.all_within", _all_within, "every charger has to be within 600 m of Annankatu, no exceptions", "station",
+         ("inside_area",)),
     Rule("near.place", _near_place, "≤ 1 charger within 150 m of Ateneum", "station", ("count_max",)),
     Rule("area.inside", _inside_area, "all chargers inside Kluuvi, none outside it", "station", ("inside_area",)),
     Rule("area.avoid", _avoid_area, "avoid Kaisaniemen puisto", "station", ("outside_area",)),

@@ -88,6 +88,8 @@ def summary(c: dict[str, Any]) -> str:
         return f"spend at most {100 * c['share']:.4g} % of the budget"
     if k == "emphasis":
         return f"emphasise {c['term']} (weight {c.get('weight') or DEFAULT_EMPHASIS:g})"
+    if k == "inside_area" and d:   # "every charger within 600 m of Annankatu"
+        return f"only{typ or ' candidates'} within {d} of {what}"
     if k in ("inside_area", "outside_area"):
         return f"{'only inside' if k == 'inside_area' else f'no{typ} candidate inside'} {what}"
     cat = f" or an existing {t['category']}" if t.get("category") else ""

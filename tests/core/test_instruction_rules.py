@@ -1484,3 +1484,62 @@ def test_a_per_cent_after_the_budget_and_a_minimum_distance(text, task, expect):
 ])
 def test_how_a_distance_is_measured_said_apart(text, task, expect):
     assert typed(parse(text, task, 700.0)) == expect
+
+
+#: the twelfth half's classes (round 12), phrasings of our own in both regions and all three tasks
+ALL_WITHIN = [
+    # every candidate obliged to lie within a distance of a place: only candidates within it (inside_area with a
+    # radius). "every charger has to be w/in 600 m of Annankatu, no exceptions" was stored as none within (the "no" of
+    # "no exceptions"), "all chargers must be within …" as at least one within
+    ("every charger has to be w/in 600 m of Annankatu, no exceptions", "station",
+     [("inside_area", "Annankatu", 600.0, None, None, None, None)]),
+    ("All chargers must be within 400 m of Kiasma.", "station", [("inside_area", "Kiasma", 400.0, None, None, None, None)]),
+    ("Chargers need to be within 500 m of Stockmann.", "station",
+     [("inside_area", "Stockmann", 500.0, None, None, None, None)]),
+    ("Every station should be within 300 m of Karhulan koulu, without exception.", "station",
+     [("inside_area", "Karhulan koulu", 300.0, None, None, None, None)]),
+    ("all offices must lie within 400 m of Otsolan Koulu", "land",
+     [("inside_area", "Otsolan Koulu", 400.0, None, None, None, "office")]),
+    ("each new link has to be within 500 m of Kumparepuisto", "road",
+     [("inside_area", "Kumparepuisto", 500.0, None, None, None, "new")]),
+    ("chargers within 600 m of Annankatu, no exceptions", "station",
+     [("inside_area", "Annankatu", 600.0, None, None, None, None)]),
+    # Finnish obligations ("on oltava", "täytyy sijaita", "pitää olla"); "600 m:n säteellä" is a radius
+    ("kaikkien latausasemien on oltava 600 m:n säteellä Kiasmasta", "station",
+     [("inside_area", "Kiasma", 600.0, None, None, None, None)]),
+    ("kaikkien toimistojen pitää olla 400 m:n säteellä Kiasmasta", "land",
+     [("inside_area", "Kiasma", 400.0, None, None, None, "office")]),
+    ("kaikkien uusien teiden on oltava 500 metrin säteellä Kumparepuistosta", "road",
+     [("inside_area", "Kumparepuisto", 500.0, None, None, None, "new")]),
+    # "none farther than D from X" is every one within D (the "no" was read as none within: the meaning reversed)
+    ("no charger further than 600 m from Annankatu", "station",
+     [("inside_area", "Annankatu", 600.0, None, None, None, None)]),
+    ("none of the chargers may be more than 600 m from Karhulan koulu", "station",
+     [("inside_area", "Karhulan koulu", 600.0, None, None, None, None)]),
+    ("not a single office beyond 400 m of Otsolan Koulu", "land",
+     [("inside_area", "Otsolan Koulu", 400.0, None, None, None, "office")]),
+    ("no new link more than 500 m from Kumparepuisto", "road",
+     [("inside_area", "Kumparepuisto", 500.0, None, None, None, "new")]),
+    ("ei yhtään latausasemaa yli 600 metrin päässä Kiasmasta", "station",
+     [("inside_area", "Kiasma", 600.0, None, None, None, None)]),
+    # what stays as it was: a count, a singular "a …", a negation, "no exceptions" after one, homes (coverage)
+    ("a charger must be within 300 m of Kiasma", "station", [("count_min", "Kiasma", 300.0, 1, None, None, None)]),
+    ("at least two chargers must be within 300 m of Kiasma, no exceptions", "station",
+     [("count_min", "Kiasma", 300.0, 2, None, None, None)]),
+    ("not more than two chargers within 300 m of Kiasma, no exceptions", "station",
+     [("count_max", "Kiasma", 300.0, 2, None, None, None)]),
+    ("no chargers within 200 m of Kiasma, no exceptions", "station",
+     [("exclude_near", "Kiasma", 200.0, None, None, None, None)]),
+    ("ei latausasemia 300 m:n säteellä Kiasmasta", "station", [("exclude_near", "Kiasma", 300.0, None, None, None, None)]),
+    ("keep all chargers 200 m away from Kiasma", "station", [("exclude_near", "Kiasma", 200.0, None, None, None, None)]),
+    ("site 5 in, no exceptions", "station", [("lock_in", "5", None, None, None, None, None)]),
+    ("Every residential block must lie within 600 m of a school.", "land",
+     [("coverage", "school", 600.0, None, None, None, None)]),
+    ("no residential block more than 500 m from a charging station", "station",
+     [("coverage", "charging", 500.0, None, None, None, None)]),
+]
+
+
+@pytest.mark.parametrize("text, task, expect", ALL_WITHIN)
+def test_every_candidate_within_a_distance_is_never_none_within(text, task, expect):
+    assert typed(parse(text, task, 700.0)) == expect
