@@ -250,8 +250,8 @@ def type_of(text: str, task: str) -> str | None:
     """The type (land use, site kind, road kind) the text names, None when none; a word that fits
     several types ("hospital": large or small) gives their shared prefix (lexicon ``type_families``),
     a constraint over all of them. Words of a name in the genitive ("Kaisaniemen puisto") are no type."""
+    text = PLACE_KIND_WORD.sub(r"\1", text)   # before the genitive name goes ("of the Ressun lukio car park")
     text = GENITIVE_NAME.sub(lambda m: m.group(0) if _no_genitive(m.group(1), task) else " ", text)
-    text = PLACE_KIND_WORD.sub(r"\1", text)
     for name, pat in _types(task):
         m = re.search(rf"\b(?:{pat})\b", text, re.I)
         if m:
@@ -267,7 +267,13 @@ GENITIVE_NAME = re.compile(r"(?<![\w'’-])([A-ZÅÄÖ][\w'’-]*n)(?:\s+[a-zå�
 
 #: the kind word after a place's name ("… 100 m from the edge of Kumparepuisto park", "of the Kiasma
 #: building"): the place's, no type of the instruction (it was read as 'only green parcels')
-PLACE_KIND_WORD = re.compile(r"\b((?:of|from|near|to|by) (?:the )?[A-ZÅÄÖ][\w'’-]*)\s+(?:park|puisto|garden|green)\b")
+#: a facility's kind after its name ("within 300 m of the @ Metallitalo car park", "of Q-Park Erottaja parking garage",
+#: "of the Ressun lukio school") is the place's too (the car park was read as 'only parking sites'): the name may be
+#: several words, the first capitalised (or after "@"), none of them a word that ends the name
+PLACE_KIND_WORD = re.compile(r"\b((?:of|from|near|to|by|around|beside) (?:the )?(?:@\s*)?[A-ZÅÄÖ][\w'’-]*"
+                             r"(?:\s+(?!(?:for|and|or|with|but|as|in|on|at|to|the|a|an|no|not|is|are)\b)[\w'’-]+){0,2}?)"
+                             r"\s+(?:park|puisto|garden|green|car\s+parks?|parking(?:\s+(?:garages?|lots?|halls?|houses?))?|"
+                             r"parkkipaik\w*|parkkihall\w*|parkkialue\w*|schools?|koulu)\b")
 
 
 def _no_genitive(word: str, task: str) -> bool:
