@@ -390,7 +390,9 @@ EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r
                   r"(?:is )?what counts|counts? (?:the )?most|is everything|tärke\w*|painot\w*|ensisijai\w*|"
                   # "Ecology should be weighted above residential …", Finnish "palvelut edellä" (services ahead)
                   r"weigh\w* (?:(?:far|much|well|clearly) )?(?:above|over|before|ahead of|higher than|more than)|"
-                  r"edellä)\b|↑", re.I)
+                  r"edellä|"
+                  # "travel time über alles", "ekologia ennen kaikkea" / "yli kaiken" (above all)
+                  r"über alles|ueber alles|ennen kaikkea|yli kaiken)\b|↑", re.I)
 #: what an emphasis puts below its term ("X weighted above Y and Z", "X before Y", "X over Y", "X rather
 #: than Y", Finnish "Y:n edellä" / "Y:n sijaan"): lower-case words only, never a number or a name. Its words
 #: are no term of the reading (the first term is emphasised) and no word left unread
@@ -603,6 +605,8 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
                     got = whole
     if got is None:
         got = parse_one(text, task, budget_keur)
+    # one constraint said twice ("… minimise how long drivers wait; service time matters most"): stored once
+    got = [c for k, c in enumerate(got) if not any(_same(c, d) for d in got[:k])]
     if any(c["kind"] == "count_min" and c.get("count") == 0 for c in got):   # "no more links than we need"
         raise Ambiguous(f"'{said}' bounds nothing that can be counted: say it with a number, e.g. 'at most 3 in total'")
     same = _one_kind_said_two_ways(EVERY_ONE.sub(" ", text), task)
@@ -616,6 +620,11 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
         raise Ambiguous(f"I read '{said}' as {'; '.join(summary(c) for c in got)}, but not "
                         f"{', '.join(repr(w) for w in left)} — {_say_it(left, task)}")
     return got
+
+
+def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two readings that are one constraint (the rule that read each aside)."""
+    return {k: v for k, v in a.items() if k != "rule"} == {k: v for k, v in b.items() if k != "rule"}
 
 
 #: a task word, in any case form ("Tiesuunnitelmaan", "Latausasemasuunnitelmassa", "Maankäyttösuunnitelmaan",
@@ -833,6 +842,9 @@ def _plain(text: str) -> str:
     # outline": how a distance is measured, which the resolver does from the outline anyway (a point is said to be one)
     t = MEASURED.sub(" ", t).strip(" ,")
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
+    # terse order signs between words ("service > everything else", "services >> cost", "access ≫ all"): "over", an
+    # emphasis (never before a number: "> 2" is a count's bound)
+    t = re.sub(r"(?<=[^\W\d_])\s*(?:>{1,3}|≫|⋙)\s*(?=[^\W\d_])", " over ", t)
     t = re.sub(r"(?<![\w.,])(\d+)\s*\+(?![\d\w])", r"at least \1", t)   # "2+ chargers"
     t = re.sub(r"\b(\d+(?:[.,]\d+)?)-(k?m|kilomet(?:er|re)s?|met(?:er|re)s?)\b", r"\1 \2", t, flags=re.I)   # "a 250-metre radius"
     t = FI_MUST.sub(lambda m: "must lie" if "sijai" in m.group(0).lower() else "must be", t)   # "on oltava"

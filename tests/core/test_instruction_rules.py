@@ -1543,3 +1543,36 @@ ALL_WITHIN = [
 @pytest.mark.parametrize("text, task, expect", ALL_WITHIN)
 def test_every_candidate_within_a_distance_is_never_none_within(text, task, expect):
     assert typed(parse(text, task, 700.0)) == expect
+
+
+EMPHASIS_SAID = [
+    # only the term said: "wait" (a verb too) is the service time, "served" after it no coverage (v12: "minimise how
+    # long drivers wait to be served; service time matters most" was read as coverage and service time), and one
+    # emphasis said twice is stored once
+    ("The plan should above all minimise how long drivers wait to be served; service time matters most.", "station",
+     [("emphasis", None, None, None, None, "service_time", None)]),
+    ("minimise how long drivers have to wait", "station", [("emphasis", None, None, None, None, "service_time", None)]),
+    ("nobody should wait for a charger for long, that matters most", "station",
+     [("emphasis", None, None, None, None, "service_time", None)]),
+    ("jonot mahdollisimman lyhyiksi, se on tärkeintä", "station",
+     [("emphasis", None, None, None, None, "service_time", None)]),
+    ("coverage first: serve as many homes as possible", "station",
+     [("emphasis", None, None, None, None, "coverage", None)]),
+    # terse emphasis: ">" / ">>" / "≫" between words, "first", "über alles", "ennen kaikkea" (v12: "service >
+    # everything else" was not read)
+    ("service > everything else", "land", [("emphasis", None, None, None, None, "service", None)]),
+    ("ecology >> all", "land", [("emphasis", None, None, None, None, "ecology", None)]),
+    ("services >> cost", "land", [("emphasis", None, None, None, None, "service", None)]),
+    ("service time > coverage", "station", [("emphasis", None, None, None, None, "service_time", None)]),
+    ("access ≫ everything else", "station", [("emphasis", None, None, None, None, "access", None)]),
+    ("connectivity > everything else", "road", [("emphasis", None, None, None, None, "connectivity", None)]),
+    ("travel time über alles", "road", [("emphasis", None, None, None, None, "travel_time", None)]),
+    ("ekologia ennen kaikkea", "land", [("emphasis", None, None, None, None, "ecology", None)]),
+    # a sign before a number stays a count's bound, never an emphasis
+    ("≥ 2 chargers within 300 m of Kiasma", "station", [("count_min", "Kiasma", 300.0, 2, None, None, None)]),
+]
+
+
+@pytest.mark.parametrize("text, task, expect", EMPHASIS_SAID)
+def test_an_emphasis_is_the_term_said_terse_or_twice(text, task, expect):
+    assert typed(parse(text, task, 700.0)) == expect
