@@ -820,7 +820,8 @@ _NOT_CANDIDATE = (r"(?:residential|blocks?|homes?|households?|residents?|people|
 NONE_BEYOND = re.compile(
     r"\b(?:no|none\s+of\s+(?:the|our|its|their)|not\s+(?:a\s+single|one|any)|zero)\s+(?:(?:yhtään|yksikään)\s+)?"
     r"(?P<noun>(?:(?!" + _NOT_CANDIDATE + r")[a-zåäö_-]+\s+){0,3}?(?!" + _NOT_CANDIDATE + r")[a-zåäö_-]+)\s+"
-    r"(?:(?:may|should|can|must|shall|will|would|is|are|to|ever|be|lie|sit|go|end\s+up|get)\s+){0,3}"
+    r"(?:(?:may|should|can|must|shall|will|would|is|are|to|ever|be|lie|sit|go|end\s+up|get|placed|built|located|sited|"
+    r"put|installed|set\s+up)\s+){0,4}"
     r"(?:(?:any\s+)?(?:further|farther|more)\s+(?:away\s+)?than|beyond|outside(?:\s+of)?|at\s+least)\s+"
     r"(?P<d>[\d.,]+\s*(?:k?m|kilomet\w+|met\w+))\s+(?:away\s+)?(?:from|of|off)\b", re.I)
 #: Finnish obligations ("kaikkien latausasemien on oltava …", "täytyy sijaita …"): "must be" / "must lie" (the "on"
@@ -841,6 +842,9 @@ def _plain(text: str) -> str:
     # "Measured from its outline, no charger within 150 m of Stockmann", "no offices in the Lohi block, measured by its
     # outline": how a distance is measured, which the resolver does from the outline anyway (a point is said to be one)
     t = MEASURED.sub(" ", t).strip(" ,")
+    # Finnish "enintään 500 metrin päässä X:stä": a bound on the distance, which "päässä" with a radius is (no count)
+    t = re.sub(r"\b(?:enintään|korkeintaan|maksimissaan)\s+(?=\d[\d.,]*\s*(?:m:n|km:n|metrin|kilometrin)\s)", "", t,
+               flags=re.I)
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
     # terse order signs between words ("service > everything else", "services >> cost", "access ≫ all"): "over", an
     # emphasis (never before a number: "> 2" is a count's bound)
@@ -1413,7 +1417,8 @@ def _all_within(x: _Said) -> list[dict[str, Any]] | None:
     if not (x.dist and x.phrase and re.search(r"\bwithin\b", x.low)) or _inside_word_only(x):
         return None
     rest = re.sub(re.escape(x.phrase), " ", x.t, flags=re.I)
-    if NEG.search(rest) or count_of(x.t) is not None or re.search(
+    said = re.sub(r"\b(every|each)\s+single\b", r"\1", x.t, flags=re.I)   # "every single charger": no count of one
+    if NEG.search(rest) or count_of(said) is not None or re.search(
             r"\b(?:at (?:least|most)|no more than|up to|max\w*|min\w*|exactly|only|some|any one|one or more|"
             r"a|an|one)\s", x.low):
         return None

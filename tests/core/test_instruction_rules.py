@@ -1576,3 +1576,42 @@ EMPHASIS_SAID = [
 @pytest.mark.parametrize("text, task, expect", EMPHASIS_SAID)
 def test_an_emphasis_is_the_term_said_terse_or_twice(text, task, expect):
     assert typed(parse(text, task, 700.0)) == expect
+
+
+ROUND_TWELVE_STRANGER = [
+    # strangers' shapes of "every one within": "all of them", "X: all within", "every single", "must all be", "no ifs
+    # or buts", Finnish "täytyy olla enintään … päässä", "jokaisen … pitää olla", "ilman poikkeuksia"
+    ("all of them within 500 m of Kiasma please", "station", [("inside_area", "Kiasma", 500.0, None, None, None, None)]),
+    ("chargers: all within 400 m of Stockmann", "station",
+     [("inside_area", "Stockmann", 400.0, None, None, None, None)]),
+    ("Every single charger needs to sit within 700 metres of Kiasma.", "station",
+     [("inside_area", "Kiasma", 700.0, None, None, None, None)]),
+    ("schools must all be within 500 m of Kaisaniemen puisto", "land",
+     [("inside_area", "Kaisaniemen puisto", 500.0, None, None, None, "school")]),
+    ("new links have to stay within 300 m of Kumparepuisto, no ifs or buts", "road",
+     [("inside_area", "Kumparepuisto", 300.0, None, None, None, "new")]),
+    ("latausasemien täytyy olla enintään 500 metrin päässä Kiasmasta", "station",
+     [("inside_area", "Kiasma", 500.0, None, None, None, None)]),
+    ("toimistojen on oltava 300 metrin säteellä Kiasmasta, ilman poikkeuksia", "land",
+     [("inside_area", "Kiasma", 300.0, None, None, None, "office")]),
+    ("no charger may be placed more than 800 m from Kiasma, no exceptions", "station",
+     [("inside_area", "Kiasma", 800.0, None, None, None, None)]),
+    # "no exceptions", "no matter what" beside other constraints: emphasis, the constraint as said
+    ("no matter what, at least one charger within 300 m of Kiasma", "station",
+     [("count_min", "Kiasma", 300.0, 1, None, None, None)]),
+    ("not more than 3 chargers in total, no exceptions", "station", [("count_max", None, None, 3, None, None, None)]),
+    ("no exceptions: at most two new links", "road", [("count_max", None, None, 2, None, None, "new")]),
+    ("site 4 has to be in, no exceptions", "station", [("lock_in", "4", None, None, None, None, None)]),
+    ("hospitals: none within 300 m of Kiasma, no exceptions", "land",
+     [("exclude_near", "Kiasma", 300.0, None, None, None, "hospital")]),
+    ("keep every charger at least 200 m from Kiasma", "station",
+     [("exclude_near", "Kiasma", 200.0, None, None, None, None)]),
+    # terse emphasis chains: the first term
+    ("queues >> everything", "station", [("emphasis", None, None, None, None, "service_time", None)]),
+    ("waiting time > coverage > cost", "station", [("emphasis", None, None, None, None, "service_time", None)]),
+]
+
+
+@pytest.mark.parametrize("text, task, expect", ROUND_TWELVE_STRANGER)
+def test_round_twelve_stranger_classes(text, task, expect):
+    assert typed(parse(text, task, 700.0)) == expect
