@@ -29,7 +29,8 @@ KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "budget_share_max": ("spend at most `share` (0..1) of the budget", ("share",)),
     "emphasis": ("optimise S + weight·E(term): favour one score term (the price is still measured on S)",
                  ("term",)),
-    "inside_area": ("select only candidates inside the target polygon", ("target",)),
+    "inside_area": ("select only candidates inside the target polygon (with distance_m: only those within it of the "
+                    "target)", ("target",)),
     "outside_area": ("select no candidate touching the target polygon", ("target",)),
     "coverage": ("every residential demand unit within distance_m of a selected candidate (of `type`) or of "
                  "an existing feature of the target category", ("distance_m",)),
