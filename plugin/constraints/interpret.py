@@ -222,7 +222,8 @@ def finish(c: dict[str, Any], inst: Instance, text: str, source: str, selection:
             r = Resolved("the selected area", selection)
         else:
             r = resolve_target(inst, t, float(c.get("distance_m") or 0.0),
-                               area=bool(c.get("area")) or c.get("kind") in ("inside_area", "outside_area"))
+                               area=bool(c.get("area")) or (c.get("kind") in ("inside_area", "outside_area")
+                                                              and not c.get("distance_m")))   # a radius: no area
         if t.get("name"):
             t["name"] = r.label
         c["target"] = {k: v for k, v in t.items() if v}

@@ -193,6 +193,15 @@ def _kind_agrees(region: str, f: NamedFeature, text: str, bare: str) -> None:
     feature found: "the Albert Edelfelt statue" is the artwork, "Kiasma park" no park (asked); a facility
     word agrees with the feature's category, a generic noun ("place") with any feature."""
     removed = text.replace(bare, " ", 1) if bare in text else text
+    kind = re.sub(r"^\s*(?:the|a|an)\s+|['’]s\b", " ", removed).strip()
+    cat = category_of(kind) if " " in kind else None
+    if cat:   # a facility kind of two words ("car park", "parking garage"): the feature's category, as one word's is
+        same = [g for g in name_index(region).features if normalise(g.name) == normalise(f.name)] or [f]
+        if not any(g.category == cat or (g.kind in ("poi", "area") and not g.category
+                                         and not any(g.tag(k) for k in DEFINING_TAGS)) for g in same):
+            raise Clarify(f"'{text.strip()}': {f.name} in the {region} data is {_what(f)}, not a {kind} — which place "
+                          f"do you mean? (say '{f.name}' alone for it)")
+        return
     for word in re.findall(r"[^\W\d_][\w-]*", re.sub(r"['’]s\b", "", removed)):
         if word.casefold() in ("the", "a", "an", "of", "city") or GENERIC_KIND.fullmatch(word):
             continue
@@ -254,9 +263,11 @@ def _without_nouns(text: str) -> list[str]:
                             re.sub(r"\s+[a-zåäö]+$", "", edge_of) if edge_of != text else text, text)):
         out += [t, PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", t)), re.sub(r"\s+(?:park|garden)$", "", t),
                 KIND_NOUN_AFTER.sub("", t)]   # "the Albert Edelfelt statue": the kind is checked once found
-        facility = re.match(r"^(.+?)(?:['’]s)?\s+([^\W\d_][\w-]*)$", t)
-        if facility and category_of(facility.group(2)):   # "the Stockmann shop": the category is checked too
-            out.append(facility.group(1))
+        for facility in (re.match(r"^(.+?)(?:['’]s)?\s+([^\W\d_][\w-]*)$", t),
+                         # a kind of two words ("the @ Metallitalo car park", "Q-Park Erottaja parking garage")
+                         re.match(r"^(.+?)(?:['’]s)?\s+([^\W\d_][\w-]*\s+[^\W\d_][\w-]*)$", t)):
+            if facility and category_of(facility.group(2)):   # "the Stockmann shop": the category is checked too
+                out.append(facility.group(1))
     return [t for t in dict.fromkeys(out) if t.strip() and t != text]
 
 

@@ -250,8 +250,8 @@ def type_of(text: str, task: str) -> str | None:
     """The type (land use, site kind, road kind) the text names, None when none; a word that fits
     several types ("hospital": large or small) gives their shared prefix (lexicon ``type_families``),
     a constraint over all of them. Words of a name in the genitive ("Kaisaniemen puisto") are no type."""
+    text = PLACE_KIND_WORD.sub(r"\1", text)   # before the genitive name goes ("of the Ressun lukio car park")
     text = GENITIVE_NAME.sub(lambda m: m.group(0) if _no_genitive(m.group(1), task) else " ", text)
-    text = PLACE_KIND_WORD.sub(r"\1", text)
     for name, pat in _types(task):
         m = re.search(rf"\b(?:{pat})\b", text, re.I)
         if m:
@@ -267,7 +267,13 @@ GENITIVE_NAME = re.compile(r"(?<![\w'’-])([A-ZÅÄÖ][\w'’-]*n)(?:\s+[a-zå�
 
 #: the kind word after a place's name ("… 100 m from the edge of Kumparepuisto park", "of the Kiasma
 #: building"): the place's, no type of the instruction (it was read as 'only green parcels')
-PLACE_KIND_WORD = re.compile(r"\b((?:of|from|near|to|by) (?:the )?[A-ZÅÄÖ][\w'’-]*)\s+(?:park|puisto|garden|green)\b")
+#: a facility's kind after its name ("within 300 m of the @ Metallitalo car park", "of Q-Park Erottaja parking garage",
+#: "of the Ressun lukio school") is the place's too (the car park was read as 'only parking sites'): the name may be
+#: several words, the first capitalised (or after "@"), none of them a word that ends the name
+PLACE_KIND_WORD = re.compile(r"\b((?:of|from|near|to|by|around|beside) (?:the )?(?:@\s*)?[A-ZÅÄÖ][\w'’-]*"
+                             r"(?:\s+(?!(?:for|and|or|with|but|as|in|on|at|to|the|a|an|no|not|is|are)\b)[\w'’-]+){0,2}?)"
+                             r"\s+(?:park|puisto|garden|green|car\s+parks?|parking(?:\s+(?:garages?|lots?|halls?|houses?))?|"
+                             r"parkkipaik\w*|parkkihall\w*|parkkialue\w*|schools?|koulu)\b")
 
 
 def _no_genitive(word: str, task: str) -> bool:
@@ -384,7 +390,9 @@ EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r
                   r"(?:is )?what counts|counts? (?:the )?most|is everything|tärke\w*|painot\w*|ensisijai\w*|"
                   # "Ecology should be weighted above residential …", Finnish "palvelut edellä" (services ahead)
                   r"weigh\w* (?:(?:far|much|well|clearly) )?(?:above|over|before|ahead of|higher than|more than)|"
-                  r"edellä)\b|↑", re.I)
+                  r"edellä|"
+                  # "travel time über alles", "ekologia ennen kaikkea" / "yli kaiken" (above all)
+                  r"über alles|ueber alles|ennen kaikkea|yli kaiken)\b|↑", re.I)
 #: what an emphasis puts below its term ("X weighted above Y and Z", "X before Y", "X over Y", "X rather
 #: than Y", Finnish "Y:n edellä" / "Y:n sijaan"): lower-case words only, never a number or a name. Its words
 #: are no term of the reading (the first term is emphasised) and no word left unread
@@ -597,19 +605,26 @@ def parse(text: str, task: str, budget_keur: float | None = None) -> list[dict[s
                     got = whole
     if got is None:
         got = parse_one(text, task, budget_keur)
+    # one constraint said twice ("… minimise how long drivers wait; service time matters most"): stored once
+    got = [c for k, c in enumerate(got) if not any(_same(c, d) for d in got[:k])]
     if any(c["kind"] == "count_min" and c.get("count") == 0 for c in got):   # "no more links than we need"
         raise Ambiguous(f"'{said}' bounds nothing that can be counted: say it with a number, e.g. 'at most 3 in total'")
-    same = _one_kind_said_two_ways(text, task)
+    same = _one_kind_said_two_ways(EVERY_ONE.sub(" ", text), task)
     if same:
         why = (" (the road task's links are new links and rebuilds of links the network lost: an upgrade of a "
                "link is its rebuild, no kind of its own)" if task == "road" else "")
         raise Ambiguous(f"'{same[0]}' and '{same[1]}' are one kind here ({same[2]}){why}, and one of them is negated: "
                         f"say only whether it is in or out, e.g. 'link 5 in' or 'no {same[2]} links'")
-    left = unread_words(text, got, task)
+    left = unread_words(EVERY_ONE.sub(" ", text), got, task)   # "no exceptions" is read (all of them)
     if left:   # a reading that leaves out a word of meaning would apply what was not said: asked
         raise Ambiguous(f"I read '{said}' as {'; '.join(summary(c) for c in got)}, but not "
                         f"{', '.join(repr(w) for w in left)} — {_say_it(left, task)}")
     return got
+
+
+def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two readings that are one constraint (the rule that read each aside)."""
+    return {k: v for k, v in a.items() if k != "rule"} == {k: v for k, v in b.items() if k != "rule"}
 
 
 #: a task word, in any case form ("Tiesuunnitelmaan", "Latausasemasuunnitelmassa", "Maankäyttösuunnitelmaan",
@@ -796,22 +811,51 @@ MEASURED = re.compile(r",?\s*\b(?:(?:with\s+)?(?:all\s+)?distances?\s+)?(?:as\s+
                       r"(?:\s+of\s+(?:the|its|their)\s+[a-zåäö]+)?(?=\s*(?:[,.;:!?]|$)),?", re.I)
 
 
+#: none of the plan's candidates farther than a distance from a place ("no charger further than 600 m from X", "none
+#: of the chargers may be more than 600 m from X", "not a single office beyond 400 m of X", Finnish "ei yhtään
+#: latausasemaa yli 600 metrin päässä X:stä"): every one within it. The "no" was read as none within — the meaning
+#: reversed. Homes and blocks are coverage (their own rule), never candidates
+_NOT_CANDIDATE = (r"(?:residential|blocks?|homes?|households?|residents?|people|dwellings?|one|body|more|fewer|less|"
+                  r"further|farther|beyond|outside|at|than|may|should|can|must|shall|will|would|is|are|be)\b")
+NONE_BEYOND = re.compile(
+    r"\b(?:no|none\s+of\s+(?:the|our|its|their)|not\s+(?:a\s+single|one|any)|zero)\s+(?:(?:yhtään|yksikään)\s+)?"
+    r"(?P<noun>(?:(?!" + _NOT_CANDIDATE + r")[a-zåäö_-]+\s+){0,3}?(?!" + _NOT_CANDIDATE + r")[a-zåäö_-]+)\s+"
+    r"(?:(?:may|should|can|must|shall|will|would|is|are|to|ever|be|lie|sit|go|end\s+up|get|placed|built|located|sited|"
+    r"put|installed|set\s+up)\s+){0,4}"
+    r"(?:(?:any\s+)?(?:further|farther|more)\s+(?:away\s+)?than|beyond|outside(?:\s+of)?|at\s+least)\s+"
+    r"(?P<d>[\d.,]+\s*(?:k?m|kilomet\w+|met\w+))\s+(?:away\s+)?(?:from|of|off)\b", re.I)
+#: Finnish obligations ("kaikkien latausasemien on oltava …", "täytyy sijaita …"): "must be" / "must lie" (the "on"
+#: of "on oltava" was read as the English "on", its place "oltava")
+FI_MUST = re.compile(r"\b(?:on\s+olta(?:va|vat)|pitää\s+olla|täytyy\s+olla|tulee\s+olla|pitää\s+sijaita|"
+                     r"täytyy\s+sijaita|on\s+sijaittava|tulee\s+sijaita)\b", re.I)
+
+
 def _plain(text: str) -> str:
     """Politeness off, distances in words as numbers, "closer than 200 m to X" as "… 200 m of X",
     "a 250 m radius of X" as "250 m of X"."""
-    t = re.sub(r"[\s,]*\b(?:please|thanks|thank you|if possible|ok)\b[\s.!]*$", "", text.strip(), flags=re.I)
+    # "w/in 600 m", "approx. 300 m": the lexicon's short forms written long (the rules read "within")
+    t = lexicon.expand_short_forms(text)
+    t = re.sub(r"[\s,]*\b(?:please|thanks|thank you|if possible|ok)\b[\s.!]*$", "", t.strip(), flags=re.I)
     # an aside in brackets ("some green (puisto or similar)", "Lohi (kortteli, by its outline)") says
     # nothing a rule reads unless it holds a number ("(at least 300 m)"): dropped, else read as commas
     t = re.sub(r"\s*\(([^()]*)\)", lambda m: f", {m.group(1)}," if re.search(r"\d", m.group(1)) else "", t)
     # "Measured from its outline, no charger within 150 m of Stockmann", "no offices in the Lohi block, measured by its
     # outline": how a distance is measured, which the resolver does from the outline anyway (a point is said to be one)
     t = MEASURED.sub(" ", t).strip(" ,")
+    # Finnish "enintään 500 metrin päässä X:stä": a bound on the distance, which "päässä" with a radius is (no count)
+    t = re.sub(r"\b(?:enintään|korkeintaan|maksimissaan)\s+(?=\d[\d.,]*\s*(?:m:n|km:n|metrin|kilometrin)\s)", "", t,
+               flags=re.I)
     t = COMPARISON.sub(lambda m: f" {COMPARISONS[m.group(0).casefold()]} ", t).strip()   # "≥2" → "at least 2"
+    # terse order signs between words ("service > everything else", "services >> cost", "access ≫ all"): "over", an
+    # emphasis (never before a number: "> 2" is a count's bound)
+    t = re.sub(r"(?<=[^\W\d_])\s*(?:>{1,3}|≫|⋙)\s*(?=[^\W\d_])", " over ", t)
     t = re.sub(r"(?<![\w.,])(\d+)\s*\+(?![\d\w])", r"at least \1", t)   # "2+ chargers"
     t = re.sub(r"\b(\d+(?:[.,]\d+)?)-(k?m|kilomet(?:er|re)s?|met(?:er|re)s?)\b", r"\1 \2", t, flags=re.I)   # "a 250-metre radius"
+    t = FI_MUST.sub(lambda m: "must lie" if "sijai" in m.group(0).lower() else "must be", t)   # "on oltava"
     t = _finnish_coverage(_finnish_places(_fronted_place(_drop_finnish_plan_words(t))))
     for d in reversed([d for d in lexicon.distances(t) if not d.written[:1].isdigit()]):   # "half a km" → "500 m"
         t = t[:d.start] + f"{d.metres:g} m" + t[d.end:]
+    t = NONE_BEYOND.sub(lambda m: f"every {m.group('noun')} within {m.group('d')} of", t)   # "no charger beyond 600 m of X"
     # "no further than 300 m from X", "at most 300 m from X": within 300 m of X (not "kept away")
     t = re.sub(r"\b(?:(?:no|not)\s+(?:further|farther|more)\s+than|at most)\s+(?=[\d.,]+\s*(?:k?m\b|kilomet|met))",
                "within ", t, flags=re.I)
@@ -927,13 +971,13 @@ def _finnish_places(t: str) -> str:
     name = lambda n: re.sub(r":n\b", "", n)   # noqa: E731  "EY:n rakennus" → "EY rakennus" (the resolver's kind noun)
     # "pidä latausasemat vähintään 250 metrin päässä Kiasmasta": at least that far away (a lower bound on the
     # distance; it was read as "at least within 250 m", a count of one near the place — the meaning reversed)
-    t = re.sub(r"\b" + FI_AWAY + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_AT + r"\s+"
+    t = re.sub(r"\b" + FI_AWAY + r"\s+(\d+(?:[.,]\d+)?)\s*(m:n|km:n|m|metrin|metriä|km|kilometrin)\s+" + FI_AT + r"\s+"
                + FI_FROM, lambda m: f"at least {m.group(1)} {unit(m.group(2))} away from {name(m.group(3))}", t)
-    t = re.sub(FI_FROM + r"\s+" + FI_AWAY + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_AT,
+    t = re.sub(FI_FROM + r"\s+" + FI_AWAY + r"\s+(\d+(?:[.,]\d+)?)\s*(m:n|km:n|m|metrin|metriä|km|kilometrin)\s+" + FI_AT,
                lambda m: f"at least {m.group(2)} {unit(m.group(3))} away from {name(m.group(1))},", t)
-    t = re.sub(r"\b(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"\s+"
+    t = re.sub(r"\b(\d+(?:[.,]\d+)?)\s*(m:n|km:n|m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"\s+"
                + FI_FROM, lambda m: f"within {m.group(1)} {unit(m.group(2))} of {name(m.group(3))}", t)
-    t = re.sub(FI_FROM + r"\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"",
+    t = re.sub(FI_FROM + r"\s+(\d+(?:[.,]\d+)?)\s*(m:n|km:n|m|metrin|metriä|km|kilometrin)\s+" + FI_WITHIN + r"",
                lambda m: f"within {m.group(2)} {unit(m.group(3))} of {name(m.group(1))},", t)
     t = FI_IN.sub(lambda m: f"inside {m.group(1)}", t)
     t = FI_INSIDE.sub(lambda m: f"inside {m.group(1)}", t)
@@ -987,9 +1031,9 @@ FRONTED_IT = re.compile(r"^(?:(?i:as for|about|regarding|concerning|for)\s+)?(?i
                         r"(?P<e2>" + EDGE_WORDS + r")|it)\b(?P<tail>.*)$")
 #: Finnish "… 200 metrin säteellä sen reunasta" / "sen reunasta 200 metrin säteellä" (from its edge), "siitä"
 #: (from it): said the English way, for a fronted place ("Kumparepuisto: ei latausasemia …")
-FI_ITS = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|"
+FI_ITS = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(m:n|km:n|m|metrin|metriä|km|kilometrin)\s+(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|"
                     r"sisällä|sisälle|päässä|päähän)\s+(?:sen\s+(?:ulko)?(?:reuna|raja|laida)\w*|siitä)\b|"
-                    r"\bsen\s+(?:ulko)?(?:reuna|raja|laida)\w*\s+(\d+(?:[.,]\d+)?)\s*(m|metrin|metriä|km|kilometrin)\s+"
+                    r"\bsen\s+(?:ulko)?(?:reuna|raja|laida)\w*\s+(\d+(?:[.,]\d+)?)\s*(m:n|km:n|m|metrin|metriä|km|kilometrin)\s+"
                     r"(?:säteel(?:lä|le)|etäisyydel(?:lä|le)|sisällä|sisälle|päässä|päähän)")
 
 
@@ -1112,7 +1156,8 @@ class _Said:
 
     def __init__(self, text: str, task: str, budget_keur: float | None):
         self.text, self.task, self.budget_keur = text, task, budget_keur
-        self.t = _fix_spelling(_plain(text))
+        self.every = bool(EVERY_ONE.search(text))   # "…, no exceptions": all of them, no "no"
+        self.t = _fix_spelling(_plain(EVERY_ONE.sub(" ", text).strip()))
         self.low = self.t.lower()
         self.dist = distance_of(self.t)
         self.typ = type_of(self.t, task)
@@ -1344,6 +1389,49 @@ def _near_place(x: _Said) -> list[dict[str, Any]] | None:
     return [out]
 
 
+#: "no exceptions", "without exception", "each and every one": emphasis that the rule holds for all of them, never
+#: a negation (v12: "every charger has to be w/in 600 m of Annankatu, no exceptions" was stored as none within)
+EVERY_ONE = re.compile(r"(?:,\s*|\s+[—–-]\s*)?\b(?:(?:with\s+)?no\s+exceptions?|without\s+(?:any\s+)?exceptions?|"
+                       r"no\s+ifs,?\s+(?:and|or)\s+buts|each\s+and\s+every\s+one(?:\s+of\s+them)?|every\s+single\s+one|"
+                       r"ilman\s+poikkeuksia|poikkeuksetta)\b[\s.!]*", re.I)
+#: every candidate (of a type) said to lie within a distance: a quantifier before the noun ("every charger", "all
+#: new links", "each of the offices", "kaikkien latausasemien", "jokaisen toimiston"), "all of them", "them all"
+ALL_QUANT = re.compile(r"\b(?:(?:every|each|all)(?:\s+(?:of\s+)?(?:the|our|your|these|those|its|their))?(?:\s+(?:single|new|"
+                       r"planned|selected|chosen|future|proposed|ev))*\s+(?:of\s+)?(?=[a-zåäö_-]{3,})(?!(?:residential|homes?|"
+                       r"households?|dwellings?|residents?|people|blocks?|budget|money|costs?|time|that|this|of\s+it)\b)|"
+                       r"all of them|them all|they all|kaik\w*\s+(?=[a-zåäö])|jokai\w*\s+(?=[a-zåäö]))", re.I)
+#: a plural noun of the plan obliged to lie within a distance ("chargers have to be within …", "new links must
+#: lie within …", "latausasemien on oltava …"): every one of them (a singular "a charger must be …" is at least one)
+ALL_OBLIGED = re.compile(r"^\s*(?:the\s+|our\s+|any\s+)?(?:new\s+|ev\s+|selected\s+|chosen\s+)*[a-zåäö_-]+(?<!s['’])s\s+"
+                         r"(?:(?:all|both)\s+)?(?:have\s+to|must|need\s+to|should|shall|are\s+to|ought\s+to|"
+                         r"(?:have\s+)?got\s+to)\s+(?:all\s+)?(?:be|lie|stay|sit|remain|go|be\s+(?:placed|built|located|"
+                         r"sited|put))\b|\b[a-zåäö]+(?:ien|jen|den|ten|en)\s+must\s+(?:be|lie)\b", re.I)
+
+
+def _all_within(x: _Said) -> list[dict[str, Any]] | None:
+    """Every candidate within a distance of a place: "every charger has to be w/in 600 m of X, no exceptions",
+    "all offices must lie within 400 m of Kiasma", "chargers need to be within 500 m of Stockmann", "kaikkien
+    latausasemien on oltava 600 m:n säteellä Kiasmasta": only candidates (of the type) within the distance
+    (``inside_area`` with ``distance_m``). It was read as none within (the "no" of "no exceptions") or as at
+    least one within. A count, a bound or a negation is no "every" (the later rules read those)."""
+    if not (x.dist and x.phrase and re.search(r"\bwithin\b", x.low)) or _inside_word_only(x):
+        return None
+    rest = re.sub(re.escape(x.phrase), " ", x.t, flags=re.I)
+    said = re.sub(r"\b(every|each)\s+single\b", r"\1", x.t, flags=re.I)   # "every single charger": no count of one
+    if NEG.search(rest) or count_of(said) is not None or re.search(
+            r"\b(?:at (?:least|most)|no more than|up to|max\w*|min\w*|exactly|only|some|any one|one or more|"
+            r"a|an|one)\s", x.low):
+        return None
+    if not (ALL_QUANT.search(rest) or ALL_OBLIGED.search(rest) or x.every):
+        return None
+    return [_base("inside_area", target=_target(x.phrase), distance_m=x.dist, type=x.typ)]
+
+
+def _inside_word_only(x: _Said) -> bool:
+    """"within the area of X", "inside X" with a distance elsewhere: an area, no radius."""
+    return bool(re.search(r"\b(?:inside|within the area of|in the area of)\b", x.low))
+
+
 def _inside_word(x: _Said) -> Any:
     return re.search(r"\b(inside|within the area of|in the area of|in|on|off|outside|out of)\b", x.low) or \
         (None if x.dist else re.search(r"\b(within)\b", x.low))
@@ -1506,6 +1594,8 @@ RULES: tuple[Rule, ...] = (
          ("coverage",)),
     Rule("ids.lock", _ids, "keep site 3 but drop site 9", "station", ("lock_in", "lock_out")),
     Rule("ask.per_unit", _per_unit, "at most 2 offices per block", "land", ()),
+    Rule("near.all_within", _all_within, "every charger has to be within 600 m of Annankatu, no exceptions", "station",
+         ("inside_area",)),
     Rule("near.place", _near_place, "≤ 1 charger within 150 m of Ateneum", "station", ("count_max",)),
     Rule("area.inside", _inside_area, "all chargers inside Kluuvi, none outside it", "station", ("inside_area",)),
     Rule("area.avoid", _avoid_area, "avoid Kaisaniemen puisto", "station", ("outside_area",)),

@@ -29,7 +29,8 @@ KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "budget_share_max": ("spend at most `share` (0..1) of the budget", ("share",)),
     "emphasis": ("optimise S + weight·E(term): favour one score term (the price is still measured on S)",
                  ("term",)),
-    "inside_area": ("select only candidates inside the target polygon", ("target",)),
+    "inside_area": ("select only candidates inside the target polygon (with distance_m: only those within it of the "
+                    "target)", ("target",)),
     "outside_area": ("select no candidate touching the target polygon", ("target",)),
     "coverage": ("every residential demand unit within distance_m of a selected candidate (of `type`) or of "
                  "an existing feature of the target category", ("distance_m",)),
@@ -88,6 +89,8 @@ def summary(c: dict[str, Any]) -> str:
         return f"spend at most {100 * c['share']:.4g} % of the budget"
     if k == "emphasis":
         return f"emphasise {c['term']} (weight {c.get('weight') or DEFAULT_EMPHASIS:g})"
+    if k == "inside_area" and d:   # "every charger within 600 m of Annankatu"
+        return f"only{typ or ' candidates'} within {d} of {what}"
     if k in ("inside_area", "outside_area"):
         return f"{'only inside' if k == 'inside_area' else f'no{typ} candidate inside'} {what}"
     cat = f" or an existing {t['category']}" if t.get("category") else ""

@@ -68,6 +68,9 @@ STATION_CASES = [
      lambda inst, c, ids: (_dist(inst, ids, c["geometry"]) <= 300).sum() >= 2),
     ("only inside Helsingin päärautatieasema", "inside_area",
      lambda inst, c, ids: shapely.within(_xy(inst, ids), shapely.from_wkt(c["geometry"])).all()),
+    # every charger within a radius of a street (inside_area with distance_m; it was stored as none within)
+    ("every charger has to be w/in 600 m of Annankatu, no exceptions", "inside_area",
+     lambda inst, c, ids: len(ids) > 0 and (_dist(inst, ids, c["geometry"]) <= 600 + 1e-6).all()),
     ("Every residential block shall be within 600 m of a charger.", "coverage",
      lambda inst, c, ids: (shapely.distance(shapely.points(demand_points(inst)[:, :2])[:, None],
                                             _xy(inst, ids)[None, :]).min(axis=1)

@@ -1484,3 +1484,134 @@ def test_a_per_cent_after_the_budget_and_a_minimum_distance(text, task, expect):
 ])
 def test_how_a_distance_is_measured_said_apart(text, task, expect):
     assert typed(parse(text, task, 700.0)) == expect
+
+
+#: the twelfth half's classes (round 12), phrasings of our own in both regions and all three tasks
+ALL_WITHIN = [
+    # every candidate obliged to lie within a distance of a place: only candidates within it (inside_area with a
+    # radius). "every charger has to be w/in 600 m of Annankatu, no exceptions" was stored as none within (the "no" of
+    # "no exceptions"), "all chargers must be within …" as at least one within
+    ("every charger has to be w/in 600 m of Annankatu, no exceptions", "station",
+     [("inside_area", "Annankatu", 600.0, None, None, None, None)]),
+    ("All chargers must be within 400 m of Kiasma.", "station", [("inside_area", "Kiasma", 400.0, None, None, None, None)]),
+    ("Chargers need to be within 500 m of Stockmann.", "station",
+     [("inside_area", "Stockmann", 500.0, None, None, None, None)]),
+    ("Every station should be within 300 m of Karhulan koulu, without exception.", "station",
+     [("inside_area", "Karhulan koulu", 300.0, None, None, None, None)]),
+    ("all offices must lie within 400 m of Otsolan Koulu", "land",
+     [("inside_area", "Otsolan Koulu", 400.0, None, None, None, "office")]),
+    ("each new link has to be within 500 m of Kumparepuisto", "road",
+     [("inside_area", "Kumparepuisto", 500.0, None, None, None, "new")]),
+    ("chargers within 600 m of Annankatu, no exceptions", "station",
+     [("inside_area", "Annankatu", 600.0, None, None, None, None)]),
+    # Finnish obligations ("on oltava", "täytyy sijaita", "pitää olla"); "600 m:n säteellä" is a radius
+    ("kaikkien latausasemien on oltava 600 m:n säteellä Kiasmasta", "station",
+     [("inside_area", "Kiasma", 600.0, None, None, None, None)]),
+    ("kaikkien toimistojen pitää olla 400 m:n säteellä Kiasmasta", "land",
+     [("inside_area", "Kiasma", 400.0, None, None, None, "office")]),
+    ("kaikkien uusien teiden on oltava 500 metrin säteellä Kumparepuistosta", "road",
+     [("inside_area", "Kumparepuisto", 500.0, None, None, None, "new")]),
+    # "none farther than D from X" is every one within D (the "no" was read as none within: the meaning reversed)
+    ("no charger further than 600 m from Annankatu", "station",
+     [("inside_area", "Annankatu", 600.0, None, None, None, None)]),
+    ("none of the chargers may be more than 600 m from Karhulan koulu", "station",
+     [("inside_area", "Karhulan koulu", 600.0, None, None, None, None)]),
+    ("not a single office beyond 400 m of Otsolan Koulu", "land",
+     [("inside_area", "Otsolan Koulu", 400.0, None, None, None, "office")]),
+    ("no new link more than 500 m from Kumparepuisto", "road",
+     [("inside_area", "Kumparepuisto", 500.0, None, None, None, "new")]),
+    ("ei yhtään latausasemaa yli 600 metrin päässä Kiasmasta", "station",
+     [("inside_area", "Kiasma", 600.0, None, None, None, None)]),
+    # what stays as it was: a count, a singular "a …", a negation, "no exceptions" after one, homes (coverage)
+    ("a charger must be within 300 m of Kiasma", "station", [("count_min", "Kiasma", 300.0, 1, None, None, None)]),
+    ("at least two chargers must be within 300 m of Kiasma, no exceptions", "station",
+     [("count_min", "Kiasma", 300.0, 2, None, None, None)]),
+    ("not more than two chargers within 300 m of Kiasma, no exceptions", "station",
+     [("count_max", "Kiasma", 300.0, 2, None, None, None)]),
+    ("no chargers within 200 m of Kiasma, no exceptions", "station",
+     [("exclude_near", "Kiasma", 200.0, None, None, None, None)]),
+    ("ei latausasemia 300 m:n säteellä Kiasmasta", "station", [("exclude_near", "Kiasma", 300.0, None, None, None, None)]),
+    ("keep all chargers 200 m away from Kiasma", "station", [("exclude_near", "Kiasma", 200.0, None, None, None, None)]),
+    ("site 5 in, no exceptions", "station", [("lock_in", "5", None, None, None, None, None)]),
+    ("Every residential block must lie within 600 m of a school.", "land",
+     [("coverage", "school", 600.0, None, None, None, None)]),
+    ("no residential block more than 500 m from a charging station", "station",
+     [("coverage", "charging", 500.0, None, None, None, None)]),
+]
+
+
+@pytest.mark.parametrize("text, task, expect", ALL_WITHIN)
+def test_every_candidate_within_a_distance_is_never_none_within(text, task, expect):
+    assert typed(parse(text, task, 700.0)) == expect
+
+
+EMPHASIS_SAID = [
+    # only the term said: "wait" (a verb too) is the service time, "served" after it no coverage (v12: "minimise how
+    # long drivers wait to be served; service time matters most" was read as coverage and service time), and one
+    # emphasis said twice is stored once
+    ("The plan should above all minimise how long drivers wait to be served; service time matters most.", "station",
+     [("emphasis", None, None, None, None, "service_time", None)]),
+    ("minimise how long drivers have to wait", "station", [("emphasis", None, None, None, None, "service_time", None)]),
+    ("nobody should wait for a charger for long, that matters most", "station",
+     [("emphasis", None, None, None, None, "service_time", None)]),
+    ("jonot mahdollisimman lyhyiksi, se on tärkeintä", "station",
+     [("emphasis", None, None, None, None, "service_time", None)]),
+    ("coverage first: serve as many homes as possible", "station",
+     [("emphasis", None, None, None, None, "coverage", None)]),
+    # terse emphasis: ">" / ">>" / "≫" between words, "first", "über alles", "ennen kaikkea" (v12: "service >
+    # everything else" was not read)
+    ("service > everything else", "land", [("emphasis", None, None, None, None, "service", None)]),
+    ("ecology >> all", "land", [("emphasis", None, None, None, None, "ecology", None)]),
+    ("services >> cost", "land", [("emphasis", None, None, None, None, "service", None)]),
+    ("service time > coverage", "station", [("emphasis", None, None, None, None, "service_time", None)]),
+    ("access ≫ everything else", "station", [("emphasis", None, None, None, None, "access", None)]),
+    ("connectivity > everything else", "road", [("emphasis", None, None, None, None, "connectivity", None)]),
+    ("travel time über alles", "road", [("emphasis", None, None, None, None, "travel_time", None)]),
+    ("ekologia ennen kaikkea", "land", [("emphasis", None, None, None, None, "ecology", None)]),
+    # a sign before a number stays a count's bound, never an emphasis
+    ("≥ 2 chargers within 300 m of Kiasma", "station", [("count_min", "Kiasma", 300.0, 2, None, None, None)]),
+]
+
+
+@pytest.mark.parametrize("text, task, expect", EMPHASIS_SAID)
+def test_an_emphasis_is_the_term_said_terse_or_twice(text, task, expect):
+    assert typed(parse(text, task, 700.0)) == expect
+
+
+ROUND_TWELVE_STRANGER = [
+    # strangers' shapes of "every one within": "all of them", "X: all within", "every single", "must all be", "no ifs
+    # or buts", Finnish "täytyy olla enintään … päässä", "jokaisen … pitää olla", "ilman poikkeuksia"
+    ("all of them within 500 m of Kiasma please", "station", [("inside_area", "Kiasma", 500.0, None, None, None, None)]),
+    ("chargers: all within 400 m of Stockmann", "station",
+     [("inside_area", "Stockmann", 400.0, None, None, None, None)]),
+    ("Every single charger needs to sit within 700 metres of Kiasma.", "station",
+     [("inside_area", "Kiasma", 700.0, None, None, None, None)]),
+    ("schools must all be within 500 m of Kaisaniemen puisto", "land",
+     [("inside_area", "Kaisaniemen puisto", 500.0, None, None, None, "school")]),
+    ("new links have to stay within 300 m of Kumparepuisto, no ifs or buts", "road",
+     [("inside_area", "Kumparepuisto", 300.0, None, None, None, "new")]),
+    ("latausasemien täytyy olla enintään 500 metrin päässä Kiasmasta", "station",
+     [("inside_area", "Kiasma", 500.0, None, None, None, None)]),
+    ("toimistojen on oltava 300 metrin säteellä Kiasmasta, ilman poikkeuksia", "land",
+     [("inside_area", "Kiasma", 300.0, None, None, None, "office")]),
+    ("no charger may be placed more than 800 m from Kiasma, no exceptions", "station",
+     [("inside_area", "Kiasma", 800.0, None, None, None, None)]),
+    # "no exceptions", "no matter what" beside other constraints: emphasis, the constraint as said
+    ("no matter what, at least one charger within 300 m of Kiasma", "station",
+     [("count_min", "Kiasma", 300.0, 1, None, None, None)]),
+    ("not more than 3 chargers in total, no exceptions", "station", [("count_max", None, None, 3, None, None, None)]),
+    ("no exceptions: at most two new links", "road", [("count_max", None, None, 2, None, None, "new")]),
+    ("site 4 has to be in, no exceptions", "station", [("lock_in", "4", None, None, None, None, None)]),
+    ("hospitals: none within 300 m of Kiasma, no exceptions", "land",
+     [("exclude_near", "Kiasma", 300.0, None, None, None, "hospital")]),
+    ("keep every charger at least 200 m from Kiasma", "station",
+     [("exclude_near", "Kiasma", 200.0, None, None, None, None)]),
+    # terse emphasis chains: the first term
+    ("queues >> everything", "station", [("emphasis", None, None, None, None, "service_time", None)]),
+    ("waiting time > coverage > cost", "station", [("emphasis", None, None, None, None, "service_time", None)]),
+]
+
+
+@pytest.mark.parametrize("text, task, expect", ROUND_TWELVE_STRANGER)
+def test_round_twelve_stranger_classes(text, task, expect):
+    assert typed(parse(text, task, 700.0)) == expect
