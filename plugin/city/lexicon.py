@@ -67,6 +67,11 @@ def fuzzy_words() -> tuple[str, ...]:
     return tuple(load("facilities")["fuzzy"])
 
 
+def not_fuzzy_words() -> frozenset[str]:
+    """Ordinary words near a facility word ("theres", "officer"), never read as it."""
+    return frozenset(load("facilities")["not_fuzzy"])
+
+
 def uncategorised_pattern() -> str:
     """Regex of the facilities planners ask about that the data has no category for."""
     u = load("facilities")["uncategorised"]
@@ -489,7 +494,7 @@ def unspent_pattern() -> str:
 __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "category_land_nouns_pattern", "comparisons",
            "count_pattern", "count_value",
            "distance_re", "distances", "edge_nouns_pattern", "facility_terms", "fraction_pattern", "fraction_value",
-           "fuzzy_words", "generic_kind_nouns_pattern", "kind_nouns",
+           "fuzzy_words", "not_fuzzy_words", "generic_kind_nouns_pattern", "kind_nouns",
            "id_nouns_pattern", "is_finnish", "misspelt_bounds",
            "region_plans", "region_leads", "say_none_re", "is_number_word", "landmark_nouns_pattern", "load", "metres",
            "money_words", "name_case_endings", "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds",

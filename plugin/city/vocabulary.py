@@ -38,11 +38,14 @@ class CategoryTerm:
 
 #: words misspelt often enough to be worth a fuzzy look ("cinma", "pharmcy", "resturant")
 FUZZY_WORDS = lexicon.fuzzy_words()
+NOT_FUZZY = lexicon.not_fuzzy_words()
 
 
 def _fuzzy_word(word: str) -> str | None:
     import difflib
 
+    if word.casefold() in NOT_FUZZY:
+        return None
     hit = difflib.get_close_matches(word.casefold(), FUZZY_WORDS, n=1, cutoff=0.84)
     return hit[0] if hit else None
 

@@ -265,3 +265,16 @@ def test_finnish_distances_in_the_genitive():
     text = "kolmensadanviidenkymmenen metrin säteellä, kolmen kilometrin päässä, kolmen kadun varrella"
     assert [d.metres for d in lexicon.distances(text)] == [350.0, 3000.0]
     assert lexicon.word_number("kolmen") is None   # a genitive unit alone is no number outside a distance
+
+
+@pytest.mark.parametrize("text, kinds", [
+    ("if theres a school within 1 km of Otsonpellontie", {"school"}),     # v13-cc-14 read 'theres' as theatres
+    ("the officer asked for the nearest clinic", {"clinic"}),
+    ("a clinical question: how far is the nearest pharmacy", {"clinic"}),
+    ("is the nearest resturant far", {"business"}),                      # a misspelt facility word is still read
+    ("nearest cinma to Kiasma", {"recreation"}),
+])
+def test_ordinary_words_near_a_facility_word_are_not_read_as_it(text, kinds):
+    from cityplanner.plugin.city.vocabulary import category_terms
+
+    assert {t.category for t in category_terms(text)} == kinds, [(t.word, t.category) for t in category_terms(text)]
