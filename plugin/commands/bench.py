@@ -67,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         choices=("dev", "test", "v1", "dev2", "dev3", "dev4", "v3", "v4", "v5", "v6", "v7", "v8", "v9",
                                  "v10", "v11", "v12", "v13",
                                  "v3_test", "v4_test", "v5_test", "v6_test", "v7_test", "v8_test", "v9_test", "v10_test",
-                                 "v11_test", "v12_test", "v13_test"),
+                                 "v11_test", "v12_test", "v13_test", "v14_test"),
                         help="instructions and ask suites: held-out half (default test); "
                              "ask only: v1, v3 … v13, the retired first and third to thirteenth test halves; "
                              "dev2 … dev4: more dev sets")
