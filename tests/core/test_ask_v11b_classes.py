@@ -127,8 +127,9 @@ def test_kinds_of_one_category_counted_together_each_with_its_count_and_no_numbe
     each = [{p[0] for p in judge.in_area(region, area, of_kind(c, t))} for c, t in kinds]
     record = answer_request(request_text, registry, None, region=region)
     reply = _reply(record)
-    for e in each:
-        assert re.search(rf"\b{len(e)}\b", reply) or (not e and re.search(r"\bno\b", reply, re.I)), reply
+    for (_, tag), e in zip(kinds, each, strict=True):   # the count stated in the sentence of its own kind, not anywhere
+        said = re.findall(rf"There (?:is|are) (\d+|no) [^(\n]*\([^)\n]*{re.escape(tag)}\)", reply)
+        assert said == [str(len(e)) if e else "no"], (tag, said, reply)
     assert not judge.contradictions(record), judge.contradictions(record)
 
 
