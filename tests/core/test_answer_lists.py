@@ -140,3 +140,17 @@ def test_a_conditions_own_facts_say_no_yes_or_no_of_their_own(tmp_path):
     n = out["tool_calls"][0]["result"]["count"]
     assert not out["answer"].startswith(("Yes", "No"))
     assert f"Condition: the count is {n}, which is {'' if n >= 3 else 'not '}>= 3" in out["answer"]
+
+
+def test_a_count_along_a_street_says_how_many_are_addressed_on_it_in_agreeing_grammar():
+    from cityplanner.plugin.agent.ask.intents.find import street_line
+    area = lambda k: {"kind": "street", "name": "Yrjönkatu", "corridor_m": 40, "addressed": k}  # noqa: E731
+    head = "Counted along Yrjönkatu: within 40 m of the street's line, or with Yrjönkatu as the address"
+    assert street_line(area(1), 4) == head + (" (1 of them is addressed on it; the others stand within that "
+                                              "distance of it, e.g. at a corner).")
+    assert street_line(area(2), 3) == head + (" (2 of them are addressed on it; the other stands within that "
+                                              "distance of it, e.g. at a corner).")
+    assert street_line(area(1), 1) == head + " (it is addressed on it)."
+    assert street_line(area(0), 1) == head + " (it is not addressed on it: it stands within that distance of it)."
+    assert street_line(area(0), 0) == head + "."
+    assert street_line({"kind": "area", "name": "Kamppi"}, 3) == ""

@@ -62,9 +62,11 @@ def street_line(area: dict | None, count: int) -> str:
     if not area or area.get("kind") != "street" or area.get("corridor_m") is None:
         return ""
     n, k = count, area.get("addressed", 0)
-    how = ("all of them are addressed on it" if k == n else
-           "none has it as its address: each stands within that distance of it" if k == 0 else
-           f"{k} of them are addressed on it; the others stand within that distance of it, e.g. at a corner")
+    how = (("it is addressed on it" if n == 1 else "all of them are addressed on it") if k == n else
+           ("it is not addressed on it: it stands within that distance of it" if n == 1 else
+            "none has it as its address: each stands within that distance of it") if k == 0 else
+           f"{k} of them {'is' if k == 1 else 'are'} addressed on it; the "
+           f"{'other stands' if n - k == 1 else 'others stand'} within that distance of it, e.g. at a corner")
     return (f"Counted along {area['name']}: within {area['corridor_m']:g} m of the street's line, or with "
             f"{area['name']} as the address" + (f" ({how})." if n else "."))
 
