@@ -27,7 +27,7 @@ def _never_a_test_half(split: str, retired: bool = False) -> None:
     """A TEST half is never run here; a half retired to dev after its one held-out run is named so
     in its record (``split``: the instruction third to thirteenth halves, ``v3_test`` … ``v13_test``)."""
     assert retired or "test" not in split, split
-    assert split not in ("test", "v14", "v14_test"), split   # the halves still held out   # the halves still held out
+    assert split not in ("test", "v14", "v14_test"), split   # the halves still held out
 
 
 ASK_TEST, INSTRUCTION_TEST = "test_ask_set_keeps_its_recorded_score", "test_instruction_set_keeps_its_recorded_score"
