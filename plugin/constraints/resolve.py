@@ -33,6 +33,7 @@ from ..city.osm import read_osm
 from ..tasks.base import Instance
 from . import own_places
 from .compile import by_id, candidate_geometries
+from .spelling import clearly_misspelt, said_form, spelling_distance
 
 _FACILITIES = [(re.compile(p, re.I), c, t) for p, c, t in lexicon.facility_terms()]
 #: a generic noun after a data name ("the Makasiinit block", "the Sanomatalo plot": resources/lexicon/facilities.json)
@@ -199,8 +200,7 @@ def _kind_agrees(region: str, f: NamedFeature, text: str, bare: str) -> None:
         same = [g for g in name_index(region).features if normalise(g.name) == normalise(f.name)] or [f]
         if not any(g.category == cat or (g.kind in ("poi", "area") and not g.category
                                          and not any(g.tag(k) for k in DEFINING_TAGS)) for g in same):
-            raise Clarify(f"'{text.strip()}': {f.name} in the {region} data is {_what(f)}, not a {kind} — which place "
-                          f"do you mean? (say '{f.name}' alone for it)")
+            raise _other_kind(region, f, text, kind)
         return
     for word in re.findall(r"[^\W\d_][\w-]*", re.sub(r"['’]s\b", "", removed)):
         if word.casefold() in ("the", "a", "an", "of", "city") or GENERIC_KIND.fullmatch(word):
@@ -210,8 +210,14 @@ def _kind_agrees(region: str, f: NamedFeature, text: str, bare: str) -> None:
         same = [g for g in name_index(region).features if normalise(g.name) == normalise(f.name)] or [f]
         fits = [_kind_of(region, g, word) for g in same]
         if all(v is False for v in fits):
-            raise Clarify(f"'{text.strip()}': {f.name} in the {region} data is {_what(f)}, not a {word} — which place do "
-                          f"you mean? (say '{f.name}' alone for it)")
+            raise _other_kind(region, f, text, word)
+
+
+def _other_kind(region: str, f: NamedFeature, text: str, kind: str) -> Clarify:
+    """The question for a name whose kind noun disagrees with the feature found: the words said are not in
+    the data ("Erottajan terveysasema", a health station of Erottaja), and what the found feature is."""
+    return Clarify(f"'{text.strip()}' is not in the {region} data: {f.name} there is {_what(f)}, not a {kind} — "
+                   f"which place do you mean? (say '{f.name}' alone for it)")
 
 
 def _kind_of(region: str, f: NamedFeature, word: str) -> bool | None:
@@ -227,8 +233,11 @@ def _kind_of(region: str, f: NamedFeature, word: str) -> bool | None:
                 _, _, tree = _osm_shapes(region)
                 return bool(len(tree.query(shapely.Point(f.x, f.y), predicate="within")))
             return False
+    # a facility word names a service the data files under a category ("Erottajan terveysasema": a health
+    # station of Erottaja): only a feature of that category is it — an untagged point of the name is
+    # another place, asked, where a generic kind noun ("building", "block") above may still fit it
     cat = category_of(word)
-    return None if cat is None else (said_nothing or f.category == cat)
+    return None if cat is None else f.category == cat
 
 
 #: the tags that say what a feature is (a kind noun after its name is checked against them)
@@ -275,12 +284,15 @@ def _find(region: str, text: str, cat: str | None, kinds: tuple[str, ...] | None
     """The feature ``text`` names (the shared resolver's decision; a category narrows it)."""
     idx = name_index(region)
     if cat:
-        of_cat = [m for m in idx.lookup(text, kinds, limit=8) if m.feature.category == cat]
+        of_cat = [m for m in idx.lookup(text, kinds, limit=8) if m.feature.category == cat
+                  and (m.how != "fuzzy" or clearly_misspelt(text, m.matched))]
         if of_cat and (len(of_cat) == 1 or of_cat[0].score > of_cat[1].score):
             return of_cat[0].feature
     r = idx.resolve(text, kinds)
-    if r.status == "found" and r.candidates[0].how == "fuzzy" and not _alike(text, r.candidates[0]):
-        # a changed letter in a short name makes another place: "Hamina" (a town) is no misspelt Humina
+    if r.status == "found" and r.candidates[0].how == "fuzzy" and not (
+            _alike(text, r.candidates[0]) and clearly_misspelt(text, r.candidates[0].matched)):
+        # a changed letter in a short name makes another place: "Hamina" (a town) is no misspelt Humina; a
+        # word put in makes another place too: "Kaisaniemen uimaranta" (a beach) is no misspelt Kaisaniemenranta
         raise Clarify(f"'{text}' is not in the {region} data — did you mean {r.feature.name}?")
     if r.status == "found" and not _words_left_out(text, r.candidates[0]) and not _other_word(text, r.candidates[0]) \
             and not _only_the_last_word(text, r.candidates[0]):
@@ -302,31 +314,11 @@ CLOSEST_MIN_LETTERS = 6
 CLOSEST_MIN_RATIO = 0.86
 
 
-def _said(text: str) -> str:
-    """The planner's name as compared with the data's: normalised, without a leading article."""
-    return normalise(re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I))
-
-
 def _alike(text: str, match: Any) -> bool:
     """A fuzzy match is read as the name it found only at free text's likeness bar (``CLOSEST_MIN_RATIO``)."""
-    said = _said(text)
+    said = said_form(text)
     return any(difflib.SequenceMatcher(None, said, normalise(w), autojunk=False).ratio() >= CLOSEST_MIN_RATIO
                for w in (match.matched, match.feature.name) if w)
-
-
-def spelling_distance(a: str, b: str) -> int:
-    """Letters to change, add, drop or swap (two neighbours) to turn ``a`` into ``b`` (the optimal
-    string alignment distance: a swap of two letters, "Marttilanaktu", is one slip, not two)."""
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        prev2, prev = prev, cur
-    return prev[-1]
 
 
 def one_closest_spelling(idx: Any, text: str, kinds: tuple[str, ...] | None = None) -> NamedFeature | None:
@@ -334,7 +326,7 @@ def one_closest_spelling(idx: Any, text: str, kinds: tuple[str, ...] | None = No
     added, dropped, or two swapped) and every other close name at least two: read as it, as the
     ask reader reads a close name that ranks alone. Two names equally close stay a did-you-mean;
     a name with no name one slip away stays "not in the data"."""
-    said = _said(text)
+    said = said_form(text)
     if len(said.replace(" ", "")) < CLOSEST_MIN_LETTERS:
         return None
     near: dict[str, tuple[int, bool, NamedFeature]] = {}
@@ -415,7 +407,7 @@ def _poi_outlines(region: str) -> dict[str, list[Any]]:
 
 def _read_as(text: str, f: NamedFeature) -> str | None:
     """The reply's note when the planner's words are not the data's name."""
-    said = _said(text)
+    said = said_form(text)
     return None if said in {normalise(n) for n in (f.name, *f.aliases)} else f"read '{text.strip()}' as '{f.name}'"
 
 
