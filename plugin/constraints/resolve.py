@@ -53,6 +53,11 @@ KIND_NOUNS = [(re.compile(rf"(?:{rx})", re.I), kinds, tags) for rx, kinds, tags 
 GENERIC_KIND = re.compile(rf"(?:{lexicon.generic_kind_nouns_pattern()})", re.I)
 KIND_NOUN_AFTER = re.compile(r"(?:['’]s)?\s+(?:" + "|".join(rx.pattern for rx, _, _ in KIND_NOUNS) + "|"
                              + GENERIC_KIND.pattern + r")$", re.I)
+#: the kind noun before the name ("the park Kumparepuisto", "the school Helilän koulu") or joined to it with a hyphen
+#: ("Kumparepuisto-puisto", of "Kumparepuisto-puistoon"): read past like one after it, and checked the same way
+_KIND_ALTERNATION = "|".join(rx.pattern for rx, _, _ in KIND_NOUNS) + "|" + GENERIC_KIND.pattern
+KIND_NOUN_BEFORE = re.compile(r"^(?:(?i:the)\s+)?(?i:" + _KIND_ALTERNATION + r")\s+(?=[A-ZÅÄÖ@])")
+KIND_NOUN_HYPHEN = re.compile(r"(?<=\w)-(?:" + _KIND_ALTERNATION + r")$", re.I)
 STREET_REACH_M = 150.0   # "the school on X street": a school this close to the street
 
 
@@ -198,8 +203,9 @@ def _kind_agrees(region: str, f: NamedFeature, text: str, bare: str) -> None:
     cat = category_of(kind) if " " in kind else None
     if cat:   # a facility kind of two words ("car park", "parking garage"): the feature's category, as one word's is
         same = [g for g in name_index(region).features if normalise(g.name) == normalise(f.name)] or [f]
-        if not any(g.category == cat or (g.kind in ("poi", "area") and not g.category
-                                         and not any(g.tag(k) for k in DEFINING_TAGS)) for g in same):
+        if not any(g.category == cat or _public_use(g, kind) or (g.kind in ("poi", "area") and not g.category
+                                                                and not any(g.tag(k) for k in DEFINING_TAGS))
+                   for g in same):
             raise _other_kind(region, f, text, kind)
         return
     for word in re.findall(r"[^\W\d_][\w-]*", re.sub(r"['’]s\b", "", removed)):
@@ -220,8 +226,23 @@ def _other_kind(region: str, f: NamedFeature, text: str, kind: str) -> Clarify:
                    f"which place do you mean? (say '{f.name}' alone for it)")
 
 
+#: what a building tagged only as public may be used as (lexicon ``public_building_uses``)
+PUBLIC_USE = re.compile(rf"(?:{lexicon.load('facilities')['public_building_uses']})", re.I)
+#: the tags that say what a building is used for: a building with none of them says only that it is public
+USE_TAGS = ("amenity", "tourism", "shop", "leisure", "office", "healthcare")
+
+
+def _public_use(f: NamedFeature, kind: str) -> bool:
+    """``kind`` ("museum", "school") is a use of ``f``, a building the data tags only as public ("the Kiasma museum":
+    Kiasma is building=public): it names that building, as a kind its tags say nothing against."""
+    return f.tag("building") in ("public", "civic", "government") and not any(f.tag(k) for k in USE_TAGS) \
+        and bool(PUBLIC_USE.fullmatch(kind.strip()))
+
+
 def _kind_of(region: str, f: NamedFeature, word: str) -> bool | None:
     """Whether the kind noun ``word`` fits ``f`` (None: ``word`` is no kind noun)."""
+    if _public_use(f, word):
+        return True
     said_nothing = f.kind in ("poi", "area") and not f.category and not any(f.tag(k) for k in DEFINING_TAGS)
     for rx, kinds, tags in KIND_NOUNS:
         if rx.fullmatch(word):
@@ -271,7 +292,8 @@ def _without_nouns(text: str) -> list[str]:
                             re.sub(r"['’]s\s+", " ", text),   # "the Kiasma building's footprint"
                             re.sub(r"\s+[a-zåäö]+$", "", edge_of) if edge_of != text else text, text)):
         out += [t, PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", t)), re.sub(r"\s+(?:park|garden)$", "", t),
-                KIND_NOUN_AFTER.sub("", t)]   # "the Albert Edelfelt statue": the kind is checked once found
+                KIND_NOUN_AFTER.sub("", t),   # "the Albert Edelfelt statue": the kind is checked once found
+                KIND_NOUN_BEFORE.sub("", t), KIND_NOUN_HYPHEN.sub("", t)]
         for facility in (re.match(r"^(.+?)(?:['’]s)?\s+([^\W\d_][\w-]*)$", t),
                          # a kind of two words ("the @ Metallitalo car park", "Q-Park Erottaja parking garage")
                          re.match(r"^(.+?)(?:['’]s)?\s+([^\W\d_][\w-]*\s+[^\W\d_][\w-]*)$", t)):

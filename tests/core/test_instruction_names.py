@@ -494,3 +494,35 @@ def test_clearly_misspelt_is_the_same_words_a_slip_or_two_off(said, name, clearl
 def test_a_misspelling_of_one_name_is_still_read_as_it(region, task, text, name):
     c = _read_as_one(region, task, text)
     assert c["target"]["name"] == name and "read '" in (c.get("note") or "")
+
+
+@pytest.mark.parametrize("region, task, text, name, typ", [
+    # a kind noun right after or before a name, or joined to it, that agrees with the place's tags names the place,
+    # never the constrained type (round 13, v13-in-37: "inside the Kumparepuisto park" was read as 'no green parcels')
+    ("kotka", "land", "Do not place any land-use site inside the Kumparepuisto park.", "Kumparepuisto", None),
+    ("kotka", "land", "Nothing inside the park Kumparepuisto.", "Kumparepuisto", None),
+    ("kotka", "land", "Ei tontteja Kumparepuisto-puistoon.", "Kumparepuisto", None),
+    ("kotka", "station", "Ei latausasemia Kumparepuisto-puistossa.", "Kumparepuisto", None),
+    ("kotka", "road", "No new links inside the Kumparepuisto park.", "Kumparepuisto", "new"),
+    ("kotka", "land", "No new parcels within 200 m of the Otsolan Koulu school.", "Otsolan Koulu", None),
+    ("kotka", "land", "No new parcels within 200 m of Otsolan Koulu.", "Otsolan Koulu", None),
+    ("helsinki", "land", "Nothing inside the Tokoinranta park.", "Tokoinranta", None),
+    ("helsinki", "land", "No parcels within 200 m of the Kiasma museum.", "Kiasma", None),
+    ("helsinki", "station", "No chargers inside the Esplanadinpuisto park.", "Esplanadinpuisto", None),
+    ("helsinki", "road", "no new links within 150 m of the museum Ateneum", "Ateneum", "new"),
+    ("helsinki", "land", "No offices inside the Esplanadinpuisto park.", "Esplanadinpuisto", "office"),
+])
+def test_a_kind_noun_with_a_name_is_the_place_not_the_type(region, task, text, name, typ):
+    c = _read_as_one(region, task, text)
+    assert c["target"]["name"] == name and c.get("type") == typ
+
+
+@pytest.mark.parametrize("region, task, text, said", [
+    # and a kind noun the place's tags disagree with is asked, whichever side of the name it stands
+    ("helsinki", "land", "No parcels inside the Kiasma park.", "a public building, not a park"),
+    ("helsinki", "station", "no chargers inside the park Kiasma", "a public building, not a park"),
+    ("kotka", "land", "no offices within 200 m of the Kumparepuisto school", "a park, not a school"),
+])
+def test_a_kind_noun_the_place_is_not_is_asked(region, task, text, said):
+    it = interpret(text, _instance(region, task))
+    assert not it.constraints and said in it.clarification
