@@ -107,12 +107,14 @@ def read(text: str, inst: Instance, backend=None, model_source: str = "model",
     """(neutral constraints, source, clarification) before resolution; ``rules=False`` asks
     the model directly (the benchmark's model-only rows)."""
     if rules:
-        named, here = region_of_plan(text), region_of(inst)
+        # the loaded regions: the bundled ones and the instance's own ("In Tampere, …" on a planner's own city)
+        own = tuple(r for r in (str(inst.meta.get("region") or ""),) if r)
+        named, here = region_of_plan(text, own), region_of(inst) or (own[0] if own else None)
         if named and here and named != here:   # "Helsingin tiesuunnitelmassa …" said of a Kotka instance
             return [], "rules", (f"'{text}' is about the {named} plan, but this instance is of {here}: say it "
                                  f"without the region, or for a {named} instance")
         try:
-            return parse(text, inst.task, inst.budget), "rules", None
+            return parse(text, inst.task, inst.budget, own), "rules", None
         except NeedsDistance as e:
             return [], "rules", _place_first(inst, e)
         except Ambiguous as e:

@@ -20,6 +20,7 @@ import shapely
 from ..city import load_city
 from ..city.names import name_index, normalise
 from ..tasks.base import Instance
+from .spelling import clearly_misspelt
 
 SOURCE_KEY = "region_source"
 
@@ -52,6 +53,9 @@ def resolve_own(inst: Instance, source: Path, target: dict[str, Any], area: bool
     if res.status != "found":
         raise clarify(res.message + ("; which one?" if res.status == "ambiguous" else ""))
     f = res.feature
+    if res.candidates[0].how == "fuzzy" and not clearly_misspelt(name, res.candidates[0].matched):
+        # a word put in or swapped ("Tammelan uimahalli" for "Tammelan halli") names another place: asked
+        raise clarify(f"'{name}' is not in the {region} data — did you mean {f.name}?")
     said = None if normalise(name) in {normalise(n) for n in (f.name, *f.aliases)} \
         else f"read '{name}' as '{f.name}'"
     if f.kind == "street":

@@ -33,6 +33,7 @@ from ..city.osm import read_osm
 from ..tasks.base import Instance
 from . import own_places
 from .compile import by_id, candidate_geometries
+from .spelling import clearly_misspelt, said_form, spelling_distance
 
 _FACILITIES = [(re.compile(p, re.I), c, t) for p, c, t in lexicon.facility_terms()]
 #: a generic noun after a data name ("the Makasiinit block", "the Sanomatalo plot": resources/lexicon/facilities.json)
@@ -52,6 +53,11 @@ KIND_NOUNS = [(re.compile(rf"(?:{rx})", re.I), kinds, tags) for rx, kinds, tags 
 GENERIC_KIND = re.compile(rf"(?:{lexicon.generic_kind_nouns_pattern()})", re.I)
 KIND_NOUN_AFTER = re.compile(r"(?:['’]s)?\s+(?:" + "|".join(rx.pattern for rx, _, _ in KIND_NOUNS) + "|"
                              + GENERIC_KIND.pattern + r")$", re.I)
+#: the kind noun before the name ("the park Kumparepuisto", "the school Helilän koulu") or joined to it with a hyphen
+#: ("Kumparepuisto-puisto", of "Kumparepuisto-puistoon"): read past like one after it, and checked the same way
+_KIND_ALTERNATION = "|".join(rx.pattern for rx, _, _ in KIND_NOUNS) + "|" + GENERIC_KIND.pattern
+KIND_NOUN_BEFORE = re.compile(r"^(?:(?i:the)\s+)?(?i:" + _KIND_ALTERNATION + r")\s+(?=[A-ZÅÄÖ@])")
+KIND_NOUN_HYPHEN = re.compile(r"(?<=\w)-(?:" + _KIND_ALTERNATION + r")$", re.I)
 STREET_REACH_M = 150.0   # "the school on X street": a school this close to the street
 
 
@@ -197,10 +203,10 @@ def _kind_agrees(region: str, f: NamedFeature, text: str, bare: str) -> None:
     cat = category_of(kind) if " " in kind else None
     if cat:   # a facility kind of two words ("car park", "parking garage"): the feature's category, as one word's is
         same = [g for g in name_index(region).features if normalise(g.name) == normalise(f.name)] or [f]
-        if not any(g.category == cat or (g.kind in ("poi", "area") and not g.category
-                                         and not any(g.tag(k) for k in DEFINING_TAGS)) for g in same):
-            raise Clarify(f"'{text.strip()}': {f.name} in the {region} data is {_what(f)}, not a {kind} — which place "
-                          f"do you mean? (say '{f.name}' alone for it)")
+        if not any(g.category == cat or _public_use(g, kind) or (g.kind in ("poi", "area") and not g.category
+                                                                and not any(g.tag(k) for k in DEFINING_TAGS))
+                   for g in same):
+            raise _other_kind(region, f, text, kind)
         return
     for word in re.findall(r"[^\W\d_][\w-]*", re.sub(r"['’]s\b", "", removed)):
         if word.casefold() in ("the", "a", "an", "of", "city") or GENERIC_KIND.fullmatch(word):
@@ -210,12 +216,33 @@ def _kind_agrees(region: str, f: NamedFeature, text: str, bare: str) -> None:
         same = [g for g in name_index(region).features if normalise(g.name) == normalise(f.name)] or [f]
         fits = [_kind_of(region, g, word) for g in same]
         if all(v is False for v in fits):
-            raise Clarify(f"'{text.strip()}': {f.name} in the {region} data is {_what(f)}, not a {word} — which place do "
-                          f"you mean? (say '{f.name}' alone for it)")
+            raise _other_kind(region, f, text, word)
+
+
+def _other_kind(region: str, f: NamedFeature, text: str, kind: str) -> Clarify:
+    """The question for a name whose kind noun disagrees with the feature found: the words said are not in
+    the data ("Erottajan terveysasema", a health station of Erottaja), and what the found feature is."""
+    return Clarify(f"'{text.strip()}' is not in the {region} data: {f.name} there is {_what(f)}, not a {kind} — "
+                   f"which place do you mean? (say '{f.name}' alone for it)")
+
+
+#: what a building tagged only as public may be used as (lexicon ``public_building_uses``)
+PUBLIC_USE = re.compile(rf"(?:{lexicon.load('facilities')['public_building_uses']})", re.I)
+#: the tags that say what a building is used for: a building with none of them says only that it is public
+USE_TAGS = ("amenity", "tourism", "shop", "leisure", "office", "healthcare")
+
+
+def _public_use(f: NamedFeature, kind: str) -> bool:
+    """``kind`` ("museum", "school") is a use of ``f``, a building the data tags only as public ("the Kiasma museum":
+    Kiasma is building=public): it names that building, as a kind its tags say nothing against."""
+    return f.tag("building") in ("public", "civic", "government") and not any(f.tag(k) for k in USE_TAGS) \
+        and bool(PUBLIC_USE.fullmatch(kind.strip()))
 
 
 def _kind_of(region: str, f: NamedFeature, word: str) -> bool | None:
     """Whether the kind noun ``word`` fits ``f`` (None: ``word`` is no kind noun)."""
+    if _public_use(f, word):
+        return True
     said_nothing = f.kind in ("poi", "area") and not f.category and not any(f.tag(k) for k in DEFINING_TAGS)
     for rx, kinds, tags in KIND_NOUNS:
         if rx.fullmatch(word):
@@ -227,8 +254,11 @@ def _kind_of(region: str, f: NamedFeature, word: str) -> bool | None:
                 _, _, tree = _osm_shapes(region)
                 return bool(len(tree.query(shapely.Point(f.x, f.y), predicate="within")))
             return False
+    # a facility word names a service the data files under a category ("Erottajan terveysasema": a health
+    # station of Erottaja): only a feature of that category is it — an untagged point of the name is
+    # another place, asked, where a generic kind noun ("building", "block") above may still fit it
     cat = category_of(word)
-    return None if cat is None else (said_nothing or f.category == cat)
+    return None if cat is None else f.category == cat
 
 
 #: the tags that say what a feature is (a kind noun after its name is checked against them)
@@ -262,7 +292,8 @@ def _without_nouns(text: str) -> list[str]:
                             re.sub(r"['’]s\s+", " ", text),   # "the Kiasma building's footprint"
                             re.sub(r"\s+[a-zåäö]+$", "", edge_of) if edge_of != text else text, text)):
         out += [t, PLACE_NOUN_BEFORE.sub("", PLACE_NOUN.sub("", t)), re.sub(r"\s+(?:park|garden)$", "", t),
-                KIND_NOUN_AFTER.sub("", t)]   # "the Albert Edelfelt statue": the kind is checked once found
+                KIND_NOUN_AFTER.sub("", t),   # "the Albert Edelfelt statue": the kind is checked once found
+                KIND_NOUN_BEFORE.sub("", t), KIND_NOUN_HYPHEN.sub("", t)]
         for facility in (re.match(r"^(.+?)(?:['’]s)?\s+([^\W\d_][\w-]*)$", t),
                          # a kind of two words ("the @ Metallitalo car park", "Q-Park Erottaja parking garage")
                          re.match(r"^(.+?)(?:['’]s)?\s+([^\W\d_][\w-]*\s+[^\W\d_][\w-]*)$", t)):
@@ -275,12 +306,15 @@ def _find(region: str, text: str, cat: str | None, kinds: tuple[str, ...] | None
     """The feature ``text`` names (the shared resolver's decision; a category narrows it)."""
     idx = name_index(region)
     if cat:
-        of_cat = [m for m in idx.lookup(text, kinds, limit=8) if m.feature.category == cat]
+        of_cat = [m for m in idx.lookup(text, kinds, limit=8) if m.feature.category == cat
+                  and (m.how != "fuzzy" or clearly_misspelt(text, m.matched))]
         if of_cat and (len(of_cat) == 1 or of_cat[0].score > of_cat[1].score):
             return of_cat[0].feature
     r = idx.resolve(text, kinds)
-    if r.status == "found" and r.candidates[0].how == "fuzzy" and not _alike(text, r.candidates[0]):
-        # a changed letter in a short name makes another place: "Hamina" (a town) is no misspelt Humina
+    if r.status == "found" and r.candidates[0].how == "fuzzy" and not (
+            _alike(text, r.candidates[0]) and clearly_misspelt(text, r.candidates[0].matched)):
+        # a changed letter in a short name makes another place: "Hamina" (a town) is no misspelt Humina; a
+        # word put in makes another place too: "Kaisaniemen uimaranta" (a beach) is no misspelt Kaisaniemenranta
         raise Clarify(f"'{text}' is not in the {region} data — did you mean {r.feature.name}?")
     if r.status == "found" and not _words_left_out(text, r.candidates[0]) and not _other_word(text, r.candidates[0]) \
             and not _only_the_last_word(text, r.candidates[0]):
@@ -302,31 +336,11 @@ CLOSEST_MIN_LETTERS = 6
 CLOSEST_MIN_RATIO = 0.86
 
 
-def _said(text: str) -> str:
-    """The planner's name as compared with the data's: normalised, without a leading article."""
-    return normalise(re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I))
-
-
 def _alike(text: str, match: Any) -> bool:
     """A fuzzy match is read as the name it found only at free text's likeness bar (``CLOSEST_MIN_RATIO``)."""
-    said = _said(text)
+    said = said_form(text)
     return any(difflib.SequenceMatcher(None, said, normalise(w), autojunk=False).ratio() >= CLOSEST_MIN_RATIO
                for w in (match.matched, match.feature.name) if w)
-
-
-def spelling_distance(a: str, b: str) -> int:
-    """Letters to change, add, drop or swap (two neighbours) to turn ``a`` into ``b`` (the optimal
-    string alignment distance: a swap of two letters, "Marttilanaktu", is one slip, not two)."""
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        prev2, prev = prev, cur
-    return prev[-1]
 
 
 def one_closest_spelling(idx: Any, text: str, kinds: tuple[str, ...] | None = None) -> NamedFeature | None:
@@ -334,7 +348,7 @@ def one_closest_spelling(idx: Any, text: str, kinds: tuple[str, ...] | None = No
     added, dropped, or two swapped) and every other close name at least two: read as it, as the
     ask reader reads a close name that ranks alone. Two names equally close stay a did-you-mean;
     a name with no name one slip away stays "not in the data"."""
-    said = _said(text)
+    said = said_form(text)
     if len(said.replace(" ", "")) < CLOSEST_MIN_LETTERS:
         return None
     near: dict[str, tuple[int, bool, NamedFeature]] = {}
@@ -415,7 +429,7 @@ def _poi_outlines(region: str) -> dict[str, list[Any]]:
 
 def _read_as(text: str, f: NamedFeature) -> str | None:
     """The reply's note when the planner's words are not the data's name."""
-    said = _said(text)
+    said = said_form(text)
     return None if said in {normalise(n) for n in (f.name, *f.aliases)} else f"read '{text.strip()}' as '{f.name}'"
 
 
