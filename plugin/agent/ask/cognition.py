@@ -63,6 +63,7 @@ from .wording import (
     TERSE_IF,
     TERSE_SIGN,
     TERSE_SIGN_FIRST,
+    TERSE_SIGN_THEN,
     THE_KIND,
     UNITS,
     YES_NO,
@@ -788,7 +789,7 @@ ANSWERED_BY_CONDITION = re.compile(r"\b(?:do it|go ahead|do that|it|them|those|t
 #: the forms a conditional request takes, tried in this order (ids as in the trace)
 CONDITIONALS = (("conditional.if", IF_RE), ("conditional.plan-if", IF_AFTER), ("conditional.yes-no", YES_NO),
                 ("conditional.terse", TERSE_IF), ("conditional.terse-sign", TERSE_SIGN),
-                ("conditional.terse-sign-first", TERSE_SIGN_FIRST))
+                ("conditional.terse-sign-first", TERSE_SIGN_FIRST), ("conditional.terse-sign-then", TERSE_SIGN_THEN))
 
 
 def _read_goals(request: str, places: list[Place], terms: list[CategoryTerm], money: list[Money],
@@ -873,6 +874,7 @@ def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms
             goals.append(g)
     _kind_of_condition(goals)
     _place_of_condition(goals)
+    _route_from_condition(goals)
     cond = request[m.start("cond"):m.end("cond")]
     first = next((g for g in goals if g.branch == "if"), None)
     test = condition_test(cond, first is not None and first.intent in ("within", "count", "exists", "find"))
@@ -928,6 +930,27 @@ def _place_of_condition(goals: list[Goal]) -> None:
     for g in goals:
         if g.branch in ("then", "else") and g.intent == "within" and g.slots.get("place") is None:
             g.slots["place"] = cond.slots["place"]
+
+
+def _route_from_condition(goals: list[Goal]) -> None:
+    """"if there's a school within 1 km of X give me the nearest one, else the distance to Y", "…; muuten matka
+    Y:hyn", "…; otherwise how far Y is": a branch's route with one end unsaid, or an end that is what the other
+    branch found (which never ran when this one runs), starts at the place the condition is about (X)."""
+    cond = next((g for g in goals if g.branch == "if" and (g.slots.get("place") or g.slots.get("origin"))), None)
+    where = cond and (cond.slots.get("place") or cond.slots.get("origin"))
+    if not where or str(where).startswith("$goal"):
+        return
+    for g in goals:
+        if g.branch not in ("then", "else") or g.intent != "route":
+            continue
+        other = {f"$goal:{k}" for k, h in enumerate(goals) if h.branch in ("then", "else") and h.branch != g.branch}
+        ends = [g.slots.get("origin"), g.slots.get("destination")]
+        if not any(e in other for e in ends) and not (None in ends and any(ends)):
+            continue
+        if None in ends:   # "how far Y is": from X to Y
+            g.slots["origin"], g.slots["destination"] = where, next(e for e in ends if e is not None)
+        else:
+            g.slots["origin" if ends[0] in other else "destination"] = where
 
 
 #: the intents of a branch that search for a kind, and so take the kind the condition counted

@@ -332,6 +332,72 @@ def compare_plans(c: Clause) -> list[Goal] | None:
     return [c.goal("compare_plans", plans=list({p["task"]: p for p in plans}.values()))]
 
 
+#: a kind of plan said only by its first word, the noun "plan" shared with the kind after it: "station vs road
+#: plan", "a land and a road plan", "station/road plans", Finnish "latausasema- vai tiesuunnitelma" (the hyphen
+#: stands for the shared "-suunnitelma"); group ``a`` the bare word (its task from ``_BARE_TASK``)
+_BARE_KIND = (r"charging|chargers?|ev|stations?|land(?:[- ]use)?|zoning|roads?|streets?"
+              r"|(?:lataus\w*|asema|maankäyttö|kaava|tie|katu)(?=-)")
+_SHARED_PLAN = re.compile(r"\b(?P<a>" + _BARE_KIND + r")\s*-?\s*(?:,\s*|/\s*|&\s*|\s(?:vs\.?|versus|or|and|vai|tai|ja|"
+                          r"against|compared\s+(?:to|with))\s+)(?:an?\s+|the\s+)?(?:" + _BARE_KIND + r")?[\s-]*"
+                          r"(?:plans?\b|plan\w*|suunnitelm\w*)", re.I)
+_BARE_TASK = (("station", re.compile(r"charg|ev$|station|lataus|asema", re.I)),
+              ("land", re.compile(r"land|zoning|maankäyt|kaava", re.I)),
+              ("road", re.compile(r"road|street|tie|katu", re.I)))
+#: which of the plans is better, in Finnish too: "kumpi on parempi", "kumpi pisteyttää paremmin", "vertaa"
+_PLANS_COMPARED = re.compile(r"\b(?:compare\w*|against|versus|vs\.?|better|best|higher|more points|which one|which|"
+                             r"kumpi|kummalla|parempi|paremmin|paras|vertaa\w*|vertail\w*)(?!\w)", re.I)
+#: "plan both", "one of each": several kinds asked as a plan each
+_EACH_PLAN = re.compile(r"\b(?:both|each|all three|kumpikin|molemm\w*|kaikki)\b", re.I)
+
+
+def _said_tasks(c: Clause) -> list[tuple[int, str]]:
+    """(offset, task) of every kind of plan the clause names, a bare first word before a shared "plan"
+    ("station vs road plan": the station) included."""
+    tasks = list(c.tasks)
+    for m in _SHARED_PLAN.finditer(c.low):
+        word = m.group("a")
+        task = next((t for t, rx in _BARE_TASK if rx.search(word)), None)
+        if task is not None and not any(a == c.s + m.start() for a, _ in tasks):
+            tasks.append((c.s + m.start(), task))
+    return sorted(tasks)
+
+
+def _plans_of(c: Clause, tasks: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    """One {task, budget} per kind said (in order, each once): the amount after the kind's word and before
+    the next kind's ("roads at 200k vs chargers at 300k"), else the one amount said for all ("600k€ each")."""
+    starts = [a for a, _ in tasks]
+    plans: dict[str, dict[str, Any]] = {}
+    for a, t in tasks:
+        budget = c.budget
+        if len(c.cm) > 1:
+            nxt = next((b for b in starts if b > a), len(c.request))
+            mo = next((mo for mo in c.cm if a < mo.start < nxt), None) or min(c.cm, key=lambda mo: abs(mo.start - a))
+            budget = mo.keur
+        plans.setdefault(t, {"task": t, "budget": budget})
+    return list(plans.values())
+
+
+def plans_of_kinds(c: Clause) -> list[Goal] | None:
+    """"helsinki: station vs road plan, 600k€ each – which scores better", "kumpi on parempi, latausasema- vai
+    tiesuunnitelma 500 k€:lla", "plan roads and chargers with 300k each": a plan asked of two or more kinds
+    (a kind said by its first word only before a shared "plan" counted) is a plan of each kind — compared
+    when the request asks which is better, else each made — never one of them with the others dropped."""
+    tasks = _said_tasks(c)
+    kinds = list(dict.fromkeys(t for _, t in tasks))
+    # (a facility word that is itself a kind of plan's word, "chargers", "latausasema-", is that kind)
+    own = [t for t in c.ct if not any(re.fullmatch(pat, c.request[t.start:t.end], re.I) for _, pat in TASK_WORDS)
+           and not _SHARED_PLAN.match(c.request[t.start:].casefold())]
+    if len(kinds) < 2 or not (_plan_wanted(c) or _SHARED_PLAN.search(c.low)) or c.cp or own:
+        return None
+    plans = _plans_of(c, tasks)
+    if _PLANS_COMPARED.search(c.low) or W["or"].search(c.low) or re.search(r"\b(?:vai|tai)\b", c.low):
+        return [c.goal("compare_plans", plans=plans)]
+    if not (_EACH_PLAN.search(c.low) or re.search(r"\b(?:and|ja|sekä)\b|[,&/]", c.low)):
+        return None
+    return [c.goal("plan", task=p["task"], budget=p["budget"], size="small", evaluate=c.cue("evaluate"),
+                   sites=c.cue("sites")) for p in plans]
+
+
 def compare_plans_money_before(c: Clause) -> list[Goal] | None:
     """"Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?": the
     clause before said only the money (a plan of no kind yet); the comparison of two kinds after it
@@ -782,9 +848,15 @@ def _it_the_named_place(c: Clause, place: Any) -> str | None:
         return None
     gap = c.request[max(0, c.s - 12):c.s] + " " + c.text
     origin = prev.slots.get("place")
-    if W["sequence"].search(gap) or origin is None or str(origin).startswith("$goal"):
+    if W["sequence"].search(gap) or _QUESTION_ENDED.search(c.request[max(0, c.s - 12):c.s]) \
+            or origin is None or str(origin).startswith("$goal"):
         return None
     return origin
+
+
+#: the question before ended ("nearest cinema to X? and how many restaurants within 60 m of it"): a question
+#: that found a place is answered, and "it" in the next one is that place (as after "then", "→", ";")
+_QUESTION_ENDED = re.compile(r"[?!]|\.\s")
 
 
 def _place_in_force(c: Clause) -> str | None:
@@ -1284,6 +1356,7 @@ RULES: tuple[Rule, ...] = (
     Rule("compare_plans.kinds", compare_plans, "Compare roads at 200k vs chargers at 300k in Kotka", "kotka"),
     Rule("compare_plans.money-before", compare_plans_money_before,
          "Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?", "kotka"),
+    Rule("plan.kinds", plans_of_kinds, "helsinki: station vs road plan, 600k€ each – which scores better"),
     Rule("compare.further", compare_further, "Is Oodi further from Kiasma than Ateneum is?"),
     Rule("compare.places", compare_places, "Which is closer to Kiasma: Oodi, Ateneum or Stockmann?"),
     Rule("compare.of-list", compare_of_list,

@@ -170,7 +170,9 @@ _INVERTED = (r"were(?=\s+there\s+(?:more|fewer|less|at least|at most|no|over|und
 _ROUTE_ARROW_TEST = (r"(?![^,;:→]{1,60}?\s(?:(?:is|are|on|ovat|'s)\s+(?:(?:still|not|no|by road|tietä pitkin)\s+)?"
                      r"(?:more|less|longer|shorter|under|over|above|below|within|at most|at least|greater|further|"
                      r"farther|closer|beyond|yli|alle|vähintään|korkeintaan|enintään|enemmän|vähemmän|lyhyempi|"
-                     r"pidempi)\b|exceeds?\b|ylittää\b|alittaa\b))")
+                     r"pidempi)\b|exceeds?\b|ylittää\b|alittaa\b"
+                     # a sign or a bare comparison word before the number: "if road dist A→B < 1 km:", "jos A→B alle 1 km:"
+                     r"|(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d|(?:alle|yli|under|over|below|above|within)\s+\d))")
 IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming|jos|mikäli|"
                    + _INVERTED + r")\b(?P<cond>.+?)"
                    r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*(?::|→" + _ROUTE_ARROW_TEST + r")\s*"
@@ -188,6 +190,12 @@ TERSE_SIGN = re.compile(r"^\s*(?P<kw>)(?P<cond>[^→;\n]+?\s(?:<=|>=|<|>|≤|≥
 #: counted (one condition, its "?" before the arrow), not three goals
 TERSE_SIGN_FIRST = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d+\s*[^\W\d][^→;\n]*?)\s*\??\s*"
                               r"(?:->|→|=>)\s*(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: "road dist Kiasma->Ateneum <= 500m? then …, otherwise …", "Oodi → Kiasma > 1 km: …; else …": a distance compared by
+#: a sign, then the branch after "?" or ":" — only with an otherwise branch (without one, "banks ≤ 250 m of X: how
+#: many?" is a search, not a condition)
+TERSE_SIGN_THEN = re.compile(r"^(?=.*\b(?:otherwise|else|muuten)\b)\s*(?P<kw>)(?P<cond>[^?:;\n]*?\s(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*"
+                             r"\d+(?:[.,]\d+)?\s*(?:km|m|metres|meters|kilomet\w*)?)\s*(?:[?:]|->|→|=>)\s*(?:then\s+|niin\s+)?"
+                             r"(?P<then>.+?)" + _ELSE, re.I | re.S)
 #: a comparison sign as the words ``condition_test`` reads ("<" → "less than")
 _SIGN_WORDS = {"<=": "at most", ">=": "at least", "<": "less than", ">": "more than", "≤": "at most",
                "≥": "at least", "⩽": "at most", "⩾": "at least"}
