@@ -823,6 +823,81 @@ def within_radius(c: Clause) -> list[Goal] | None:
     return [c.goal("within", place=named or place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))]
 
 
+#: what stands before the first place of a list of places a kind is looked for at: "cafés at Kiasma and Oodi",
+#: "bars near A and B", "within 200 m of A, B and C"
+_AT_LIST = re.compile(r"\b(?:at|near|around|by|in|on|inside|of|close to|next to|lähellä)\s+(?:the\s+)?$", re.I)
+
+
+#: what joins the places of such a list: "Kiasma and Oodi", "A, B and C", "in Karhula and near Otsonkallio"
+_LIST_GAP = re.compile(r"\s*(?:,|&|/|\band\b|\bor\b|\bja\b|\btai\b|\bsekä\b|\bplus\b)\s*(?:(?:and|also|then)\s+)?"
+                       r"(?:(?:in|on|at|near|around|by|inside|within|of|the|close to|next to)\s+)*", re.I)
+
+
+def kind_at_each_place(c: Clause) -> list[Goal] | None:
+    """"cafés at Kiasma and Oodi", "how many bars near Kiasma and Ateneum?", "cafés within 200 m of Kiasma and
+    Oodi", "montako koulua Karhulassa ja Otsonkalliossa?": one kind and a list of places is a search at each
+    place (an area counted or listed in, the region over, a point within the distance said or the default
+    one, as for one place), never the first place with the others dropped. A list of areas only is
+    ``count.each-area``'s; nearest-searches are ``nearest.each``'s."""
+    members = sorted(c.cp + c.area_places, key=lambda p: p.start)
+    if c.term is None or len(c.ct) != 1 or len(members) < 2 or c.cm or c.refs or c.conditional \
+            or c.cue("nearest") or c.cue("route") or not all(p.found for p in members) \
+            or c.term.start > members[0].start:
+        return None
+    if not all(_LIST_GAP.fullmatch(c.request[a.end:b.start]) for a, b in zip(members, members[1:], strict=False)):
+        return None
+    first = members[0]
+    if not (_AT_LIST.search(c.request[max(c.s, first.start - 16):first.start]) or _FI_AT.search(first.written or "")):
+        return None
+    area = [p.kind in AREA_KINDS or bool(p.area_name) for p in members]
+    if all(a and p.kind != "region" for a, p in zip(area, members, strict=True)) and not c.cd:
+        return None   # areas only: count.each-area
+    counting = c.cue("count") or c.has("how_many")
+    kind = term_slots(c.term)
+    out = []
+    for p, is_area in zip(members, area, strict=True):
+        if p.kind == "region":   # "Karhulassa": the region itself
+            out.append(c.goal("count" if counting else "find", area=None, **kind))
+        elif is_area and not c.cd:
+            name = p.area_name or p.name
+            out.append(c.goal("count" if counting else "find", area=name, area_name=name, **kind))
+        else:
+            out.append(c.goal("within", place=p.id, radius_m=c.cd[0] if c.cd else NEAR_M, default_radius=not c.cd,
+                              **kind))
+    return out
+
+
+#: what may stand between two kinds said of one area: "schools in Karhula and car parks", "cafés on Yrjönkatu, and bars"
+_KIND_AREA_GAP = re.compile(r"\s*(?:(?:in|on|at|inside|within|around|near)\s+(?:the\s+)?)?\s*(?:,|&|\+|\band\b|\bja\b|"
+                            r"\bsekä\b|,\s*and\b|\bplus\b|\bas well as\b)\s*(?:(?:also|the|any|all)\s+)?", re.I)
+
+
+def kinds_of_one_area(c: Clause) -> list[Goal] | None:
+    """"schools in Karhula and car parks, how many of each?", "kouluja Kluuvissa ja pankkeja": kinds of
+    place joined around the one place or area said after the first are each looked for there, never the
+    first kind only. Each kind is read as the clause would read it alone."""
+    if len(c.ct) < 2 or len({(t.category, t.tags) for t in c.ct}) != len(c.ct) or c.cm or c.refs or c.conditional \
+            or len(c.cp) + len(c.area_places) != 1:
+        return None
+    where = (c.cp + c.area_places)[0]
+    a, b = c.ct[0], c.ct[1]
+    if len(c.ct) != 2 or not (a.end <= where.start and where.end <= b.start):
+        return None
+    gap = c.request[a.end:where.start] + c.request[where.end:b.start]
+    if not _KIND_AREA_GAP.fullmatch(gap) or not re.search(r"\b(?:in|on|at|inside|around|near)\s+(?:the\s+)?$",
+                                                           c.request[a.end:where.start]) \
+            and not _FI_AT.search(where.written or ""):
+        return None
+    out: list[Goal] = []
+    for t in c.ct:
+        one = Clause(c.request, c.s, c.e, c.places, [t], c.money, c.dists, c.before + out, c.conditional)
+        got = read_clause(one, [])
+        if not got or any(g.intent not in ("within", "find", "count", "exists") for g in got):
+            return None
+        out += got
+    return out
+
+
 def count_around_of_what(c: Clause) -> list[Goal] | None:
     """"Please tell me how many there are within 300 metres of Pörssitalo", "montako on 500 metrin
     säteellä Kerrostalosta?": a count around a place with no kind said (and none before to carry) is a
@@ -1388,6 +1463,8 @@ RULES: tuple[Rule, ...] = (
          "If the nearest pharmacy to Kiasma is within 300 m, name it; otherwise just tell me the pharmacy"),
     Rule("nearest.each", nearest_each, "Kiasma and Oodi: nearest pharmacy to each"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
+    Rule("within.each-place", kind_at_each_place, "cafés at Kiasma and Oodi"),
+    Rule("find.kinds-one-area", kinds_of_one_area, "schools in Karhula and car parks, how many of each?", "kotka"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
     Rule("within.count-of-what", count_around_of_what, "how many are there within 300 m of Oodi?"),
     Rule("route.between-found", route_between_found,
