@@ -830,7 +830,14 @@ _AT_LIST = re.compile(r"\b(?:at|near|around|by|in|on|inside|of|close to|next to|
 
 #: what joins the places of such a list: "Kiasma and Oodi", "A, B and C", "in Karhula and near Otsonkallio"
 _LIST_GAP = re.compile(r"\s*(?:,|&|/|\band\b|\bor\b|\bja\b|\btai\b|\bsekä\b|\bplus\b)\s*(?:(?:and|also|then)\s+)?"
-                       r"(?:(?:in|on|at|near|around|by|inside|within|of|the|close to|next to)\s+)*", re.I)
+                       r"(?:(?:in|on|at|near|around|by|inside|within|of|the|close to|next to)\s+)*"
+                       # "… Karhulassa ja 1 km säteellä Otsonkalliosta", "in Karhula and within 1 km of Otsonkallio"
+                       r"(?:\d+(?:[.,]\d+)?\s*(?:km|m|metres|meters|metriä|metrin|kilometrin)\s+"
+                       r"(?:(?:säteellä|of|from|around)\s+)?)?", re.I)
+
+
+#: an area said as where to look: "in Kluuvi", "inside the block", "on Yrjönkatu"
+_IN_AREA = re.compile(r"\b(?:in|inside|on)\s+(?:the\s+)?$", re.I)
 
 
 def kind_at_each_place(c: Clause) -> list[Goal] | None:
@@ -841,7 +848,7 @@ def kind_at_each_place(c: Clause) -> list[Goal] | None:
     ``count.each-area``'s; nearest-searches are ``nearest.each``'s."""
     members = sorted(c.cp + c.area_places, key=lambda p: p.start)
     if c.term is None or len(c.ct) != 1 or len(members) < 2 or c.cm or c.refs or c.conditional \
-            or c.cue("nearest") or c.cue("route") or not all(p.found for p in members) \
+            or c.cue("nearest") or (c.cue("route") and not c.cd) or not all(p.found for p in members) \
             or c.term.start > members[0].start:
         return None
     if not all(_LIST_GAP.fullmatch(c.request[a.end:b.start]) for a, b in zip(members, members[1:], strict=False)):
@@ -858,7 +865,8 @@ def kind_at_each_place(c: Clause) -> list[Goal] | None:
     for p, is_area in zip(members, area, strict=True):
         if p.kind == "region":   # "Karhulassa": the region itself
             out.append(c.goal("count" if counting else "find", area=None, **kind))
-        elif is_area and not c.cd:
+        elif is_area and (not c.cd or _IN_AREA.search(c.request[max(c.s, p.start - 10):p.start])
+                          or _FI_AT.search(p.written or "")):   # "bars in Kluuvi and within 300 m of Ateneum"
             name = p.area_name or p.name
             out.append(c.goal("count" if counting else "find", area=name, area_name=name, **kind))
         else:

@@ -207,8 +207,9 @@ YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:(?:if|jos)\s+)?(?P<kw>yes|so|(?<=jos
                     r"(?:(?:if|jos)\s+(?:no|not|ei)\b\s*(?:→|->|:|,|-)?|\b(?:no|not)\b\s*(?:→|->|:|,|-))\s*(?P<else>.+)$",
                     re.I | re.S)
 #: "Plan chargers in Kotka with 300k if there are none yet": a plan first, its condition after
-IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|build|spend|put|allocate|invest)\b.+?)"
-                      r",?\s+(?P<kw>if|unless|provided(?: that)?)\b(?P<cond>.+?)" + _ELSE, re.I | re.S)
+IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|build|spend|put|allocate|invest|compare)\b.+?)"
+                      # "Compare road and land plans at 400k, but only if …": the condition after "but only"
+                      r",?\s+(?:(?:but\s+)?only\s+)?(?P<kw>if|unless|provided(?: that)?)\b(?P<cond>.+?)" + _ELSE, re.I | re.S)
 NEGATED = {">=": "<", "<": ">=", ">": "<=", "<=": ">"}
 
 
