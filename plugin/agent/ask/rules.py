@@ -337,9 +337,9 @@ def compare_plans(c: Clause) -> list[Goal] | None:
 #: stands for the shared "-suunnitelma"); group ``a`` the bare word (its task from ``_BARE_TASK``)
 _BARE_KIND = (r"charging|chargers?|ev|stations?|land(?:[- ]use)?|zoning|roads?|streets?"
               r"|(?:lataus\w*|asema|maankäyttö|kaava|tie|katu)(?=-)")
-_SHARED_PLAN = re.compile(r"\b(?P<a>" + _BARE_KIND + r")\s*-?\s*(?:,\s*|/\s*|&\s*|\s(?:vs\.?|versus|or|and|vai|tai|ja|"
+_SHARED_PLAN = re.compile(r"\b(?P<a>" + _BARE_KIND + r")\s*-?\s*(?:,\s*|/\s*|&\s*|\+\s*|\s(?:vs\.?|versus|or|and|vai|tai|ja|"
                           r"against|compared\s+(?:to|with))\s+)(?:an?\s+|the\s+)?(?:" + _BARE_KIND + r")?[\s-]*"
-                          r"(?:plans?\b|plan\w*|suunnitelm\w*)", re.I)
+                          r"(?:plans?\b|plan\w*|\w*suunnitelm\w*)", re.I)
 _BARE_TASK = (("station", re.compile(r"charg|ev$|station|lataus|asema", re.I)),
               ("land", re.compile(r"land|zoning|maankäyt|kaava", re.I)),
               ("road", re.compile(r"road|street|tie|katu", re.I)))
@@ -1165,6 +1165,19 @@ def within_there(c: Clause) -> list[Goal] | None:
                    default_radius=prev.slots.get("default_radius", False), **term_slots(c.term))]
 
 
+def within_there_found(c: Clause) -> list[Goal] | None:
+    """"closest library to Stockmann? and the cafés around there", "lähin kirjasto Kiasmasta, montako kahvilaa siellä
+    on?": a kind looked for "there", naming no place, right after a nearest-search is looked for around the place
+    that search found (as "from there" starts at it), within the distance said or the default one (said) —
+    never over the whole region."""
+    prev = c.before[-1] if c.before else None
+    if c.term is None or len(c.ct) != 1 or c.cp or c.area_places or prev is None or prev.branch \
+            or prev.intent != "nearest" or not prev.slots.get("category") or not THERE_PLACE.search(c.text):
+        return None
+    return [c.goal("within", place=f"$goal:{len(c.before) - 1}", radius_m=c.cd[0] if c.cd else NEAR_M,
+                   default_radius=not c.cd, **term_slots(c.term))]
+
+
 def find_kind(c: Clause) -> list[Goal] | None:
     if c.term is None or not (c.cue("count") or c.cue("exists") or c.cue("list") or c.conditional or not c.cp
                               or c.cue("fi_exists")):   # "Onko Kiasman lähellä apteekkia?", "Löytyykö Kluuvista …"
@@ -1493,6 +1506,7 @@ RULES: tuple[Rule, ...] = (
     Rule("within.kind-follows", within_kind_follows, "cafés within 150 m of Kiasma? and restaurants?"),
     Rule("within.there", within_there,
          "If there is a bank within 300 m of Kiasma, name the nearest bank; otherwise how many cafés are around there?"),
+    Rule("within.there-found", within_there_found, "closest library to Stockmann? and the cafés around there"),
     Rule("count.each-area", count_each_area, "Soopeli vs Sampi — cafes in each?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
     Rule("find.area-follows", find_area_follows, "pharmacies? dentists? banks? in Kluuvi, numbers only"),
