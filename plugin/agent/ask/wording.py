@@ -175,7 +175,8 @@ _ROUTE_ARROW_TEST = (r"(?![^,;:→]{1,60}?\s(?:(?:is|are|on|ovat|'s)\s+(?:(?:sti
                      r"|(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d|(?:alle|yli|under|over|below|above|within)\s+\d))")
 IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming|jos|mikäli|"
                    + _INVERTED + r")\b(?P<cond>.+?)"
-                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*(?::|→" + _ROUTE_ARROW_TEST + r")\s*"
+                   # (a comma inside brackets is no end of the condition: "if dist(Kiasma, Oodi) < 1 km: …")
+                   r"(?:,(?![^()]*\))\s+(?:then\s+)?|\s+then\s+|\s*(?::|→" + _ROUTE_ARROW_TEST + r")\s*"
                    # no comma: "if there's a charger within 500 m of X just tell me the closest one"
                    r"|\s+(?=(?:just\s+|please\s+)?(?:(?:tell|give|show|get|find)\s+me|name\s+it|list\s+them)\b))"
                    r"(?P<then>.+?)" + _ELSE, re.I | re.S)
@@ -193,8 +194,10 @@ TERSE_SIGN_FIRST = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:<=|>=|<|>|≤|≥|⩽|�
 #: "road dist Kiasma->Ateneum <= 500m? then …, otherwise …", "Oodi → Kiasma > 1 km: …; else …": a distance compared by
 #: a sign, then the branch after "?" or ":" — only with an otherwise branch (without one, "banks ≤ 250 m of X: how
 #: many?" is a search, not a condition)
-TERSE_SIGN_THEN = re.compile(r"^(?=.*\b(?:otherwise|else|muuten)\b)\s*(?P<kw>)(?P<cond>[^?:;\n]*?\s(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*"
-                             r"\d+(?:[.,]\d+)?\s*(?:km|m|metres|meters|kilomet\w*)?)\s*(?:[?:]|->|→|=>)\s*(?:then\s+|niin\s+)?"
+TERSE_SIGN_THEN = re.compile(r"^(?=.*\b(?:otherwise|else|muuten)\b)\s*(?P<kw>)(?P<cond>[^?:;\n]*?\s(?:<=|>=|<|>|≤|≥|⩽|⩾|"
+                             r"under|over|below|above|less than|more than|within|alle|yli)\s*"
+                             r"\d+(?:[.,]\d+)?\s*(?:km|m|metres|meters|kilomet\w*)?)\s*(?:\?\s*(?:->|→|=>)?|:|->|→|=>)\s*"
+                             r"(?:then\s+|niin\s+)?"
                              r"(?P<then>.+?)" + _ELSE, re.I | re.S)
 #: a comparison sign as the words ``condition_test`` reads ("<" → "less than")
 _SIGN_WORDS = {"<=": "at most", ">=": "at least", "<": "less than", ">": "more than", "≤": "at most",
