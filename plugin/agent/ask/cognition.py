@@ -63,6 +63,7 @@ from .wording import (
     TERSE_IF,
     TERSE_SIGN,
     TERSE_SIGN_FIRST,
+    TERSE_SIGN_THEN,
     THE_KIND,
     UNITS,
     YES_NO,
@@ -537,12 +538,63 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     missing += unread + which + ends + [m for m in (_missing(goals, region, ent) if not outside else [])
                                if not ((which or ends) and m.startswith("the start place"))
                                and not (ends and m.startswith("the destination place"))]
+    notes += _places_unread(request, places, goals, region, missing + absent)
     hard = [f"budget = {m.keur:g} k€" for m in money] + [f"distance = {d:g} m" for _, _, d in dists]
     for k in ("places", "categories", "budgets_keur"):
         src.setdefault(k, "rules")
     intent = goals[0].intent if goals else "unknown"
     return Task(task_request, intent, region, goals, ent, hard, [], list(dict.fromkeys(missing)), src,
                 list(dict.fromkeys(notes)), absent, test, trace)
+
+
+def _slot_strings(value: Any) -> set[str]:
+    """Every string in a goal's slots (ids, names, areas; inside lists and dicts too), case folded."""
+    if isinstance(value, dict):
+        return set().union(*(_slot_strings(v) for v in value.values())) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(*(_slot_strings(v) for v in value)) if value else set()
+    return {value.casefold()} if isinstance(value, str) else set()
+
+
+#: a place named only to say which of another one: "the Teboil on Tikankatu", "Alko at Kamppi"
+_QUALIFIER_GAP = re.compile(r"\s+(?:on|at|in)\s+(?:the\s+)?", re.I)
+
+
+def _places_unread(request: str, places: list[Place], goals: list[Goal], region: str | None,
+                   said: list[str]) -> list[str]:
+    """The audit of a reading: a place of the data that the request names but that no part read uses
+    ("…, but only if A is within 3 km of Helilä" read as the comparison alone) is said, never dropped silently:
+    one note per such place. Not flagged: a place that only says which of another ("the Teboil on Tikankatu"),
+    a lower-case word that is also a name ("reference point"), the region itself, and one word at the start of a
+    sentence that is not the name itself (a verb capitalised by its place: "State the nearest …"). Nothing when
+    ``said`` (the reading's questions and missing names) already says what was not read."""
+    if not goals or said:   # (a question asked, or a name said missing, already says what was not read)
+        return []
+    used = set().union(*(_slot_strings(g.slots) for g in goals))
+    region_names = {normalise(a) for r in REGION_ALIASES for a in (r, *REGION_ALIASES[r])}
+    region_names |= {normalise(region)} if region else set()
+    out = []
+    for k, p in enumerate(places):
+        if not p.found or p.kind == "region" or {p.id.casefold(), p.name.casefold(), p.written.casefold(),
+                                                  (p.area_name or "").casefold()} & used:
+            continue
+        before = places[k - 1] if k else None
+        if before is not None and before.found and _QUALIFIER_GAP.fullmatch(request[before.end:p.start]):
+            continue
+        if p.written.islower() and not p.name.islower() or normalise(p.name) in region_names \
+                or normalise(p.written) in region_names:
+            continue
+        if " " not in p.written.strip() and normalise(p.written) != normalise(p.name) \
+                and re.search(r"(?:^|[.?!:;]\s*)$", request[:p.start]):
+            continue
+        if any(q is not p and q.found and q.id == p.id and q.start < p.start for q in places):
+            continue   # (said twice: said once)
+        if all(g.intent in ("plan", "compare_plans") for g in goals):
+            out.append(f"'{p.written}' ({p.name}) was not used: a plan covers the whole {region} region, not one place "
+                       f"(say 'near {p.name}' to hold its sites near it).")
+        else:
+            out.append(f"'{p.written}' ({p.name}) is not used by any part of this answer: I could not read what it was for.")
+    return out
 
 
 def _lowercase_part_of_term(p: Place, terms: list[CategoryTerm]) -> bool:
@@ -788,7 +840,7 @@ ANSWERED_BY_CONDITION = re.compile(r"\b(?:do it|go ahead|do that|it|them|those|t
 #: the forms a conditional request takes, tried in this order (ids as in the trace)
 CONDITIONALS = (("conditional.if", IF_RE), ("conditional.plan-if", IF_AFTER), ("conditional.yes-no", YES_NO),
                 ("conditional.terse", TERSE_IF), ("conditional.terse-sign", TERSE_SIGN),
-                ("conditional.terse-sign-first", TERSE_SIGN_FIRST))
+                ("conditional.terse-sign-first", TERSE_SIGN_FIRST), ("conditional.terse-sign-then", TERSE_SIGN_THEN))
 
 
 def _read_goals(request: str, places: list[Place], terms: list[CategoryTerm], money: list[Money],
@@ -873,6 +925,7 @@ def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms
             goals.append(g)
     _kind_of_condition(goals)
     _place_of_condition(goals)
+    _route_from_condition(goals)
     cond = request[m.start("cond"):m.end("cond")]
     first = next((g for g in goals if g.branch == "if"), None)
     test = condition_test(cond, first is not None and first.intent in ("within", "count", "exists", "find"))
@@ -928,6 +981,27 @@ def _place_of_condition(goals: list[Goal]) -> None:
     for g in goals:
         if g.branch in ("then", "else") and g.intent == "within" and g.slots.get("place") is None:
             g.slots["place"] = cond.slots["place"]
+
+
+def _route_from_condition(goals: list[Goal]) -> None:
+    """"if there's a school within 1 km of X give me the nearest one, else the distance to Y", "…; muuten matka
+    Y:hyn", "…; otherwise how far Y is": a branch's route with one end unsaid, or an end that is what the other
+    branch found (which never ran when this one runs), starts at the place the condition is about (X)."""
+    cond = next((g for g in goals if g.branch == "if" and (g.slots.get("place") or g.slots.get("origin"))), None)
+    where = cond and (cond.slots.get("place") or cond.slots.get("origin"))
+    if not where or str(where).startswith("$goal"):
+        return
+    for g in goals:
+        if g.branch not in ("then", "else") or g.intent != "route":
+            continue
+        other = {f"$goal:{k}" for k, h in enumerate(goals) if h.branch in ("then", "else") and h.branch != g.branch}
+        ends = [g.slots.get("origin"), g.slots.get("destination")]
+        if not any(e in other for e in ends) and not (None in ends and any(ends)):
+            continue
+        if None in ends:   # "how far Y is": from X to Y
+            g.slots["origin"], g.slots["destination"] = where, next(e for e in ends if e is not None)
+        else:
+            g.slots["origin" if ends[0] in other else "destination"] = where
 
 
 #: the intents of a branch that search for a kind, and so take the kind the condition counted

@@ -332,6 +332,72 @@ def compare_plans(c: Clause) -> list[Goal] | None:
     return [c.goal("compare_plans", plans=list({p["task"]: p for p in plans}.values()))]
 
 
+#: a kind of plan said only by its first word, the noun "plan" shared with the kind after it: "station vs road
+#: plan", "a land and a road plan", "station/road plans", Finnish "latausasema- vai tiesuunnitelma" (the hyphen
+#: stands for the shared "-suunnitelma"); group ``a`` the bare word (its task from ``_BARE_TASK``)
+_BARE_KIND = (r"charging|chargers?|ev|stations?|land(?:[- ]use)?|zoning|roads?|streets?"
+              r"|(?:lataus\w*|asema|maankäyttö|kaava|tie|katu)(?=-)")
+_SHARED_PLAN = re.compile(r"\b(?P<a>" + _BARE_KIND + r")\s*-?\s*(?:,\s*|/\s*|&\s*|\+\s*|\s(?:vs\.?|versus|or|and|vai|tai|ja|"
+                          r"against|compared\s+(?:to|with))\s+)(?:an?\s+|the\s+)?(?:" + _BARE_KIND + r")?[\s-]*"
+                          r"(?:plans?\b|plan\w*|\w*suunnitelm\w*)", re.I)
+_BARE_TASK = (("station", re.compile(r"charg|ev$|station|lataus|asema", re.I)),
+              ("land", re.compile(r"land|zoning|maankäyt|kaava", re.I)),
+              ("road", re.compile(r"road|street|tie|katu", re.I)))
+#: which of the plans is better, in Finnish too: "kumpi on parempi", "kumpi pisteyttää paremmin", "vertaa"
+_PLANS_COMPARED = re.compile(r"\b(?:compare\w*|against|versus|vs\.?|better|best|higher|more points|which one|which|"
+                             r"kumpi|kummalla|parempi|paremmin|paras|vertaa\w*|vertail\w*)(?!\w)", re.I)
+#: "plan both", "one of each": several kinds asked as a plan each
+_EACH_PLAN = re.compile(r"\b(?:both|each|all three|kumpikin|molemm\w*|kaikki)\b", re.I)
+
+
+def _said_tasks(c: Clause) -> list[tuple[int, str]]:
+    """(offset, task) of every kind of plan the clause names, a bare first word before a shared "plan"
+    ("station vs road plan": the station) included."""
+    tasks = list(c.tasks)
+    for m in _SHARED_PLAN.finditer(c.low):
+        word = m.group("a")
+        task = next((t for t, rx in _BARE_TASK if rx.search(word)), None)
+        if task is not None and not any(a == c.s + m.start() for a, _ in tasks):
+            tasks.append((c.s + m.start(), task))
+    return sorted(tasks)
+
+
+def _plans_of(c: Clause, tasks: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    """One {task, budget} per kind said (in order, each once): the amount after the kind's word and before
+    the next kind's ("roads at 200k vs chargers at 300k"), else the one amount said for all ("600k€ each")."""
+    starts = [a for a, _ in tasks]
+    plans: dict[str, dict[str, Any]] = {}
+    for a, t in tasks:
+        budget = c.budget
+        if len(c.cm) > 1:
+            nxt = next((b for b in starts if b > a), len(c.request))
+            mo = next((mo for mo in c.cm if a < mo.start < nxt), None) or min(c.cm, key=lambda mo: abs(mo.start - a))
+            budget = mo.keur
+        plans.setdefault(t, {"task": t, "budget": budget})
+    return list(plans.values())
+
+
+def plans_of_kinds(c: Clause) -> list[Goal] | None:
+    """"helsinki: station vs road plan, 600k€ each – which scores better", "kumpi on parempi, latausasema- vai
+    tiesuunnitelma 500 k€:lla", "plan roads and chargers with 300k each": a plan asked of two or more kinds
+    (a kind said by its first word only before a shared "plan" counted) is a plan of each kind — compared
+    when the request asks which is better, else each made — never one of them with the others dropped."""
+    tasks = _said_tasks(c)
+    kinds = list(dict.fromkeys(t for _, t in tasks))
+    # (a facility word that is itself a kind of plan's word, "chargers", "latausasema-", is that kind)
+    own = [t for t in c.ct if not any(re.fullmatch(pat, c.request[t.start:t.end], re.I) for _, pat in TASK_WORDS)
+           and not _SHARED_PLAN.match(c.request[t.start:].casefold())]
+    if len(kinds) < 2 or not (_plan_wanted(c) or _SHARED_PLAN.search(c.low)) or c.cp or own:
+        return None
+    plans = _plans_of(c, tasks)
+    if _PLANS_COMPARED.search(c.low) or W["or"].search(c.low) or re.search(r"\b(?:vai|tai)\b", c.low):
+        return [c.goal("compare_plans", plans=plans)]
+    if not (_EACH_PLAN.search(c.low) or re.search(r"\b(?:and|ja|sekä)\b|[,&/]", c.low)):
+        return None
+    return [c.goal("plan", task=p["task"], budget=p["budget"], size="small", evaluate=c.cue("evaluate"),
+                   sites=c.cue("sites")) for p in plans]
+
+
 def compare_plans_money_before(c: Clause) -> list[Goal] | None:
     """"Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?": the
     clause before said only the money (a plan of no kind yet); the comparison of two kinds after it
@@ -757,6 +823,89 @@ def within_radius(c: Clause) -> list[Goal] | None:
     return [c.goal("within", place=named or place, radius_m=cd[0], default_radius=default_radius, **term_slots(c.term))]
 
 
+#: what stands before the first place of a list of places a kind is looked for at: "cafés at Kiasma and Oodi",
+#: "bars near A and B", "within 200 m of A, B and C"
+_AT_LIST = re.compile(r"\b(?:at|near|around|by|in|on|inside|of|close to|next to|lähellä)\s+(?:the\s+)?$", re.I)
+
+
+#: what joins the places of such a list: "Kiasma and Oodi", "A, B and C", "in Karhula and near Otsonkallio"
+_LIST_GAP = re.compile(r"\s*(?:,|&|/|\band\b|\bor\b|\bja\b|\btai\b|\bsekä\b|\bplus\b)\s*(?:(?:and|also|then)\s+)?"
+                       r"(?:(?:in|on|at|near|around|by|inside|within|of|the|close to|next to)\s+)*"
+                       # "… Karhulassa ja 1 km säteellä Otsonkalliosta", "in Karhula and within 1 km of Otsonkallio"
+                       r"(?:\d+(?:[.,]\d+)?\s*(?:km|m|metres|meters|metriä|metrin|kilometrin)\s+"
+                       r"(?:(?:säteellä|of|from|around)\s+)?)?", re.I)
+
+
+#: an area said as where to look: "in Kluuvi", "inside the block", "on Yrjönkatu"
+_IN_AREA = re.compile(r"\b(?:in|inside|on)\s+(?:the\s+)?$", re.I)
+
+
+def kind_at_each_place(c: Clause) -> list[Goal] | None:
+    """"cafés at Kiasma and Oodi", "how many bars near Kiasma and Ateneum?", "cafés within 200 m of Kiasma and
+    Oodi", "montako koulua Karhulassa ja Otsonkalliossa?": one kind and a list of places is a search at each
+    place (an area counted or listed in, the region over, a point within the distance said or the default
+    one, as for one place), never the first place with the others dropped. A list of areas only is
+    ``count.each-area``'s; nearest-searches are ``nearest.each``'s."""
+    members = sorted(c.cp + c.area_places, key=lambda p: p.start)
+    if c.term is None or len(c.ct) != 1 or len(members) < 2 or c.cm or c.refs or c.conditional \
+            or c.cue("nearest") or (c.cue("route") and not c.cd) or not all(p.found for p in members) \
+            or c.term.start > members[0].start:
+        return None
+    if not all(_LIST_GAP.fullmatch(c.request[a.end:b.start]) for a, b in zip(members, members[1:], strict=False)):
+        return None
+    first = members[0]
+    if not (_AT_LIST.search(c.request[max(c.s, first.start - 16):first.start]) or _FI_AT.search(first.written or "")):
+        return None
+    area = [p.kind in AREA_KINDS or bool(p.area_name) for p in members]
+    if all(a and p.kind != "region" for a, p in zip(area, members, strict=True)) and not c.cd:
+        return None   # areas only: count.each-area
+    counting = c.cue("count") or c.has("how_many")
+    kind = term_slots(c.term)
+    out = []
+    for p, is_area in zip(members, area, strict=True):
+        if p.kind == "region":   # "Karhulassa": the region itself
+            out.append(c.goal("count" if counting else "find", area=None, **kind))
+        elif is_area and (not c.cd or _IN_AREA.search(c.request[max(c.s, p.start - 10):p.start])
+                          or _FI_AT.search(p.written or "")):   # "bars in Kluuvi and within 300 m of Ateneum"
+            name = p.area_name or p.name
+            out.append(c.goal("count" if counting else "find", area=name, area_name=name, **kind))
+        else:
+            out.append(c.goal("within", place=p.id, radius_m=c.cd[0] if c.cd else NEAR_M, default_radius=not c.cd,
+                              **kind))
+    return out
+
+
+#: what may stand between two kinds said of one area: "schools in Karhula and car parks", "cafés on Yrjönkatu, and bars"
+_KIND_AREA_GAP = re.compile(r"\s*(?:(?:in|on|at|inside|within|around|near)\s+(?:the\s+)?)?\s*(?:,|&|\+|\band\b|\bja\b|"
+                            r"\bsekä\b|,\s*and\b|\bplus\b|\bas well as\b)\s*(?:(?:also|the|any|all)\s+)?", re.I)
+
+
+def kinds_of_one_area(c: Clause) -> list[Goal] | None:
+    """"schools in Karhula and car parks, how many of each?", "kouluja Kluuvissa ja pankkeja": kinds of
+    place joined around the one place or area said after the first are each looked for there, never the
+    first kind only. Each kind is read as the clause would read it alone."""
+    if len(c.ct) < 2 or len({(t.category, t.tags) for t in c.ct}) != len(c.ct) or c.cm or c.refs or c.conditional \
+            or len(c.cp) + len(c.area_places) != 1:
+        return None
+    where = (c.cp + c.area_places)[0]
+    a, b = c.ct[0], c.ct[1]
+    if len(c.ct) != 2 or not (a.end <= where.start and where.end <= b.start):
+        return None
+    gap = c.request[a.end:where.start] + c.request[where.end:b.start]
+    if not _KIND_AREA_GAP.fullmatch(gap) or not re.search(r"\b(?:in|on|at|inside|around|near)\s+(?:the\s+)?$",
+                                                           c.request[a.end:where.start]) \
+            and not _FI_AT.search(where.written or ""):
+        return None
+    out: list[Goal] = []
+    for t in c.ct:
+        one = Clause(c.request, c.s, c.e, c.places, [t], c.money, c.dists, c.before + out, c.conditional)
+        got = read_clause(one, [])
+        if not got or any(g.intent not in ("within", "find", "count", "exists") for g in got):
+            return None
+        out += got
+    return out
+
+
 def count_around_of_what(c: Clause) -> list[Goal] | None:
     """"Please tell me how many there are within 300 metres of Pörssitalo", "montako on 500 metrin
     säteellä Kerrostalosta?": a count around a place with no kind said (and none before to carry) is a
@@ -782,9 +931,15 @@ def _it_the_named_place(c: Clause, place: Any) -> str | None:
         return None
     gap = c.request[max(0, c.s - 12):c.s] + " " + c.text
     origin = prev.slots.get("place")
-    if W["sequence"].search(gap) or origin is None or str(origin).startswith("$goal"):
+    if W["sequence"].search(gap) or _QUESTION_ENDED.search(c.request[max(0, c.s - 12):c.s]) \
+            or origin is None or str(origin).startswith("$goal"):
         return None
     return origin
+
+
+#: the question before ended ("nearest cinema to X? and how many restaurants within 60 m of it"): a question
+#: that found a place is answered, and "it" in the next one is that place (as after "then", "→", ";")
+_QUESTION_ENDED = re.compile(r"[?!]|\.\s")
 
 
 def _place_in_force(c: Clause) -> str | None:
@@ -1008,6 +1163,19 @@ def within_there(c: Clause) -> list[Goal] | None:
         return None
     return [c.goal("within", place=prev.slots["place"], radius_m=prev.slots.get("radius_m"),
                    default_radius=prev.slots.get("default_radius", False), **term_slots(c.term))]
+
+
+def within_there_found(c: Clause) -> list[Goal] | None:
+    """"closest library to Stockmann? and the cafés around there", "lähin kirjasto Kiasmasta, montako kahvilaa siellä
+    on?": a kind looked for "there", naming no place, right after a nearest-search is looked for around the place
+    that search found (as "from there" starts at it), within the distance said or the default one (said) —
+    never over the whole region."""
+    prev = c.before[-1] if c.before else None
+    if c.term is None or len(c.ct) != 1 or c.cp or c.area_places or prev is None or prev.branch \
+            or prev.intent != "nearest" or not prev.slots.get("category") or not THERE_PLACE.search(c.text):
+        return None
+    return [c.goal("within", place=f"$goal:{len(c.before) - 1}", radius_m=c.cd[0] if c.cd else NEAR_M,
+                   default_radius=not c.cd, **term_slots(c.term))]
 
 
 def find_kind(c: Clause) -> list[Goal] | None:
@@ -1284,6 +1452,7 @@ RULES: tuple[Rule, ...] = (
     Rule("compare_plans.kinds", compare_plans, "Compare roads at 200k vs chargers at 300k in Kotka", "kotka"),
     Rule("compare_plans.money-before", compare_plans_money_before,
          "Kotka: a quarter of our 2 M€ budget — road plan vs station plan, which scores better?", "kotka"),
+    Rule("plan.kinds", plans_of_kinds, "helsinki: station vs road plan, 600k€ each – which scores better"),
     Rule("compare.further", compare_further, "Is Oodi further from Kiasma than Ateneum is?"),
     Rule("compare.places", compare_places, "Which is closer to Kiasma: Oodi, Ateneum or Stockmann?"),
     Rule("compare.of-list", compare_of_list,
@@ -1315,6 +1484,8 @@ RULES: tuple[Rule, ...] = (
          "If the nearest pharmacy to Kiasma is within 300 m, name it; otherwise just tell me the pharmacy"),
     Rule("nearest.each", nearest_each, "Kiasma and Oodi: nearest pharmacy to each"),
     Rule("nearest.search", nearest_search, "nearest pharmacy to Kiasma"),
+    Rule("within.each-place", kind_at_each_place, "cafés at Kiasma and Oodi"),
+    Rule("find.kinds-one-area", kinds_of_one_area, "schools in Karhula and car parks, how many of each?", "kotka"),
     Rule("within.radius", within_radius, "how many cafés are within 250 m of Oodi?"),
     Rule("within.count-of-what", count_around_of_what, "how many are there within 300 m of Oodi?"),
     Rule("route.between-found", route_between_found,
@@ -1335,6 +1506,7 @@ RULES: tuple[Rule, ...] = (
     Rule("within.kind-follows", within_kind_follows, "cafés within 150 m of Kiasma? and restaurants?"),
     Rule("within.there", within_there,
          "If there is a bank within 300 m of Kiasma, name the nearest bank; otherwise how many cafés are around there?"),
+    Rule("within.there-found", within_there_found, "closest library to Stockmann? and the cafés around there"),
     Rule("count.each-area", count_each_area, "Soopeli vs Sampi — cafes in each?"),
     Rule("find.kind", find_kind, "Are there any pharmacies in Kotka?", "kotka"),
     Rule("find.area-follows", find_area_follows, "pharmacies? dentists? banks? in Kluuvi, numbers only"),

@@ -170,10 +170,13 @@ _INVERTED = (r"were(?=\s+there\s+(?:more|fewer|less|at least|at most|no|over|und
 _ROUTE_ARROW_TEST = (r"(?![^,;:→]{1,60}?\s(?:(?:is|are|on|ovat|'s)\s+(?:(?:still|not|no|by road|tietä pitkin)\s+)?"
                      r"(?:more|less|longer|shorter|under|over|above|below|within|at most|at least|greater|further|"
                      r"farther|closer|beyond|yli|alle|vähintään|korkeintaan|enintään|enemmän|vähemmän|lyhyempi|"
-                     r"pidempi)\b|exceeds?\b|ylittää\b|alittaa\b))")
+                     r"pidempi)\b|exceeds?\b|ylittää\b|alittaa\b"
+                     # a sign or a bare comparison word before the number: "if road dist A→B < 1 km:", "jos A→B alle 1 km:"
+                     r"|(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d|(?:alle|yli|under|over|below|above|within)\s+\d))")
 IF_RE = re.compile(_PREAMBLE + r"(?P<kw>if|unless|should|in case(?: of)?|provided(?: that)?|assuming|jos|mikäli|"
                    + _INVERTED + r")\b(?P<cond>.+?)"
-                   r"(?:,\s+(?:then\s+)?|\s+then\s+|\s*(?::|→" + _ROUTE_ARROW_TEST + r")\s*"
+                   # (a comma inside brackets is no end of the condition: "if dist(Kiasma, Oodi) < 1 km: …")
+                   r"(?:,(?![^()]*\))\s+(?:then\s+)?|\s+then\s+|\s*(?::|→" + _ROUTE_ARROW_TEST + r")\s*"
                    # no comma: "if there's a charger within 500 m of X just tell me the closest one"
                    r"|\s+(?=(?:just\s+|please\s+)?(?:(?:tell|give|show|get|find)\s+me|name\s+it|list\s+them)\b))"
                    r"(?P<then>.+?)" + _ELSE, re.I | re.S)
@@ -188,6 +191,14 @@ TERSE_SIGN = re.compile(r"^\s*(?P<kw>)(?P<cond>[^→;\n]+?\s(?:<=|>=|<|>|≤|≥
 #: counted (one condition, its "?" before the arrow), not three goals
 TERSE_SIGN_FIRST = re.compile(r"^\s*(?P<kw>)(?P<cond>(?:<=|>=|<|>|≤|≥|⩽|⩾)\s*\d+\s*[^\W\d][^→;\n]*?)\s*\??\s*"
                               r"(?:->|→|=>)\s*(?P<then>.+?)" + _ELSE, re.I | re.S)
+#: "road dist Kiasma->Ateneum <= 500m? then …, otherwise …", "Oodi → Kiasma > 1 km: …; else …": a distance compared by
+#: a sign, then the branch after "?" or ":" — only with an otherwise branch (without one, "banks ≤ 250 m of X: how
+#: many?" is a search, not a condition)
+TERSE_SIGN_THEN = re.compile(r"^(?=.*\b(?:otherwise|else|muuten)\b)\s*(?P<kw>)(?P<cond>[^?:;\n]*?\s(?:<=|>=|<|>|≤|≥|⩽|⩾|"
+                             r"under|over|below|above|less than|more than|within|alle|yli)\s*"
+                             r"\d+(?:[.,]\d+)?\s*(?:km|m|metres|meters|kilomet\w*)?)\s*(?:\?\s*(?:->|→|=>)?|:|->|→|=>)\s*"
+                             r"(?:then\s+|niin\s+)?"
+                             r"(?P<then>.+?)" + _ELSE, re.I | re.S)
 #: a comparison sign as the words ``condition_test`` reads ("<" → "less than")
 _SIGN_WORDS = {"<=": "at most", ">=": "at least", "<": "less than", ">": "more than", "≤": "at most",
                "≥": "at least", "⩽": "at most", "⩾": "at least"}
@@ -199,8 +210,9 @@ YES_NO = re.compile(r"^(?P<cond>.+?)\?\s*(?:(?:if|jos)\s+)?(?P<kw>yes|so|(?<=jos
                     r"(?:(?:if|jos)\s+(?:no|not|ei)\b\s*(?:→|->|:|,|-)?|\b(?:no|not)\b\s*(?:→|->|:|,|-))\s*(?P<else>.+)$",
                     re.I | re.S)
 #: "Plan chargers in Kotka with 300k if there are none yet": a plan first, its condition after
-IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|build|spend|put|allocate|invest)\b.+?)"
-                      r",?\s+(?P<kw>if|unless|provided(?: that)?)\b(?P<cond>.+?)" + _ELSE, re.I | re.S)
+IF_AFTER = re.compile(r"^(?P<then>\s*(?:please\s+)?(?:plan|draft|sketch|design|build|spend|put|allocate|invest|compare)\b.+?)"
+                      # "Compare road and land plans at 400k, but only if …": the condition after "but only"
+                      r",?\s+(?:(?:but\s+)?only\s+)?(?P<kw>if|unless|provided(?: that)?)\b(?P<cond>.+?)" + _ELSE, re.I | re.S)
 NEGATED = {">=": "<", "<": ">=", ">": "<=", "<=": ">"}
 
 

@@ -2,6 +2,8 @@
 ("Compare roads at 200k vs chargers at 300k in Kotka")."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..synthesis import TASK_LABEL, plan_lines
 from .base import Calls, Facts, Intent, Step
 from .plan import Plan, plan_calls
@@ -9,10 +11,14 @@ from .plan import Plan, plan_calls
 
 class ComparePlans(Intent):
     name = "compare_plans"
-    rules = ("compare_plans.kinds",)
+    rules = ("compare_plans.kinds", "plan.kinds")
     follows = ("compare_plans.follows", "compare_plans.money-before")   # "… Compare both plans' scores and recommend one"
     needs = ()
     tools = Plan.tools
+
+    def missing(self, slots: dict[str, Any]) -> list[str]:
+        """"station vs road plan — which is better?": a plan without its amount is asked for, not guessed."""
+        return ["the budget (k€)"] if any(p.get("budget") is None for p in slots.get("plans", ())) else []
 
     def calls(self, step: Step) -> Calls:
         calls: list[tuple[str, dict]] = []

@@ -74,7 +74,7 @@ def street_line(area: dict | None, count: int) -> str:
 class Find(FindBase):
     name = "find"
     # "…; otherwise report those car parks" (find.those); "dentists Kluuvi" (terse)
-    rules = ("find.kind", "find.those", "terse")
+    rules = ("find.kind", "find.those", "terse", "within.each-place", "find.kinds-one-area")
     rules += ("follow.elliptic",)   # "list the cafés in Kluuvi. What about Kaisaniemi?": the list again, there
     rules += ("plan.money-as-background",)   # "Budget is 300k but first: list the schools in Kotka"
     rules += ("count.each-area",)   # "list the cafés in Kluuvi and Kaisaniemi": each area's list
@@ -82,7 +82,8 @@ class Find(FindBase):
 
 class Count(FindBase):
     name = "count"
-    rules = ("find.kind", "count.of-what")   # "How many are there in Kotka?": of what? (asked)
+    # count.of-what: "How many are there in Kotka?": of what? (asked)
+    rules = ("find.kind", "count.of-what", "within.each-place", "find.kinds-one-area")
     # "how many there are within 300 m of X" (of what? asked); "Before we put 250k€ into roads: how many …"
     rules += ("within.count-of-what", "plan.money-as-background")
     rules += ("follow.elliptic",)   # "Kluuvissa montako kahvilaa? entä Kaisaniemessä?": the count again, there

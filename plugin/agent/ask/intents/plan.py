@@ -40,7 +40,7 @@ def plan_calls(step: Step, task_name: str, budget: float, size: str,
 class Plan(Intent):
     name = "plan"
     # plan.terse: "Stations, Kluuvi." (a task word alone); plan.add-to: "lisää latausasemia Karhulaan"
-    rules = ("plan.request", "plan.terse", "plan.add-to")
+    rules = ("plan.request", "plan.terse", "plan.add-to", "plan.kinds")
     # a budget, "then evaluate it", "draft the new links" after a plan: that plan's
     follows = ("plan.money-follows", "plan.evaluate-follows", "plan.continues")
     needs = (("task", KIND_QUESTION), ("budget", "the budget (k€)"))

@@ -12,7 +12,8 @@ from .base import Calls, Facts, Intent, Step, first_result, slot_args
 class Within(Intent):
     name = "within"
     # find.those: "… list those" after a within search; find.kind: "count cafés Kiasma" (around a point)
-    rules = ("within.radius", "find.those", "within.kind-follows", "find.kind", "within.same-kind", "within.there")
+    rules = ("within.radius", "find.those", "within.kind-follows", "find.kind", "within.same-kind", "within.there",
+             "within.each-place", "find.kinds-one-area", "within.there-found")
     rules += ("follow.elliptic",)   # "cafés within 300 m of A? and around B?": the same radius around B
     # "… say within 400 metres": that search's radius; "cafés within 300 m of X — how many?": its count
     # "what's near X? cafes specifically, 100m": the kind that vague question meant
