@@ -235,7 +235,8 @@ def region_areas(request: str, places: list[Place], idx: NameIndex) -> list[Plac
         a = after.match(request, p.end)
         s, e = (b.start() if b else p.start), (a.end() if a else p.end)
         head, _, last = p.written.strip().rpartition(" ")
-        if p.kind != "region" and region_as_area(request[s:e], [idx.region]) == idx.region:
+        named_on = re.match(r"\s*-?\s*[A-ZÅÄÖ]", request[e:]) is not None   # "the Helsinki Area Tax Office": a name
+        if p.kind != "region" and not named_on and region_as_area(request[s:e], [idx.region]) == idx.region:
             p = Place(s, e, request[s:e], region.name, region.id, region.kind,
                       match=Match(region, 95.0, "alias", region.name))
         elif not p.found and head and region_of_word(last, [idx.region]) == idx.region:
