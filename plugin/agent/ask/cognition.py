@@ -733,7 +733,7 @@ def _outside(written: str, region: str | None, regions: tuple[str, ...],
     a name another region has says which; None for a name some region has or for no name at all."""
     words = [w for w in NAME_WORD.findall(written) if w.casefold() not in SENTENCE_WORDS | GENERIC | UNITS]
     if not words or COUNTRY.fullmatch(written.strip()) or any(normalise(written) == normalise(a)
-                                                              for r in regions for a in REGION_ALIASES.get(r, (r,))):
+                                                              for r in regions for a in region_names(r)):
         return None
     covers = " and ".join(f"{r} ({REGION_ALIASES[r][-1]})" if r in REGION_ALIASES else r for r in regions)
     elsewhere = [r for r in regions if r != region and index_of(r).is_name(written)]

@@ -160,8 +160,10 @@ def kind_agrees(f: NamedFeature, noun: str) -> bool | None:
     None when ``noun`` is no kind noun at all."""
     base = _base_form(noun)
     said = False
+    # the noun or the last part of a compound of it ("taidemuseoon": an art museum, "pronssipatsaalta")
+    parts = [noun, base, *(noun[i:] for i in range(3, len(noun) - 3))]
     for rx, kinds, tags in _kind_nouns():
-        if rx.fullmatch(noun) or rx.fullmatch(base):
+        if any(rx.fullmatch(w) for w in parts):
             said = True
             if f.kind in kinds or any(f.tag(k) and (vals is None or f.tag(k) in vals) for k, vals in tags.items()):
                 return True
