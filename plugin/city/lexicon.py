@@ -496,7 +496,8 @@ __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "category_land_no
            "distance_re", "distances", "edge_nouns_pattern", "facility_terms", "fraction_pattern", "fraction_value",
            "fuzzy_words", "not_fuzzy_words", "generic_kind_nouns_pattern", "kind_nouns",
            "id_nouns_pattern", "is_finnish", "misspelt_bounds",
-           "region_plans", "region_leads", "say_none_re", "is_number_word", "landmark_nouns_pattern", "load", "metres",
+           "plan_nouns_pattern", "spell_plan_nouns", "say_none_re", "is_number_word",
+           "landmark_nouns_pattern", "load", "metres",
            "money_words", "name_case_endings", "number_words_pattern", "percentages", "place_nouns_pattern", "road_kinds",
            "target_aliases", "task_label",
            "task_name", "task_patterns", "task_terms", "task_types", "type_families", "uncategorised_pattern", "unit_metres",
@@ -532,18 +533,6 @@ def generic_kind_nouns_pattern() -> str:
     """Regex (no groups) of the generic nouns after a data name that fit any feature ("place", "paikka")."""
     u = load("facilities")["generic_kind_nouns"]
     return _either(u.get("en"), u.get("fi"))
-
-
-def region_plans() -> dict[str, str]:
-    """Region key → regex (no groups) of its name in the genitive before a task word ("Kotkan", "Helsingin",
-    "Kotka's"): "Kotkan tiesuunnitelmassa" is the plan of that region, no place."""
-    return dict(load("tasks").get("region_plans", {}))
-
-
-def region_leads() -> dict[str, str]:
-    """Region key → regex (no groups) of its name as said at the start of an instruction ("In Kotka, …",
-    "Kotkassa, …"): the region the instruction is about, no place."""
-    return dict(load("tasks").get("region_leads", {}))
 
 
 # ------------------------------------------------------------------ street types
@@ -621,6 +610,50 @@ def expand_short_forms(text: str) -> str:
     for rx, long in _short_forms():
         text = rx.sub(long, text)
     return text
+
+
+def plan_nouns_pattern() -> str:
+    """Regex (no groups) of the plan nouns read as a plan word beyond "plan" / "suunnitelma" ("sijoitus":
+    the placement of charging stations), from ``tasks.json`` ``plan_nouns``."""
+    return load("tasks")["plan_nouns"]["words"]
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by at most one letter added, left out or changed, or two next ones swapped."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) <= 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+
+def spell_plan_nouns(text: str) -> str:
+    """``text`` with each misspelt plan noun written right, alone or as the last part of a compound and with
+    any ending ("latausasemasuunitelma" → "latausasemasuunnitelma", "Kotkan tiesuunnitlema" → "…suunnitelma"):
+    a window of a word one edit from a ``plan_nouns`` ``spelled`` form, starting with its first two letters,
+    and ending as it does, is that form. A word already so spelled, two edits off ("suunnittelu": planning) or
+    a verb ("suunnitellaan") stays."""
+    forms = load("tasks")["plan_nouns"]["spelled"]
+
+    def fix(m: re.Match) -> str:
+        w = m.group(0)
+        low = w.casefold()
+        for form in forms:
+            if form in low:
+                return w
+            for i in range(len(low) - len(form) + 2):
+                for n in (len(form) - 1, len(form), len(form) + 1):
+                    win = low[i:i + n]
+                    # the first two letters and the last kept: "suunnitella" / "suunnitelkaa" (to plan) are verbs
+                    if len(win) == n and win[:2] == form[:2] and win[-1] == form[-1] and _one_edit(win, form) \
+                            and (i == 0 or i >= 3):
+                        return w[:i] + (form if w[i:i + 1].islower() else form.capitalize()) + w[i + n:]
+        return w
+
+    return re.sub(r"(?<![\w-])[^\W\d_]{8,}(?![\w-])", fix, text)
 
 
 @cache

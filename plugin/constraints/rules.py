@@ -18,8 +18,8 @@ from functools import cache, cached_property
 from typing import Any
 
 from ..city import REGIONS, lexicon
+from ..city.region_names import region_of_word
 from ..city.vocabulary import money_amounts
-from .region_words import region_of_word
 from .schema import summary
 
 #: land-use types (land task) and site types (station task), and each task's score terms, by
@@ -670,9 +670,9 @@ def _known_words() -> tuple[frozenset[str], tuple[str, ...]]:
         if isinstance(v, list):
             return [s for x in v for s in strings(x)]
         return []
-    # the nouns of a place's kind and the regions' genitives name places ("Museokatu", "Helsingin yliopisto"):
+    # the nouns of a place's kind name places ("Museokatu", "Kauppatori"):
     # a capitalised one may be a name, so they are no words of ours here
-    placeish = {"kind_nouns", "generic_kind_nouns", "region_plans"}
+    placeish = {"kind_nouns", "generic_kind_nouns"}
     for name in ("facilities", "tasks", "numbers", "measures"):
         sources += [s for k, v in lexicon.load(name).items() if not k.startswith("_") and k not in placeish
                     for s in strings(v)]
@@ -954,18 +954,30 @@ FI_PLAN = re.compile("|".join(f"(?:{t['words']['fi']})" for t in lexicon.load("t
 FI_PLAN_CASES = ("ssa", "ssä", "aan", "ään", "lle", "lla", "llä", "hin", "seen")
 
 
-#: a region's name in the genitive and a task word ("Kotkan tiesuunnitelmassa", "in Kotka's road plan"): the
-#: plan of the region, no place (``Kotkan`` was read as a name); resources/lexicon/tasks.json ``region_plans``
-REGION_GENITIVE = "|".join(f"(?:{rx})" for rx in lexicon.region_plans().values())
-REGION_PLAN = re.compile(r"(?:\b(?i:in|for|of)\s+(?:the\s+)?)?(?<![\w'’-])(?:" + REGION_GENITIVE + r")\s+"
-                         r"(?:(?i:road|station|charging|charger|land[- ]use|land|parcel)\s+plans?\b|(?P<fi>[\w-]+))"
-                         r"[:,]?")
+#: a region's name in the genitive and a task word ("Kotkan tiesuunnitelmassa", "in Kotka's road plan", "Tampereen
+#: tiesuunnitelmassa" on an own city): the plan of the region, no place (``Kotkan`` was read as a name). Which word
+#: names a region is derived from the loaded regions (``region_of_word``), no list of cities; the task word is looked
+#: ahead, so that a capitalised word before the region's ("Tee Kotkan tiesuunnitelmaan") does not hide it
+REGION_PLAN = re.compile(r"(?:\b(?i:in|for|of)\s+(?:the\s+)?)?(?<![\w'’-])(?P<region>[A-ZÅÄÖ][\w-]*?)(?:['’]s)?\s+"
+                         r"(?=(?P<plan>(?i:road|station|charging|charger|land[- ]use|land|parcel)\s+plans?\b[:,]?"
+                         r"|(?P<fi>[\w-]+)[:,]?))")
+
+
+def _region_plans(t: str, regions: Iterable[str] = ()) -> list[tuple[int, int, str]]:
+    """(start, end, region) of each region's plan the text names (``REGION_PLAN`` whose word is a loaded region
+    — a bundled one or one of ``regions`` — and whose Finnish word, if any, is a task word)."""
+    out = []
+    for m in REGION_PLAN.finditer(t):
+        region = region_of_word(m.group("region"), (*REGIONS, *regions))
+        if region and (not m.group("fi") or FI_PLAN.fullmatch(m.group("fi").rstrip(":,"))):
+            out.append((m.start(), m.end() + len(m.group("plan")), region))
+    return out
 
 
 #: a region named first and set off by a comma, colon or dash ("In Kotka, place no business parcel within 250 m of
 #: Otsolan Koulu", "For Helsinki: …", "Kotkassa, …", "In Tampere, …" on a planner's own city): the region the
 #: instruction is about, never its place (it was read as the place to keep away from). Which word names a region is
-#: derived from the loaded regions (``region_words.region_of_word``: the bundled ones and the instance's own), no
+#: derived from the loaded regions (``city.region_names.region_of_word``: the bundled ones and the instance's own), no
 #: list of cities: round 13, "In Tampere, …" on an own city read the city as a place
 REGION_LEAD = re.compile(r"^\s*(?:(?i:in|for|within|across|throughout)\s+(?:(?i:the)\s+)?(?:(?i:city|town|region)\s+"
                          r"(?i:of)\s+)?)?(?P<region>[A-ZÅÄÖ][\w'’-]+)(?:\s+(?i:kaupungissa|kaupungille|kaupungin\s+"
@@ -978,7 +990,7 @@ def _region_lead(t: str, regions: Iterable[str] = ()) -> tuple[str, re.Match] | 
     m = REGION_LEAD.match(t)
     if m is None:
         return None
-    region = region_of_word(m.group("region"), (*REGIONS, *regions))
+    region = region_of_word(m.group("region"), (*REGIONS, *regions), lead=True)
     return (region, m) if region else None
 
 
@@ -987,8 +999,9 @@ def _drop_region_plan(t: str, regions: Iterable[str] = ()) -> str:
     (``REGION_LEAD``)."""
     lead = _region_lead(t, regions)
     t = t[lead[1].end():] if lead else t
-    return " ".join(REGION_PLAN.sub(lambda m: m.group(0) if m.group("fi") and not FI_PLAN.fullmatch(m.group("fi"))
-                                    else " ", t).split())
+    for start, end, _ in reversed(_region_plans(t, regions)):
+        t = f"{t[:start]} {t[end:]}"
+    return " ".join(t.split())
 
 
 def region_of_plan(t: str, regions: Iterable[str] = ()) -> str | None:
@@ -997,10 +1010,7 @@ def region_of_plan(t: str, regions: Iterable[str] = ()) -> str | None:
     lead = _region_lead(t, regions)
     if lead is not None:   # "In Kotka, …"
         return lead[0]
-    m = next((m for m in REGION_PLAN.finditer(t) if not m.group("fi") or FI_PLAN.fullmatch(m.group("fi"))), None)
-    if m is None:
-        return None
-    return next((k for k, rx in lexicon.region_plans().items() if re.search(rf"(?<![\w'’-])(?:{rx})", m.group(0))), None)
+    return next((region for _, _, region in _region_plans(t, regions)), None)
 
 
 def _drop_finnish_plan_words(t: str) -> str:

@@ -18,8 +18,8 @@ import shapely
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import own_city  # noqa: E402
 
-from cityplanner.plugin.constraints.region_words import region_of_word  # noqa: E402
-from cityplanner.plugin.constraints.rules import region_of_plan  # noqa: E402
+from cityplanner.plugin.city.region_names import region_of_word  # noqa: E402
+from cityplanner.plugin.constraints.rules import _drop_region_plan, region_of_plan  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 STREETS = ["Puistokatu", "Rantatie", "Koulukatu", "Tehtaanpuistotie", "Kirkkokatu", "Asematie", "Myllykatu",
@@ -32,7 +32,7 @@ STREETS = ["Puistokatu", "Rantatie", "Koulukatu", "Tehtaanpuistotie", "Kirkkokat
     ("Kluuvi", None), ("Tamper", None),
 ])
 def test_a_region_word_is_a_loaded_region_in_any_case(word, region):
-    assert region_of_word(word, ("helsinki", "kotka", "tampere", "lahti")) == region
+    assert region_of_word(word, ("helsinki", "kotka", "tampere", "lahti"), lead=True) == region
 
 
 @pytest.mark.parametrize("text, region", [
@@ -41,11 +41,22 @@ def test_a_region_word_is_a_loaded_region_in_any_case(word, region):
     ("For the city of Tampere — keep 300 m between stations", "tampere"),
     ("In Kotka, no chargers within 200 m of Kumparepuisto.", "kotka"),
     ("In Tampella, no offices", None),   # a place of the city said first stays a place
+    # a region's plan: its genitive before a task word, also after a capitalised word ("Tee …")
+    ("Tampereen tiesuunnitelmassa enintään kolme uutta linkkiä", "tampere"),
+    ("Tee Tampereen latausasemasuunnitelmaan kaksi asemaa", "tampere"),
+    ("In Tampere's road plan: no new links near Koulukatu", "tampere"),
+    ("Kotkan tiesuunnitelmassa enintään 3 uutta linkkiä", "kotka"),
+    ("Karhulan maankäyttösuunnitelmassa ei kouluja", "kotka"),
+    ("Helsingin latausasemasuunnitelmaan vähintään 2 asemaa", "helsinki"),
+    ("Tampereen koulu: no chargers within 200 m", None),   # a place's name in the genitive, no task word
 ])
 def test_a_region_said_first_is_derived_from_the_loaded_regions(text, region):
     assert region_of_plan(text, ("tampere",)) == region
     if region == "tampere":   # not loaded: no region, so its name is read where names are
         assert region_of_plan(text) is None
+    if region:   # the region's words are no place: what is left is the instruction itself
+        rest = _drop_region_plan(text, ("tampere",))
+        assert not re.search(r"Tampere|Kotka|Karhula|Helsin", rest) and rest, rest
 
 
 def _cli(*args: str) -> dict:

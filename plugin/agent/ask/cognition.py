@@ -24,12 +24,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ...city import CATEGORIES, lexicon
-from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, NameIndex, finnish_stem, normalise
+from ...city.names import CONNECTORS, GENERIC, REGION_ALIASES, Match, NameIndex, normalise
+from ...city.region_names import region_names, region_of_word
 from ...city.vocabulary import CategoryTerm, Money, category_terms, money_amounts, uncategorised_terms
 from .amounts import budget_shares
 from .intents import INTENTS as INTENT_CLASSES
 from .intents.plan import KIND_QUESTION
-from .name_forms import FROM_ENDINGS, TO_ENDINGS, leading_words_said_before, locative, name_forms
+from .name_forms import FROM_ENDINGS, TO_ENDINGS, hyphen_kind_name, leading_words_said_before, locative, name_forms
 from .parts import merge_bare_kinds, part_spans, spaced_arrows
 from .reading import AREA_KINDS, Goal, Place, inside
 from .rules import Clause, read_clause
@@ -103,13 +104,13 @@ def _region_mentions(request: str, regions: tuple[str, ...]) -> list[tuple[int, 
     out = []
     low = normalise_keep(request)
     for r in regions:
-        aliases = {normalise(a) for a in REGION_ALIASES.get(r, (r,)) + (r,)}
+        aliases = {normalise(a) for a in region_names(r)}   # derived from the loaded region (city.region_names)
         for alias in aliases:
             for m in re.finditer(r"(?<!\w)" + re.escape(alias) + r"(?!\w)", low):
                 out.append((m.start(), m.end(), r))
-        # a region's name in a Finnish case: "Kotkan tiesuunnitelma" (Kotka's road plan), "Helsingissä"
+        # a region's name in a Finnish case: "Kotkan tiesuunnitelma" (Kotka's road plan), "Helsingissä", "Tampereella"
         out += [(m.start(), m.end(), r) for m in re.finditer(r"(?<![\w-])[^\W\d_]{5,}(?![\w-])", low)
-                if m.group(0) not in aliases and finnish_stem(m.group(0), aliases) is not None]
+                if m.group(0) not in aliases and region_of_word(m.group(0), (r,)) == r]
     return sorted(out)
 
 
@@ -217,12 +218,17 @@ def _case_pairs(request: str, idx: NameIndex, places: list[Place]) -> tuple[list
     case (``_case_pair``) read as those two (the names the scan found inside it replaced)."""
     spans = []
     for s, e in _namelike_spans(request, lambda w: _initial_case_name(w, idx)):
-        pair = _case_pair(request, s, e, idx)
+        tail = _KIND_TAIL.match(request, e)   # "Kalat-patsaalta Havis Amanda -patsaalle": the last name's kind noun
+        pair = (_case_pair(request, s, tail.end(), idx) if tail else []) or _case_pair(request, s, e, idx)
         if not pair:
             spans.append((s, e))
             continue
         places = [p for p in places if not any(p.start < q.end and q.start < p.end for q in pair)] + pair
     return spans, places
+
+
+#: a lower-case noun set off by a space and a hyphen after a capitalised run ("Havis Amanda -patsaalle")
+_KIND_TAIL = re.compile(r" -[a-zåäö]\w*")
 
 
 def _initial_case_name(word: str, idx: NameIndex) -> bool:
@@ -255,6 +261,10 @@ def _case_pair(request: str, s: int, e: int, idx: NameIndex) -> list[Place]:
                 continue
             got = []
             for (a, b), t in zip(parts, texts, strict=True):
+                own, _ = hyphen_kind_name(t, idx)   # "Kalat-patsaalta Pub Peräkammariin": a name and its kind noun
+                if own is not None:
+                    got.append(Place(a, b, t, own.name, own.id, own.kind, match=Match(own, 95.0, "alias", own.name)))
+                    continue
                 res = idx.resolve(t)
                 if idx.case_stem(t, linking_vowel=True) is None or res.status != "found" or res.feature is None \
                         or res.feature.kind == "region" or res.candidates[0].how not in ("exact", "alias"):
@@ -457,6 +467,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     # request of 20 000 spaces took about a minute); new lines are kept, they split the parts of a list
     task_request, request = request, re.sub(r"[^\S\n]+", " ", request)
     request = lexicon.expand_short_forms(request)   # "then dist. to X": the dot ends no part
+    request = lexicon.spell_plan_nouns(request)   # "latausasemasuunitelma": a charging-station plan, misspelt
     request = _split_hyphen_pairs(spaced_arrows(request), regions, index_of, region)
     mentions = _region_mentions(request, regions)
     said = list(dict.fromkeys(r for _, _, r in mentions))
@@ -774,7 +785,7 @@ def _outside(written: str, region: str | None, regions: tuple[str, ...],
     a name another region has says which; None for a name some region has or for no name at all."""
     words = [w for w in NAME_WORD.findall(written) if w.casefold() not in SENTENCE_WORDS | GENERIC | UNITS]
     if not words or COUNTRY.fullmatch(written.strip()) or any(normalise(written) == normalise(a)
-                                                              for r in regions for a in REGION_ALIASES.get(r, (r,))):
+                                                              for r in regions for a in region_names(r)):
         return None
     covers = " and ".join(f"{r} ({REGION_ALIASES[r][-1]})" if r in REGION_ALIASES else r for r in regions)
     elsewhere = [r for r in regions if r != region and index_of(r).is_name(written)]
@@ -783,12 +794,37 @@ def _outside(written: str, region: str | None, regions: tuple[str, ...],
                 f"(ask with the region {elsewhere[0]}).")
     if any(m.how != "fuzzy" or m.score >= 90 for r in regions for m in index_of(r).lookup(written, limit=1)):
         return None   # a name (or a close misspelling of one) that some region has: the resolver's message stands
+    inner = _data_names_inside(written, region, regions, index_of)
+    if inner:   # "Kalat-aukiolla": a span with a data name in it lies in the data; what was not read is the rest
+        r, name = inner
+        return (f"'{written}' is not in the {r} data as written — it names {name}, which the {r} data has, with "
+                f"words I could not read; did you mean {name}?")
     near = index_of(region).suggestions(written) if region else []
     near_areas = [n for n in near if any(m.feature.kind in AREA_KINDS and normalise(m.feature.name) == normalise(n)
                                          for m in index_of(region).lookup(n, kinds=AREA_KINDS, limit=1))]
     return (f"'{written}' is not in the {region or 'loaded'} data: no loaded region has a place so named — the data "
             f"covers {covers} only, so {written} lies outside the loaded regions"
             + (f" (did you mean {' or '.join(near_areas[:2])}?)." if near_areas else "."))
+
+
+def _data_names_inside(written: str, region: str | None, regions: tuple[str, ...],
+                       index_of: Callable[[str], NameIndex]) -> tuple[str, str] | None:
+    """(region, data name) of a name some loaded region has exactly, written inside ``written`` (a word
+    run or a part before a hyphen: "Kalat-aukiolla" has Kalat), the asked region first; None when none.
+    A region's own name is no such name ("Helsinki area" is the region, read elsewhere)."""
+    parts = [written, *re.split(r"\s?-", written)[:1]]
+    for r in sorted(regions, key=lambda r: r != region):
+        idx = index_of(r)
+        for part in parts:
+            hits = [m for _, _, m in idx.scan(part, fuzzy=False) if m.feature.kind != "region"
+                    and normalise(m.matched) not in GENERIC]
+            if part != written and idx.is_name(part):
+                res = idx.resolve(part)
+                if res.status == "found" and res.feature is not None and res.feature.kind != "region":
+                    return r, res.feature.name
+            if hits:
+                return r, hits[0].feature.name
+    return None
 
 
 def _split_hyphen_pairs(request: str, regions: tuple[str, ...], index_of: Callable[[str], NameIndex],

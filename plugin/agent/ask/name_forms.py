@@ -14,7 +14,8 @@ import re
 from functools import cache
 
 from ...city import lexicon
-from ...city.names import NameIndex, normalise
+from ...city.names import Match, NamedFeature, NameIndex, normalise
+from ...city.region_names import region_as_area, region_of_word
 from ...city.vocabulary import category_terms, matches_tags
 from .reading import AREA_KINDS, Place
 from .wording import PLAN_NOUN
@@ -141,6 +142,115 @@ def hyphen_place_nouns(places: list[Place], idx: NameIndex) -> list[Place]:
 
 
 
+#: a name joined by a hyphen to a lower-case noun with any ending: "Kalat-patsaalta", "Havis Amanda -patsaalle"
+#: the tags that say what a feature is, named when a kind noun after its name disagrees
+_DEFINING = ("tourism", "leisure", "amenity", "shop", "office", "healthcare", "building", "landuse", "natural")
+_HYPHEN_NOUN = re.compile(r"(?P<name>\S.*?)\s?-(?P<noun>[a-zåäö][\w]*)")
+
+
+@cache
+def _kind_nouns() -> tuple[tuple[re.Pattern[str], tuple[str, ...], dict[str, tuple[str, ...] | None]], ...]:
+    return tuple((re.compile(rf"(?:{rx})", re.I), kinds, tags) for rx, kinds, tags in lexicon.kind_nouns())
+
+
+def kind_agrees(f: NamedFeature, noun: str) -> bool | None:
+    """Whether the kind noun ``noun`` (any case: "patsaalta", "kirjastosta", "museoon") fits the feature
+    ``f``: its kind or OSM tags (lexicon ``kind_nouns``), the category a facility word names, or the
+    noun in one of its own names ("Museum of Modern Art Kiasma" is a museum whatever its tags say).
+    None when ``noun`` is no kind noun at all."""
+    base = _base_form(noun)
+    said = False
+    # the noun or the last part of a compound of it ("taidemuseoon": an art museum, "pronssipatsaalta")
+    parts = [noun, base, *(noun[i:] for i in range(3, len(noun) - 3))]
+    for rx, kinds, tags in _kind_nouns():
+        if any(rx.fullmatch(w) for w in parts):
+            said = True
+            if f.kind in kinds or any(f.tag(k) and (vals is None or f.tag(k) in vals) for k, vals in tags.items()):
+                return True
+            if any(rx.fullmatch(w) for n in (f.name, *f.aliases) for w in normalise(n).split()):
+                return True
+    if category_terms(base) or category_terms(noun):
+        said = True
+        if _fits(f.category, dict(f.tags), base) or _fits(f.category, dict(f.tags), noun):
+            return True
+    return False if said else None
+
+
+def hyphen_kind_name(text: str, idx: NameIndex) -> tuple[NamedFeature | None, str]:
+    """"Kalat-patsaalta", "Oodi-kirjastosta", "Havis Amanda -patsaalle": a data name (as written, or an
+    alias) joined by a hyphen to its own kind noun in any Finnish case is that place when the noun
+    agrees with it (``kind_agrees``). Gives (the feature, "") then; (None, a message naming the data
+    name) when the noun names another kind; (None, "") when ``text`` is no such form."""
+    m = _HYPHEN_NOUN.fullmatch(text.strip())
+    if m is None or not idx.is_name(m.group("name")):
+        return None, ""
+    res = idx.resolve(m.group("name"))
+    f = res.feature if res.status == "found" else None
+    if f is None or f.kind == "region":
+        return None, ""
+    same = [g for g in idx.features if normalise(g.name) == normalise(f.name)] or [f]
+    agree = [kind_agrees(g, m.group("noun")) for g in same]
+    if any(agree):
+        return next(g for g, a in zip(same, agree, strict=True) if a), ""
+    if all(a is None for a in agree):
+        return None, ""
+    tags = ", ".join(f"{k}={v}" for k, v in f.tags if k in _DEFINING) or f.kind
+    return None, (f"'{text.strip()}' is not in the {idx.region} data — {f.name} there is {tags}, not the kind "
+                  f"'{m.group('noun')}' names; did you mean {f.name}?")
+
+
+def hyphen_kind_nouns(places: list[Place], idx: NameIndex) -> list[Place]:
+    """An absent name that is a data name and its own kind noun joined by a hyphen (``hyphen_kind_name``)
+    is that place; with a kind noun that names another kind it stays absent, its message naming the
+    data name (never "outside the loaded regions")."""
+    out = []
+    for p in places:
+        if not p.found:
+            f, message = hyphen_kind_name(p.written, idx)
+            if f is not None:
+                p = Place(p.start, p.end, p.written, f.name, f.id, f.kind, match=Match(f, 95.0, "alias", f.name))
+            elif message:
+                p = Place(p.start, p.end, p.written, "", "", "", message)
+        out.append(p)
+    return out
+
+
+@cache
+def _area_words() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    words = lexicon.load("tasks")["region_area_words"]
+    return (re.compile(rf"(?:(?:the|koko)\s+)?(?:(?:{words['before']})(?:\s+|-))+$", re.I),
+            re.compile(rf"(?:\s+|-)(?:{words['after']})\b", re.I))
+
+
+def region_areas(request: str, places: list[Place], idx: NameIndex) -> list[Place]:
+    """"a land-use plan for the Helsinki area", "koko Kotkan alueelle", "greater Helsinki": a name run
+    that is the asked region said as an area (``region_names.region_as_area``, with the area words
+    around it) is the region itself, never a place the data lacks (nor one it has, "Helsinki" of a
+    "Helsinki area tax office")."""
+    region = next((f for f in idx.features if f.kind == "region"), None)
+    if region is None:
+        return places
+    before, after = _area_words()
+    out = []
+    for p in places:
+        b = before.search(request, 0, p.start)
+        a = after.match(request, p.end)
+        s, e = (b.start() if b else p.start), (a.end() if a else p.end)
+        head, _, last = p.written.strip().rpartition(" ")
+        named_on = re.match(r"\s*-?\s*[A-ZÅÄÖ]", request[e:]) is not None   # "the Helsinki Area Tax Office": a name
+        if p.kind != "region" and not named_on and region_as_area(request[s:e], [idx.region]) == idx.region:
+            p = Place(s, e, request[s:e], region.name, region.id, region.kind,
+                      match=Match(region, 95.0, "alias", region.name))
+        elif not p.found and head and region_of_word(last, [idx.region]) == idx.region:
+            # "Tikankatu Kotkassa", "Koulukatu Tampereella": a name, then the region it is in
+            res = idx.resolve(head)
+            f = res.feature if res.status == "found" else None
+            if f is not None and f.kind != "region" and res.candidates[0].how in ("exact", "alias"):
+                p = Place(p.start, p.start + len(head), head, f.name, f.id, f.kind, match=res.candidates[0])
+        out.append(p)
+    return _drop_covered(out)
+
+
 @cache
 def _the_place_noun() -> re.Pattern[str]:
     nouns = lexicon.place_nouns_pattern()
@@ -220,8 +330,10 @@ def name_forms(request: str, places: list[Place], idx: NameIndex) -> list[Place]
     runs once, in ``cognition``, after the reading has set districts apart ("around the Dubliner" is first read
     as a part of a building's name, said to be absent, then found again as the Dubliner Kaivopiha said before)."""
     places = hyphen_place_nouns(genitive_names(request, facility_word_heads(request, places, idx), idx), idx)
+    places = region_areas(request, hyphen_kind_nouns(places, idx), idx)
     return inner_suggestions(place_noun_refs(request, places), idx)
 
 
-__all__ = ["facility_word_heads", "genitive_names", "hyphen_place_nouns", "inner_suggestions", "leading_words_said_before",
-           "locative", "name_forms", "place_noun_refs"]
+__all__ = ["facility_word_heads", "genitive_names", "hyphen_kind_name", "hyphen_kind_nouns", "hyphen_place_nouns",
+           "inner_suggestions", "kind_agrees", "leading_words_said_before", "locative", "name_forms", "place_noun_refs",
+           "region_areas"]

@@ -62,7 +62,7 @@ CUES = {
     "plan": r"\bplan\w*|where should|\bspend\w*|allocat\w*|sort out|upgrades?|\bbuild\w*|construct\w*|\bput\b|"
             r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
             r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
-            r"\bbest (?:place|location|site|spot)s? for\b|suunnitelm\w*",
+            r"\bbest (?:place|location|site|spot)s? for\b|suunnitelm\w*|\b(?:" + lexicon.plan_nouns_pattern() + r")\b",
     "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b"
                 r"|\barvioi\w*|\bpisteet\b|\bpistemäär\w*",   # Finnish: "arvioi se", "kerro sen pisteet"
     "sites": r"where each|where (?:the|each|they)|which streets|show me where|list the sites|\blocations?|"
