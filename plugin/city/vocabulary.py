@@ -72,8 +72,8 @@ def category_terms(text: str) -> list[CategoryTerm]:
     return sorted(out, key=lambda o: o.start)
 
 
-#: facilities planners ask about that the data has no category for: the answer is "the data has
-#: none", never the nearest thing that has a category
+#: facilities planners ask about that the city model has no category for: the answer says no category
+#: holds them (never "the data has none": the map may tag them), never the nearest thing that has one
 UNCATEGORISED = re.compile(r"(?<!\w)(?:" + lexicon.uncategorised_pattern() + r")(?!\w)", re.I)
 
 

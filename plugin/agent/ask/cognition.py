@@ -496,7 +496,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     excluded = [(m.start(), m.end()) for m in LEFT_OUT.finditer(request)]
     places = [p for p in places if not any(a <= p.start < b for a, b in excluded)]
     # "nearest ATM to Kiasma": a kind the data has no category for, asked as a kind, is that kind even
-    # where a feature is so named (the answer is "the data has no ATMs", not a search from that feature)
+    # where a feature is so named (the answer is that no category holds ATMs, not a search from that feature)
     asked = [(a, b) for a, b, _ in uncategorised_terms(request) if KIND_CUE.search(request[max(0, a - 30):a])]
     places = [p for p in places if not any(a <= p.start and p.end <= b for a, b in asked)]
     # a facility word inside a found name is part of the name ("Q-Park", "Kaisaniemen puisto")
@@ -538,10 +538,11 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     absent = list(dict.fromkeys([p.message for p in places if not p.found] + outside))
     if unknown and not any(g.slots.get("category") or g.intent not in ("nearest", "within", "find", "count", "exists")
                            for g in goals):
-        # "How many bus stops are on Mannerheimintie?": no category holds them, so none in the data
+        # "How many bus stops are on Mannerheimintie?": no category of the city model holds them. The map may
+        # still have them (OSM tags ATMs, post offices …), so the answer never says the data has none
         where = region or "bundled"
-        absent.append(f"The {where} data has no {unknown[0]}: '{unknown[0]}' is not in the {where} data's categories "
-                      f"({', '.join(CATEGORIES)}).")
+        absent.append(f"I cannot look for {unknown[0]}: no category of the {where} city model holds it (its "
+                      f"categories: {', '.join(CATEGORIES)}), so I cannot say whether the map has any.")
         goals = []
     if outside:   # no region, and the request is about a place outside every loaded one: that is the answer
         goals = []
