@@ -73,6 +73,14 @@ OUR_PHRASINGS = [  # (text, task, expected readings) at a budget of 500 k€
     ("at least 2 chargers within 300 m of Q-Park Erottaja", "station",
      [("count_min", "Q-Park Erottaja", 300.0, 2, None, None)]),
     ("Leave 30% of the budget unspent.", "station", [("budget_share_max", None, None, None, 0.7, None)]),
+    # a share kept free is the part NOT spent (v14-in-32 "Keep a fifth of the budget free." was stored as spend
+    # at most a fifth: the opposite)
+    ("Keep a fifth of the budget free.", "land", [("budget_share_max", None, None, None, 0.8, None)]),
+    ("keep 25 % of the money free", "station", [("budget_share_max", None, None, None, 0.75, None)]),
+    ("Leave a third of the budget unallocated", "road", [("budget_share_max", None, None, None, 0.6667, None)]),
+    ("Pidä viidennes budjetista vapaana", "land", [("budget_share_max", None, None, None, 0.8, None)]),
+    ("keep 10 % of the budget as contingency", "road", [("budget_share_max", None, None, None, 0.9, None)]),
+    ("a fifth of the budget stays uncommitted", "station", [("budget_share_max", None, None, None, 0.8, None)]),
     ("site 5 in", "station", [("lock_in", "5", None, None, None, None)]),
 ]
 
