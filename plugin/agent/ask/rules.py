@@ -43,7 +43,8 @@ def plan_near(request: str, cp: list[Place], cd: list[float]) -> dict[str, Any] 
 def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
     """'from it' / 'to that car park' → the previous goal's result; 'there' → the facility a
     nearest-search found ("route there", "how far is it from there", "the drive from there to X"), but
-    'X from there' ("how far is Tokoinranta from there") and other goals' 'there' → its place."""
+    'X from there' ("how far is Tokoinranta from there") and other goals' 'there' → its place; after a
+    route, 'there' and 'from it' → where the route ended."""
     out: dict[str, str] = {}
     if not before:
         return out
@@ -52,7 +53,12 @@ def backrefs(text: str, s: int, before: list[Goal]) -> dict[str, str]:
     said = [((m.group(1) or "any").lower(), m.group(2).lower()) for m in BACKREF.finditer(text)]
     said += [(FI_BACKREF_ROLE[m.group(1).lower()], "it") for m in FI_BACKREF.finditer(text)]   # "sieltä": from it
     for role, word in said:
-        if (word == "there" and (prev.intent != "nearest" or (role == "from" and not W["it"].search(text)
+        if prev.intent == "route" and prev.slots.get("destination") and (word == "there" or role == "from"):
+            # after a route, 'there' / 'from it' / 'sieltä' is where it ended: "distance from A to B, and from there
+            # to C" (B; it was read as A), "which fuel station is nearest to X by road, and the distance from there
+            # to Y" (the road line X → the station found is the goal before: the station)
+            value = str(prev.slots["destination"])
+        elif (word == "there" and (prev.intent != "nearest" or (role == "from" and not W["it"].search(text)
                                                              and not W["from_there_to"].search(text)))) \
                 or prev.intent == "locate" \
                 or (prev.intent in ("within", "find", "count", "exists") and prev.slots.get("place")
@@ -346,6 +352,12 @@ _BARE_TASK = (("station", re.compile(r"charg|ev$|station|lataus|asema", re.I)),
 #: which of the plans is better, in Finnish too: "kumpi on parempi", "kumpi pisteyttää paremmin", "vertaa"
 _PLANS_COMPARED = re.compile(r"\b(?:compare\w*|against|versus|vs\.?|better|best|higher|more points|which one|which|"
                              r"kumpi|kummalla|parempi|paremmin|paras|vertaa\w*|vertail\w*)(?!\w)", re.I)
+#: two kinds said bare, with no "plan" at all, set against each other: "land vs station, 1,5 M€ each — which is
+#: better?" (read only with an amount and a comparison: then they can only be plans; v14-cc-10 made the land plan
+#: alone)
+_BARE_WORD = _BARE_KIND.split("|(?:lataus")[0] + r"|maankäyt\w*|kaava\w*|tie|tiet|teit\w*|latausasem\w*|latauspist\w*"
+_BARE_PAIR = re.compile(r"\b(?P<a>" + _BARE_WORD + r")\s+(?:vs\.?|versus|or|vai|tai|against)\s+(?P<b>" + _BARE_WORD + r")\b",
+                        re.I)
 #: "plan both", "one of each": several kinds asked as a plan each
 _EACH_PLAN = re.compile(r"\b(?:both|each|all three|kumpikin|molemm\w*|kaikki)\b", re.I)
 
@@ -354,11 +366,12 @@ def _said_tasks(c: Clause) -> list[tuple[int, str]]:
     """(offset, task) of every kind of plan the clause names, a bare first word before a shared "plan"
     ("station vs road plan": the station) included."""
     tasks = list(c.tasks)
-    for m in _SHARED_PLAN.finditer(c.low):
-        word = m.group("a")
+    bare = [(m.start(g), m.group(g)) for m in _BARE_PAIR.finditer(c.low) for g in ("a", "b")] \
+        if c.cm and _PLANS_COMPARED.search(c.request) else []
+    for at, word in [(m.start(), m.group("a")) for m in _SHARED_PLAN.finditer(c.low)] + bare:
         task = next((t for t, rx in _BARE_TASK if rx.search(word)), None)
-        if task is not None and not any(a == c.s + m.start() for a, _ in tasks):
-            tasks.append((c.s + m.start(), task))
+        if task is not None and not any(a == c.s + at or t == task for a, t in tasks):
+            tasks.append((c.s + at, task))
     return sorted(tasks)
 
 
@@ -387,7 +400,8 @@ def plans_of_kinds(c: Clause) -> list[Goal] | None:
     # (a facility word that is itself a kind of plan's word, "chargers", "latausasema-", is that kind)
     own = [t for t in c.ct if not any(re.fullmatch(pat, c.request[t.start:t.end], re.I) for _, pat in TASK_WORDS)
            and not _SHARED_PLAN.match(c.request[t.start:].casefold())]
-    if len(kinds) < 2 or not (_plan_wanted(c) or _SHARED_PLAN.search(c.low)) or c.cp or own:
+    bare = bool(c.cm and _BARE_PAIR.search(c.low) and _PLANS_COMPARED.search(c.request))
+    if len(kinds) < 2 or not (_plan_wanted(c) or _SHARED_PLAN.search(c.low) or bare) or c.cp or own:
         return None
     plans = _plans_of(c, tasks)
     if _PLANS_COMPARED.search(c.low) or W["or"].search(c.low) or re.search(r"\b(?:vai|tai)\b", c.low):
