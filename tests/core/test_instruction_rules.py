@@ -1680,3 +1680,47 @@ def test_an_area_said_without_only_or_must_is_not_every_one(text, task):
     except (Ambiguous, NoRule):
         return
     assert all(c["kind"] != "inside_area" for c in got)
+
+
+#: round 14 audit: the direction of a budget share, in both languages. A share kept back ("free", "in hand", "don't
+#: touch", "älä käytä", "jää käyttämättä") is the part NOT spent; a share used ("use only", "käytä korkeintaan") or a
+#: negated verb with a bound ("don't use more than") is the part spent. The expected shares are 1 minus the share
+#: said, or the share said, by hand. Before this round the ones marked * were stored the other way round.
+BUDGET_SHARE_DIRECTION = [
+    ("Keep a quarter of the budget aside.", "station", 0.75),
+    ("keep a tenth of the budget in hand", "land", 0.9),                 # *
+    ("Keep 15 % of the money back.", "station", 0.85),                   # * words between "keep" and "back"
+    ("Hold 20 % back", "road", 0.8),                                     # *
+    ("Leave 25 % in hand", "road", 0.75),                                # *
+    ("Leave 40 % of the budget.", "road", 0.6),
+    ("Don't touch 30 % of the budget.", "station", 0.7),                 # *
+    ("don't touch a quarter of the money", "land", 0.75),                # *
+    ("Never spend 25 % of the budget", "road", 0.75),                    # *
+    ("keep 300 m between stations and don't touch 10 % of the budget", "station", 0.9),   # *
+    ("Älä käytä 20 % budjetista.", "station", 0.8),                      # *
+    ("Älä käytä viidennestä budjetista", "road", 0.8),                   # *
+    ("Ei saa käyttää 30 % budjetista", "land", 0.7),                     # *
+    ("Pidä 15 % budjetista sivussa", "land", 0.85),                      # *
+    ("Pidä kymmenesosa budjetista koskematta", "road", 0.9),
+    ("30 % budjetista jää käyttämättä", "land", 0.7),
+    ("Jätä 10 % budjetista käyttämättä", "station", 0.9),
+    # the share said is the share spent
+    ("Use only 60 % of the budget.", "road", 0.6),
+    ("use only a third of the budget", "land", 0.3333),
+    ("Käytä korkeintaan 70 % budjetista.", "station", 0.7),
+    ("käytä korkeintaan puolet budjetista", "road", 0.5),
+    ("Don't use more than 60 % of the budget", "land", 0.6),
+    ("Älä käytä yli 60 % budjetista", "road", 0.6),
+    ("älä käytä budjetista enempää kuin 70 %", "land", 0.7),
+    ("Don't spend over 80 % of the budget", "station", 0.8),
+    ("Spend 70 %, don't touch the rest", "station", 0.7),               # the rest is kept, the share said spent
+    ("Budjetista saa käyttää enintään 60 %", "road", 0.6),
+]
+
+
+@pytest.mark.parametrize("text, task, share", BUDGET_SHARE_DIRECTION)
+def test_a_budget_share_kept_back_is_never_stored_as_spent(text, task, share):
+    got = parse(text, task, 500.0)
+    [c] = [c for c in got if c["kind"] == "budget_share_max"]
+    assert c["share"] == pytest.approx(share, abs=1e-3)
+
