@@ -1724,3 +1724,40 @@ def test_a_budget_share_kept_back_is_never_stored_as_spent(text, task, share):
     [c] = [c for c in got if c["kind"] == "budget_share_max"]
     assert c["share"] == pytest.approx(share, abs=1e-3)
 
+
+#: round 14: Finnish terse emphasis ("X ensin", "painopiste X:ssä", "pääpaino …", "… etusijalla", "tärkeintä X") in all
+#: three tasks, and a score term named by its code in brackets after the planner's word for it (v14-in-39 "tärkeintä
+#: asuminen (R)": the land task's need term R); the expected terms are the task's own score names, by hand
+FINNISH_TERSE_EMPHASIS = [
+    ("asuminen (R) ensin", "land", "R"),
+    ("Focus on housing (R)", "land", "R"),
+    ("painopiste asumisessa (R)", "land", "R"),
+    ("tarpeet (R) tärkeimpänä", "land", "R"),
+    ("palvelut ensin", "land", "service"),
+    ("painopiste ekologiassa", "land", "ecology"),
+    ("pääpaino palveluissa", "land", "service"),
+    ("kattavuus ensin", "station", "coverage"),
+    ("painopiste odotusajoissa", "station", "service_time"),
+    ("matka-ajat ensin", "road", "travel_time"),
+    ("painopiste yhteyksissä", "road", "connectivity"),
+    ("yhteydet etusijalla", "road", "connectivity"),
+]
+
+
+@pytest.mark.parametrize("text, task, term", FINNISH_TERSE_EMPHASIS)
+def test_finnish_terse_emphasis_and_a_term_by_its_code(text, task, term):
+    assert [(c["kind"], c["term"]) for c in parse(text, task, 500.0)] == [("emphasis", term)]
+
+
+@pytest.mark.parametrize("text, task", [
+    ("tärkeintä palvelut (R)", "land"),   # the word names service, the code R: which one is asked, never guessed
+    ("Lohi (G) tärkeintä", "land"),       # no score term has the code G
+])
+def test_a_code_that_names_no_term_or_another_is_asked(text, task):
+    with pytest.raises((Ambiguous, NoRule)):
+        parse(text, task, 500.0)
+
+
+def test_first_in_a_sentence_of_ids_stays_no_emphasis():
+    # "rakenna ensin linkki 4" (build link 4 first): the link, no emphasis
+    assert [(c["kind"], c["target"]["id"]) for c in parse("rakenna ensin linkki 4", "road", 500.0)] == [("lock_in", "4")]
