@@ -492,7 +492,9 @@ def unspent_pattern() -> str:
     if money.get("unspent_neg_verbs"):
         # "don't touch 30 % of the budget": a negated spending verb keeps back only the share said right after it,
         # and never where a bound is said ("don't use more than 60 %" is the share spent)
-        cues.append(rf"(?:{money['unspent_neg_verbs']})(?=(?:\s+\S+){{0,2}}?\s+(?:\d|{fraction_pattern()}))"
+        # ("don't touch anything within 500 m of X" is a distance, no share)
+        number = r"\d[\d.,]*(?![\d.,]*\d)(?!\s*(?:m|km|metr\w*|kilomet\w*|min\w*)\b)"
+        cues.append(rf"(?:{money['unspent_neg_verbs']})(?=(?:\s+\S+){{0,2}}?\s+(?:{number}|{fraction_pattern()}))"
                     rf"(?!.*\b(?:{money['unspent_neg_bounds']})\b)")
     return "|".join(cues)
 

@@ -4,8 +4,11 @@ a distance is never read as a count, a count word never as a place, distances in
 … within", "prefer" as an emphasis. Parse level only: no data, no solver."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from cityplanner.plugin.city import lexicon
 from cityplanner.plugin.constraints.rules import Ambiguous, NoRule, parse
 
 
@@ -1761,3 +1764,15 @@ def test_a_code_that_names_no_term_or_another_is_asked(text, task):
 def test_first_in_a_sentence_of_ids_stays_no_emphasis():
     # "rakenna ensin linkki 4" (build link 4 first): the link, no emphasis
     assert [(c["kind"], c["target"]["id"]) for c in parse("rakenna ensin linkki 4", "road", 500.0)] == [("lock_in", "4")]
+
+
+@pytest.mark.parametrize("text, kept_back", [
+    ("Don't touch 30 % of the budget", True),
+    ("don't spend 100 000 € of it", True),
+    ("Don't touch anything within 500 m of Kiasma", False),   # a distance after the verb: no share kept back
+    ("never spend 1,5 km of road money", False),
+    ("Don't use more than 60 % of the budget", False),       # a bound: the share spent
+])
+def test_a_negated_spending_verb_keeps_back_only_a_share(text, kept_back):
+    # the lexicon's pattern is shared with the ask reader's amounts, where a clause is not split first
+    assert bool(re.search(r"\b(?:" + lexicon.unspent_pattern() + r")\b", text, re.I)) is kept_back
