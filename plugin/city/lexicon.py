@@ -488,7 +488,15 @@ def unspent_pattern() -> str:
     """Regex (no groups) of the words that make an amount the part of the budget not spent
     ("unspent", "hold back", "set aside", "in reserve")."""
     money = load("measures")["money"]
-    return "|".join(x for x in (money["unspent_cue"], money.get("unspent_cue_fi")) if x)
+    cues = [x for x in (money["unspent_cue"], money.get("unspent_cue_fi"), money.get("unspent_cue_held")) if x]
+    if money.get("unspent_neg_verbs"):
+        # "don't touch 30 % of the budget": a negated spending verb keeps back only the share said right after it,
+        # and never where a bound is said ("don't use more than 60 %" is the share spent)
+        # ("don't touch anything within 500 m of X" is a distance, no share)
+        number = r"\d[\d.,]*(?![\d.,]*\d)(?!\s*(?:m|km|metr\w*|kilomet\w*|min\w*)\b)"
+        cues.append(rf"(?:{money['unspent_neg_verbs']})(?=(?:\s+\S+){{0,2}}?\s+(?:{number}|{fraction_pattern()}))"
+                    rf"(?!.*\b(?:{money['unspent_neg_bounds']})\b)")
+    return "|".join(cues)
 
 
 __all__ = ["Distance", "LEXICON_DIR", "RoadKind", "TASK_KEYS", "category_land_nouns_pattern", "comparisons",

@@ -28,6 +28,8 @@ LAND_TYPES = lexicon.task_types("land")
 STATION_TYPES = lexicon.task_types("station")
 ROAD_KINDS = lexicon.task_types("road")
 TERMS = {t: lexicon.task_terms(t) for t in lexicon.TASK_KEYS}
+#: the score terms a planner may name by their code, as the task's own score names them ("R": the land task's need term)
+TERM_CODES = frozenset(name for terms in TERMS.values() for name, _ in terms if name.isupper())
 UNIT_NOUNS = (r"(?:(?:ev\s+)?(?:charg\w+(?:\s+(?:stations?|points?|sites?))?|stations?|sites?|candidates?|facilit\w+|"
               r"(?:new\s+)?(?:roads?|links?|streets?)|parcels?|blocks?|anything|nothing|buildings?|projects?|"
               r"plots?|ones?))")
@@ -405,6 +407,9 @@ EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r
                   # "Ecology should be weighted above residential …", Finnish "palvelut edellä" (services ahead)
                   r"weigh\w* (?:(?:far|much|well|clearly) )?(?:above|over|before|ahead of|higher than|more than)|"
                   r"edellä|"
+                  # Finnish terse emphasis: "palvelut ensin" (first), "painopiste ekologiassa" / "pääpaino …" (the
+                  # focus on), "kattavuus etusijalla" (in first place)
+                  r"ensin|painopist\w*|pääpaino\w*|etusij\w*|"
                   # "travel time über alles", "ekologia ennen kaikkea" / "yli kaiken" (above all)
                   r"über alles|ueber alles|ennen kaikkea|yli kaiken)\b|↑", re.I)
 #: what an emphasis puts below its term ("X weighted above Y and Z", "X before Y", "X over Y", "X rather
@@ -691,6 +696,8 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
 
     if any(c["kind"] == "emphasis" for c in constraints):   # "X weighted above residential …": Y is no kind said
         text = DEMOTED.sub(" ", text)
+        # "asuminen (R)": the planner's word for a term named by its code is read with the code
+        text = re.sub(r"\b[^\W\d_]+\s*\((?:" + "|".join(sorted(TERM_CODES)) + r")\)", " ", text) if TERM_CODES else text
     names = " ".join(str((c.get("target") or {}).get("name") or "") for c in constraints).casefold().split()
     types = {str(c.get("type") or "").casefold() for c in constraints} - {""}
     cats = {(c.get("target") or {}).get("category") for c in constraints} - {None}
@@ -848,6 +855,19 @@ FI_MUST = re.compile(r"\b(?:on\s+olta(?:va|vat)|pitää\s+olla|täytyy\s+olla|tu
                      r"täytyy\s+sijaita|on\s+sijaittava|tulee\s+sijaita)\b", re.I)
 
 
+def _term_code(text: str) -> str:
+    """A score term named by its code in brackets after the planner's own word for it ("tärkeintä asuminen (R)",
+    v14-in-39): the code, the word its gloss. A gloss that names another term ("palvelut (R)") is asked."""
+    def code(m: re.Match) -> str:
+        gloss = m.group(1)
+        other = {term_of(gloss, task) for task in TERMS} - {None, m.group(2)}
+        if other:
+            raise Ambiguous(f"'{gloss} ({m.group(2)})' names two score terms ({m.group(2)} and "
+                            f"{', '.join(sorted(other))}): say which one to emphasise")
+        return m.group(2)
+    return re.sub(r"\b([^\W\d_]+)\s*\((" + "|".join(sorted(TERM_CODES)) + r")\)", code, text) if TERM_CODES else text
+
+
 def _plain(text: str) -> str:
     """Politeness off, distances in words as numbers, "closer than 200 m to X" as "… 200 m of X",
     "a 250 m radius of X" as "250 m of X"."""
@@ -856,6 +876,7 @@ def _plain(text: str) -> str:
     t = re.sub(r"[\s,]*\b(?:please|thanks|thank you|if possible|ok)\b[\s.!]*$", "", t.strip(), flags=re.I)
     # an aside in brackets ("some green (puisto or similar)", "Lohi (kortteli, by its outline)") says
     # nothing a rule reads unless it holds a number ("(at least 300 m)"): dropped, else read as commas
+    t = _term_code(t)   # — except a score term's code ("tärkeintä asuminen (R)")
     t = re.sub(r"\s*\(([^()]*)\)", lambda m: f", {m.group(1)}," if re.search(r"\d", m.group(1)) else "", t)
     # "Measured from its outline, no charger within 150 m of Stockmann", "no offices in the Lohi block, measured by its
     # outline": how a distance is measured, which the resolver does from the outline anyway (a point is said to be one)

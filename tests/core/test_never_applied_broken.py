@@ -14,6 +14,10 @@ is still read by ``tests/core/test_judged_sets.py``. For each applied reply:
 * the item's expected constraints (its author's meaning, written before any reader ran) hold on the
   after-plan, judged the same two ways: a reading that lost a road kind or read a coverage the wrong
   way round is caught here even when the stored constraint itself holds;
+* where the stored constraints are of the author's kinds one for one, their shares, counts and distances are the
+  author's: a stored constraint stricter than meant holds wherever the meant one does (v14-in-32 "Keep a fifth of the
+  budget free." stored as spend at most 20 %, meant 80 %), so only the parameters, compared without the compiler,
+  catch it;
 * a place its author wrote as absent from the data ("… is not in the … data") is never applied: a
   name read as another place's (v13-in-35 "Kaisaniemen uimaranta" as Kaisaniemenranta) keeps its
   stored constraint on the plan and still means something else.
@@ -99,6 +103,44 @@ def _expected(item: dict, inst) -> list[dict] | None:
         return None
 
 
+#: the parameters a stored constraint and its author's one of the same kind must share: a share to 0.005 (the bench's
+#: canonical form), a count, a distance to 1 m. A stricter reading holds on the after-plan wherever the meant one does
+#: (v14-in-32 "Keep a fifth of the budget free." stored as spend at most 20 %, meant 80 %), so only the parameters
+#: themselves, compared without the compiler, catch it
+def _parameters(constraints: list[dict]) -> list[tuple]:
+    def one(c: dict) -> tuple:
+        share, dist = c.get("share"), c.get("distance_m")
+        count = c.get("count")
+        if count is None and c["kind"] == "require_near":   # "at least one within" is its default
+            count = 1
+        return (c["kind"], None if share is None else round(float(share) * 200),
+                None if count is None else int(count), None if dist is None else round(float(dist)))
+    return sorted((one(c) for c in constraints), key=repr)
+
+
+def _same_kinds_other_parameters(stored: list[dict], meant: list[dict]) -> bool:
+    """True where the stored constraints are of the author's kinds, one for one, but a share, count or distance
+    differs: stored stricter or looser than meant (or the other way round)."""
+    if sorted(c["kind"] for c in stored) != sorted(c["kind"] for c in meant):
+        return False
+    return _parameters(stored) != _parameters(meant)
+
+
+@pytest.mark.parametrize("stored, meant, differ", [
+    # v14-in-32 as it was stored: a fifth kept free read as a fifth spent
+    ([{"kind": "budget_share_max", "share": 0.2}], [{"kind": "budget_share_max", "share": 0.8}], True),
+    ([{"kind": "budget_share_max", "share": 0.8}], [{"kind": "budget_share_max", "share": 0.8}], False),
+    ([{"kind": "count_max", "count": 2, "distance_m": 500.0}], [{"kind": "count_max", "count": 3, "distance_m": 500}], True),
+    ([{"kind": "exclude_near", "distance_m": 300.0}], [{"kind": "exclude_near", "distance_m": 200}], True),
+    ([{"kind": "require_near", "count": None, "distance_m": 400.0}], [{"kind": "require_near", "count": 1,
+                                                                       "distance_m": 400}], False),
+    # other kinds: judged by the plan checks, not here
+    ([{"kind": "inside_area", "distance_m": 800.0}], [{"kind": "require_near", "distance_m": 800}], False),
+])
+def test_the_parameter_check_tells_a_stricter_or_looser_reading(stored, meant, differ):
+    assert _same_kinds_other_parameters(stored, meant) is differ
+
+
 def test_the_sets_are_the_dev_halves_only():
     assert len(ITEMS) == N_ITEMS and all(it["id"].startswith(HALVES) for it in ITEMS)
     assert sum(it["id"].startswith("v14-in-") for it in ITEMS) == 40   # the newest half whole
@@ -140,3 +182,5 @@ def test_never_reported_applied_while_the_plan_breaks_it(item, replies):
     if meant is not None:   # what the author meant holds on the applied plan too
         assert not _broken_by_rows(inst, after, meant) and not _broken_by_verify(inst, after, meant), \
             (item["id"], [c.get("summary") or c["kind"] for c in reply["constraints"]])
+        # and, of the author's kinds, with the author's share, count and distance: never stricter or looser
+        assert not _same_kinds_other_parameters(stored, meant), (item["id"], _parameters(stored), _parameters(meant))
