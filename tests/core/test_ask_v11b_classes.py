@@ -134,9 +134,8 @@ def test_kinds_of_one_category_counted_together_each_with_its_count_and_no_numbe
 
 
 @pytest.mark.parametrize("region, request_text, expect", [
-    # (a medical centre is amenity=doctors|clinic: Vita Lääkäriasema, a clinic; "doctor" is amenity=doctors only)
-    ("helsinki", "nearest medical centre to Aikatalo", {"kind": "nearest", "from": "Aikatalo", "category": "clinic",
-                                                         "osm_tag": "amenity=doctors|clinic", "measure": "road_m"}),
+    ("helsinki", "nearest doctor to Aikatalo", {"kind": "nearest", "from": "Aikatalo", "category": "clinic",
+                                                 "osm_tag": "amenity=doctors|clinic", "measure": "road_m"}),
     ("helsinki", "road distance from Aikatalo to Vita Lääkäriasema", {"kind": "route", "from": "Aikatalo",
                                                                       "to": "Vita Lääkäriasema"}),
 ])

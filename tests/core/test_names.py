@@ -69,7 +69,7 @@ def test_distances_are_not_money():
 
 @pytest.mark.parametrize("text,category,tag", [
     ("the closest pharmacy", "clinic", "amenity=pharmacy"), ("petrol stations", "fuel", ""),
-    ("EV chargers", "charging", ""), ("a car park", "parking", ""), ("nearest GP", "clinic", "amenity=doctors"),
+    ("EV chargers", "charging", ""), ("a car park", "parking", ""), ("nearest GP", "clinic", "amenity=doctors|clinic"),
     ("List the parks", "green", "leisure=park"),
 ])
 def test_category_synonyms(text, category, tag):

@@ -68,6 +68,7 @@ CUES = {
     "plan": r"\bplan\w*|where should|\bspend\w*|allocat\w*|sort out|upgrades?|\bbuild\w*|construct\w*|\bput\b|"
             r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
             r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
+            r"\boptimi[sz](?:e|ed|ing)?\b|\b(?:suunnittele|suunnitelkaa|suunnitella|suunnittelisit\w*|optimoi\w*)\b|"
             r"\bbest (?:place|location|site|spot)s? for\b|suunnitelm\w*|\b(?:" + lexicon.plan_nouns_pattern() + r")\b",
     "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b"
                 r"|\barvioi\w*|\bpisteet\b|\bpistemäär\w*",   # Finnish: "arvioi se", "kerro sen pisteet"
@@ -296,7 +297,10 @@ JOINED = re.compile(r"\s*(?:,|&|/|\+|\band\b|\bja\b|\bsekä\b|\btai\b|\bor\b|"  
 NEAR_SLOT = re.compile(r"\b(?:near|nearby|around|close to|next to|beside|within\s+\S+(?:\s*(?:m|km|metres|meters))?\s+of)"
                        r"\s+(?:the\s+)?$", re.I)
 #: a plan asked for without a task word or money ("where should …", "draft a plan", "best place for")
-PLAN_ASK = (r"where should|sort out|what'?s best|\b(?:a|the|some|new) (?:\w+ )?plan\b|"
+#: ("an optimised plan", "optimise the centre", "suunnittele jotain Kotkaan", "Tee suunnitelma Karhulaan": a plan
+#: asked with neither kind nor budget asks for both; v14-ai-02 had been "I could not read …")
+PLAN_ASK = (r"where should|sort out|what'?s best|\b(?:an?|the|some|new) (?:\w+ )?plan\b|\boptimi[sz](?:e|ed|ing)?\b|"
+            r"\b(?:suunnittele|suunnitelkaa|suunnitella|suunnittelisit\w*|optimoi\w*)\b|\bsuunnitelma(?:n|t)?\b|"
             r"\bdraft|\bsketch|\bdesign|"
             r"\bwhat (?:should|can|could|do) (?:we|i) "
             r"(?:do|build|fund|spend it on|invest in)\b|"
