@@ -11,7 +11,7 @@ from cityplanner.plugin.city.names import name_index
 
 def test_rule_ids_are_unique():
     ids = [r.id for r in RULES]
-    assert len(ids) == len(set(ids)) == 64
+    assert len(ids) == len(set(ids)) == 65
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])

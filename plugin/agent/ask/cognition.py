@@ -927,13 +927,34 @@ def _unread_tail(request: str, s: int, places: list[Place], goals: list[Goal], t
             "'the nearest school to A')"]
 
 
+#: a condition that is only a comparison with a number: "≥ 2", "> 3", "at least two", "under 5", "yli 2", "vähintään 3"
+_BARE_TEST = re.compile(r"\s*(?:(?:<=|>=|<|>|≤|≥|⩽|⩾|=)\s*|(?:at least|no fewer than|more than|over|above|fewer than|less than|"
+                        r"under|below|at most|enemmän kuin|yli|vähintään|ainakin|vähemmän kuin|alle|korkeintaan|enintään)\s+)"
+                        r"(?:\d+|" + lexicon.count_pattern() + r")\s*"
+                        r"(?:(?:or|tai)\s+(?:more|fewer|less|enemmän|vähemmän)\s*)?(?:of them|niitä|sellaista)?\s*[?]?\s*", re.I)
+
+
+def _counted_before_bare_test(request: str, m: re.Match[str]) -> tuple[int, int] | None:
+    """"banks on Kluuvikatu: if ≥ 2, list them, else nearest bank to Kluuvikatu", "Karhulan koulut: jos vähintään
+    kaksi, listaa ne; muuten …": a condition that is only a comparison tests the count said before it, so that
+    lead is the condition's clause (v14-cc-08 had asked what '≥ 2' asks). The lead's span, or None."""
+    cond = request[m.start("cond"):m.end("cond")]
+    head = request[:m.start("kw")].rstrip()
+    if not _BARE_TEST.fullmatch(cond) or not head.endswith((":", ".", "—", "–", "-", ",")):
+        return None
+    s = len(head) - len(head.lstrip())
+    e = len(head.rstrip(":.—–-, "))
+    return (s, e) if e > s else None
+
+
 def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms: list[CategoryTerm],
                       money: list[Money], dists: list[tuple[int, int, float]],
                       trace: list[str], unread: list[str]) -> tuple[list[Goal], dict[str, Any]]:
     """"If A, B; otherwise C": each branch read as a clause, and the test the condition makes. A
     part that no rule reads is asked about (``unread``): a condition or branch is never dropped, since
     answering the others alone (or nothing but read-back notes) would answer a question not asked."""
-    parts = [("if", m.start("cond"), m.end("cond")), ("then", m.start("then"), m.end("then"))]
+    lead = _counted_before_bare_test(request, m)
+    parts = [("if", *(lead or (m.start("cond"), m.end("cond")))), ("then", m.start("then"), m.end("then"))]
     if m.group("else"):
         parts.append(("else", m.start("else"), m.end("else")))
     goals: list[Goal] = []
@@ -964,6 +985,8 @@ def _read_conditional(request: str, m: re.Match[str], places: list[Place], terms
     _place_of_condition(goals)
     _route_from_condition(goals)
     cond = request[m.start("cond"):m.end("cond")]
+    if lead:   # the count said first, the comparison after "if": the test reads both
+        cond = request[lead[0]:lead[1]] + " " + cond
     first = next((g for g in goals if g.branch == "if"), None)
     test = condition_test(cond, first is not None and first.intent in ("within", "count", "exists", "find"))
     if m.group("kw").casefold() == "unless":   # "unless there are chargers": if there are none

@@ -356,8 +356,10 @@ _PLANS_COMPARED = re.compile(r"\b(?:compare\w*|against|versus|vs\.?|better|best|
 #: better?" (read only with an amount and a comparison: then they can only be plans; v14-cc-10 made the land plan
 #: alone)
 _BARE_WORD = _BARE_KIND.split("|(?:lataus")[0] + r"|maankäyt\w*|kaava\w*|tie|tiet|teit\w*|latausasem\w*|latauspist\w*"
-_BARE_PAIR = re.compile(r"\b(?P<a>" + _BARE_WORD + r")\s+(?:vs\.?|versus|or|vai|tai|against)\s+(?P<b>" + _BARE_WORD + r")\b",
-                        re.I)
+#: (joined by "vs" / "or" / "vai", or by "/", "&", "+", "and", "ja": "land / station, 1,5 M€ each — which is better?",
+#: "maankäyttö ja tie 800 000 eurolla, kumpi on parempi?" had also made the first plan alone)
+_BARE_PAIR = re.compile(r"\b(?P<a>" + _BARE_WORD + r")(?:\s*[/&+]\s*|\s+(?:vs\.?|versus|or|vai|tai|against|and|ja)\s+)"
+                        r"(?P<b>" + _BARE_WORD + r")\b", re.I)
 #: "plan both", "one of each": several kinds asked as a plan each
 _EACH_PLAN = re.compile(r"\b(?:both|each|all three|kumpikin|molemm\w*|kaikki)\b", re.I)
 
@@ -404,7 +406,7 @@ def plans_of_kinds(c: Clause) -> list[Goal] | None:
     if len(kinds) < 2 or not (_plan_wanted(c) or _SHARED_PLAN.search(c.low) or bare) or c.cp or own:
         return None
     plans = _plans_of(c, tasks)
-    if _PLANS_COMPARED.search(c.low) or W["or"].search(c.low) or re.search(r"\b(?:vai|tai)\b", c.low):
+    if bare or _PLANS_COMPARED.search(c.low) or W["or"].search(c.low) or re.search(r"\b(?:vai|tai)\b", c.low):
         return [c.goal("compare_plans", plans=plans)]
     if not (_EACH_PLAN.search(c.low) or re.search(r"\b(?:and|ja|sekä)\b|[,&/]", c.low)):
         return None
@@ -1365,6 +1367,33 @@ def route_onward(c: Clause) -> list[Goal] | None:
     return None
 
 
+#: a leg that goes on from where the part before ended, said without "from there … to": "…, then on to Y", "…, and
+#: from there onward to Y", "…, continuing to Y", "sieltä edelleen Y:hyn", "jatka sieltä Y:lle", "sieltä Y:hyn"
+_ONWARD_LEG = re.compile(r"^\W*(?:(?:and|ja)\s+)?(?:(?:then|sitten)\s+)?(?:(?:from\s+there|sieltä)\s+)?"
+                         r"(?:(?:carry\s+)?on(?:wards?)?|onwards?|further|continu\w*(?:\s+on)?|proceed\w*|go\w*\s+on|"
+                         r"edelleen|jatk\w*(?:\s+(?:sieltä|edelleen|matkaa))?|vielä|sieltä)(?:\s+to\b|\s+(?-i:[A-ZÅÄÖ]))",
+                         re.I)
+#: a Finnish destination case at a name's end (illative, allative): "Kumparepuistoon", "Tervaskadulle", "Oodiin"
+_TO_CASE = re.compile(r"(?:lle|[aeiouyäö]n|h[aeiouyäö]n|seen|siin)$", re.I)
+
+
+def route_onward_leg(c: Clause) -> list[Goal] | None:
+    """"distance from Kiasma to Oodi, then on to Ateneum", "nearest pharmacy to X, and from there onward to Y",
+    "lähin apteekki X:ltä, sieltä edelleen Y:hyn": a leg on from where the part before ended (a route's end, the
+    facility a search found) to one named place; before, 'on to Y' was asked about and 'jatka sieltä Y:lle' was
+    left unused. A Finnish leg needs its place in a destination case."""
+    if not c.before or len(c.cp) != 1 or c.ct or c.cm or not _ONWARD_LEG.search(c.text):
+        return None
+    place = c.cp[0]
+    if re.search(r"\b(?:sieltä|edelleen|jatk\w*|vielä)\b", c.text, re.I) and not _TO_CASE.search(place.written):
+        return None
+    origin = backrefs("from it", c.s, c.before).get("from")   # a route's end, a search's facility found
+    destination = place.id or place.written
+    if not origin or origin == destination:
+        return None
+    return [c.goal("route", origin=origin, destination=destination)]
+
+
 #: what joins a route's two ends written as a pair: "A → B", "A - B", "A – B", "A to B"
 _PAIR_GAP = re.compile(r"\s*(?:→|->|=>|⇒|-|–|—)\s*|\s+to\s+(?:the\s+)?", re.I)
 
@@ -1529,6 +1558,7 @@ RULES: tuple[Rule, ...] = (
     Rule("terse", terse, "pharmacy Stockmann"),
     Rule("route.from-to", route_from_to, "then from Kiasma to Oodi"),
     Rule("route.onward", route_onward, "nearest pharmacy to Kiasma; from there to Oodi"),
+    Rule("route.onward-leg", route_onward_leg, "distance from Kiasma to Oodi, then on to Ateneum"),
     Rule("route.pair-condition", route_pair_condition,
          "if Stockmann - Kiasma is more than 500 m, nearest pharmacy to Stockmann, else nearest bank"),
     Rule("route.bare", route_bare, "how far is it?"),

@@ -17,14 +17,20 @@ COUNTRIES = r"sweden|russia|norway|estonia|germany|denmark|france|spain|italy|us
 
 #: a distance in digits (groups: number, unit); distances in words are ``lexicon.distances``
 DIST = lexicon.distance_re()
+#: a kind of plan said bare after a spaced slash, with money after it ("land / station, 1,5 M€ each — which is
+#: better?", "maankäyttö / tie 800 000 eurolla, kumpi?"): the two kinds set against each other, not two requests
+_SLASH_PLAN_KINDS = (r"(?!(?:charging|chargers?|stations?|land(?:[- ]use)?|zoning|roads?|streets?|maankäyt\w*|kaava\w*|tie|tiet"
+                     r"|latausasem\w*|latauspist\w*)\b(?=[^/;]*?(?:€|\beur|\d\s*k\b|million|miljoon|tonni)))")
 SPLIT = re.compile(
     # (?<!\s): a split starts where a run of spaces starts; tried inside the run too, a long run of
     # spaces made the search quadratic (2 000 spaces took minutes)
     # "banks ≤ 250 m of X / dentists ≤ 400 m of Y": a spaced slash parts two requests (as ";")
     # when a distance or "near" follows it; "count: schools / parking / fuel" stays one list
-    r"(?<!\s)\s*(?:;|\+|\s/\s(?=[^/;]*?(?:[≤⩽<]|\bwithin\b|\bnear\b|\d))"
+    r"(?<!\s)\s*(?:;|\+|\s/\s" + _SLASH_PLAN_KINDS + r"(?=[^/;]*?(?:[≤⩽<]|\bwithin\b|\bnear\b|\d))"
     r"|,\s*(?:plus|and also|also)\b|\s+and also\b(?=\s+(?-i:[a-z]))"   # "overview and also list …"
     r"|\b(?:separately|independently)\b,?|\btwo jobs:?|,?\s*and then\b|,?\s*\bthen\b"
+    # a leg on from where the part before ended: "…, continuing to Y", "…, and onward to Y", "…, jatka sieltä Y:lle"
+    r"|,\s*(?=(?:and\s+)?(?:on(?:wards?)?|continu\w*(?:\s+on)?|carry\s+on|further)\s+to\b|jatk\w*\s+(?:sieltä|edelleen)\b)"
     r"|,\s*(?:ja\s+)?(?:sitten|sen jälkeen|tämän jälkeen)\b"   # Finnish: "lähin apteekki Kiasmasta, sitten …"
     # Finnish ", ja" before a question of its own: "matka A:lta B:hen, ja montako parkkipaikkaa on …"
     r"|,\s*ja\s+(?=(?:montako|kuinka|paljonko|mik[äa]|mitk[äa]|miss[äa]|mit[äa]|mill[äa]|onko|kerro|n[äa]yt[äa]|"
@@ -62,6 +68,7 @@ CUES = {
     "plan": r"\bplan\w*|where should|\bspend\w*|allocat\w*|sort out|upgrades?|\bbuild\w*|construct\w*|\bput\b|"
             r"\bsit(?:e|es|ing)\b|what'?s best|\binvest\w*|\bbudget\b|\bdo it\b|\bupgrade\b|\bimprove\b|\bdraft\w*|"
             r"\bsketch\w*|\bdesign\w*|\bwhat (?:should|can|could) (?:we|i) do\b|\bneeds? (?:\w+ )*?most\b|"
+            r"\boptimi[sz](?:e|ed|ing)?\b|\b(?:suunnittele|suunnitelkaa|suunnitella|suunnittelisit\w*|optimoi\w*)\b|"
             r"\bbest (?:place|location|site|spot)s? for\b|suunnitelm\w*|\b(?:" + lexicon.plan_nouns_pattern() + r")\b",
     "evaluate": r"\beval\w*|\bscores?\b|\bassess\w*|how good|\boutcome\b|\bscoring\b"
                 r"|\barvioi\w*|\bpisteet\b|\bpistemäär\w*",   # Finnish: "arvioi se", "kerro sen pisteet"
@@ -290,7 +297,10 @@ JOINED = re.compile(r"\s*(?:,|&|/|\+|\band\b|\bja\b|\bsekä\b|\btai\b|\bor\b|"  
 NEAR_SLOT = re.compile(r"\b(?:near|nearby|around|close to|next to|beside|within\s+\S+(?:\s*(?:m|km|metres|meters))?\s+of)"
                        r"\s+(?:the\s+)?$", re.I)
 #: a plan asked for without a task word or money ("where should …", "draft a plan", "best place for")
-PLAN_ASK = (r"where should|sort out|what'?s best|\b(?:a|the|some|new) (?:\w+ )?plan\b|"
+#: ("an optimised plan", "optimise the centre", "suunnittele jotain Kotkaan", "Tee suunnitelma Karhulaan": a plan
+#: asked with neither kind nor budget asks for both; v14-ai-02 had been "I could not read …")
+PLAN_ASK = (r"where should|sort out|what'?s best|\b(?:an?|the|some|new) (?:\w+ )?plan\b|\boptimi[sz](?:e|ed|ing)?\b|"
+            r"\b(?:suunnittele|suunnitelkaa|suunnitella|suunnittelisit\w*|optimoi\w*)\b|\bsuunnitelma(?:n|t)?\b|"
             r"\bdraft|\bsketch|\bdesign|"
             r"\bwhat (?:should|can|could|do) (?:we|i) "
             r"(?:do|build|fund|spend it on|invest in)\b|"

@@ -14,6 +14,7 @@ class Route(Intent):
     rules = ("nearest.search", "route.conditional", "route.places", "route.from-to", "route.bare", "route.to-nearest",
              "route.from-found", "route.legs", "route.each", "route.kinds",
              "route.onward",   # route.onward: "nearest shop; from there to Siiantie, m"
+             "route.onward-leg",   # "distance from A to B, then on to C"
              "route.between-found",   # "…; otherwise the road distance between the two" (the two found)
              "route.pair-condition",   # "if A - B is more than 500 m, …": the condition's route
              "follow.elliptic")   # "how far is A from B? and from C?": the route again, from C
