@@ -593,6 +593,7 @@ def parse(text: str, task: str, budget_keur: float | None = None, regions: Itera
         return wished
     said = text   # the planner's own words: what a question quotes (the rewrites below are ours, not theirs)
     text = _fix_bounds(text)                                # "Atleast one site …": a bound, never a name
+    text = _signs_as_words(text)                            # "no block > 800 m from a school": "more than"
     text = " ".join(NO_NEGATION.sub(" ", text).split())   # "site 5 in, no matter what": no "no"
     text = NOT_EXCEED.sub("be at most", text)              # "must not exceed three": a bound, never "none"
     text = SPLIT_BOUND.sub(r"\1 than \3 \2", text)         # "not more new links than three": a bound, never "none"
@@ -1714,6 +1715,19 @@ RULES: tuple[Rule, ...] = (
     Rule("count.total", _counts, "at least three schools", "land", ("count_min",)),
     Rule("vague.ask", _vague, "make it nicer", "land", ()),
 )
+
+
+#: a comparison sign before a distance, as the words the rules read ("no block > 800 m from a school" is the
+#: coverage "no block more than 800 m from a school"; it was stored as no school within 800 m, v15-in-38)
+_DIST_SIGN = re.compile(r"(?<![\w<>=≥≤])(?P<sign>>=|=>|≥|>|<=|=<|≤|<)\s*(?=\d[\d.,]*\s*(?:km|m|kilomet\w*|met\w*)\b)",
+                        re.I)
+_SIGN_WORDS = {">": "more than ", ">=": "at least ", "=>": "at least ", "≥": "at least ", "<": "within ",
+               "<=": "within ", "=<": "within ", "≤": "within "}
+
+
+def _signs_as_words(text: str) -> str:
+    """A comparison sign before a distance written as words (``_DIST_SIGN``)."""
+    return _DIST_SIGN.sub(lambda m: _SIGN_WORDS[m.group("sign")], text)
 
 
 def parse_one(text: str, task: str, budget_keur: float | None = None) -> list[dict[str, Any]]:

@@ -58,6 +58,12 @@ OUR_PHRASINGS = [  # (text, task, expected readings) at a budget of 500 k€
                                                   ("lock_out", "8", None, None, None, None)]),
     ("No offices at all.", "land", [("count_max", None, None, 0, None, None)]),
     ("Every household should be within 500 m of green space.", "land", [("coverage", "green", 500.0, None, None, None)]),
+    # a sign before a distance is its words (v15-in-38 "no block > 800 m from a school" was stored as no school within
+    # 800 m: the opposite)
+    ("no block > 800 m from a school", "land", [("coverage", "school", 800.0, None, None, None)]),
+    ("no block >1 km from a charger", "station", [("coverage", "charging", 1000.0, None, None, None)]),
+    ("no charger < 200 m from Kiasma", "station", [("exclude_near", "Kiasma", 200.0, None, None, None)]),
+    ("keep chargers >= 300 m apart", "station", [("spacing_min", None, 300.0, None, None, None)]),
     ("Every residential block needs a school within 600 metres.", "land",
      [("coverage", "school", 600.0, None, None, None)]),
     # two instructions joined by "and"; a target phrase ends at its verb
