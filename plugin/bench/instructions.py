@@ -39,7 +39,7 @@ TIME_LIMIT = 30.0
 
 
 SPLITS = ("dev", "test", "v3_test", "v4_test", "v5_test", "v6_test", "v7_test", "v8_test", "v9_test", "v10_test", "v11_test",
-          "v12_test", "v13_test", "v14_test", "v15_test")
+          "v12_test", "v13_test", "v14_test", "v15_test", "v16_test")
 
 
 def load_items(split: str) -> list[dict[str, Any]]:

@@ -65,11 +65,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "--tasks memory, feature counts (default 20000,200000)")
     parser.add_argument("--split", default="test",
                         choices=("dev", "test", "v1", "dev2", "dev3", "dev4", "v3", "v4", "v5", "v6", "v7", "v8", "v9",
-                                 "v10", "v11", "v12", "v13", "v14",
+                                 "v10", "v11", "v12", "v13", "v14", "v15",
                                  "v3_test", "v4_test", "v5_test", "v6_test", "v7_test", "v8_test", "v9_test", "v10_test",
-                                 "v11_test", "v12_test", "v13_test", "v14_test", "v15_test"),
+                                 "v11_test", "v12_test", "v13_test", "v14_test", "v15_test", "v16_test"),
                         help="instructions and ask suites: held-out half (default test); "
-                             "ask only: v1, v3 … v14, the retired first and third to fourteenth test halves; "
+                             "ask only: v1, v3 … v15, the retired first and third to fifteenth test halves; "
                              "dev2 … dev4: more dev sets")
     parser.add_argument("--out", required=True, help="output folder")
 

@@ -1,12 +1,12 @@
 """Every judged set except the held-out TEST halves runs rules-only (no model) and must keep
 its recorded score (tests/core/data/judged_scores.json): the ask sets (tuning, dev, v1,
-dev2–dev4, v3 … v14 — the ask third to fourteenth halves, retired to dev after their one
-held-out run; their files keep the names ask_v3_test.json … ask_v14_test.json)
+dev2–dev4, v3 … v15 — the ask third to fifteenth halves, retired to dev after their one
+held-out run; their files keep the names ask_v3_test.json … ask_v15_test.json)
 under the judge, the instruction dev half and the instruction third to seventh halves (each
 retired to dev after its one held-out run) under the instruction bench's exact-match and execution
 checks. A reader change that
 loses an item fails here, with the items named. The TEST halves still held out (ask_test.json,
-instructions_test.json, *_v15_test.json) are never opened.
+instructions_test.json, *_v16_test.json) are never opened.
 
 The sets selected in a run are started together in worker processes (``judged_pool``: a whole set per
 worker, as one process ran it) when the first of these tests needs one; each test then judges its
@@ -25,9 +25,9 @@ RECORD = json.loads((Path(__file__).parent / "data" / "judged_scores.json").read
 
 def _never_a_test_half(split: str, retired: bool = False) -> None:
     """A TEST half is never run here; a half retired to dev after its one held-out run is named so
-    in its record (``split``: the instruction third to fourteenth halves, ``v3_test`` … ``v14_test``)."""
+    in its record (``split``: the instruction third to fifteenth halves, ``v3_test`` … ``v15_test``)."""
     assert retired or "test" not in split, split
-    assert split not in ("test", "v15", "v15_test"), split   # the halves still held out
+    assert split not in ("test", "v16", "v16_test"), split   # the halves still held out
 
 
 ASK_TEST, INSTRUCTION_TEST = "test_ask_set_keeps_its_recorded_score", "test_instruction_set_keeps_its_recorded_score"

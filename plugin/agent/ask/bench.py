@@ -136,14 +136,15 @@ RETIRED = {"v3": "ask_v3_test.json", "v4": "ask_v4_test.json", "v5": "ask_v5_tes
            "v7": "ask_v7_test.json", "v8": "ask_v8_test.json",
            "v9": "ask_v9_test.json", "v10": "ask_v10_test.json",
            "v11": "ask_v11_test.json", "v12": "ask_v12_test.json",
-           "v13": "ask_v13_test.json", "v14": "ask_v14_test.json"}
+           "v13": "ask_v13_test.json", "v14": "ask_v14_test.json",
+           "v15": "ask_v15_test.json"}
 
 
 def load_heldout(split: str = "test") -> list[dict[str, Any]]:
     """A held-out half (``dev`` / ``test``), ``v1`` (the first test half, retired after its one
     held-out run and now a dev set: resources/heldout/README.md), ``v3`` (the third test half,
-    retired likewise after its one run: ``ask_v3_test.json``), ``v4`` … ``v14`` (the fourth to fourteenth, likewise:
-    ``ask_v4_test.json`` … ``ask_v14_test.json``), or ``tuning``: the parser tuner's
+    retired likewise after its one run: ``ask_v3_test.json``), ``v4`` … ``v15`` (the fourth to fifteenth, likewise:
+    ``ask_v4_test.json`` … ``ask_v15_test.json``), or ``tuning``: the parser tuner's
     own requests in the same format (resources/ask/tuning.json; a regression set, not held out)."""
     path = TUNING if split == "tuning" else HELDOUT / RETIRED.get(split, f"ask_{split}.json")
     return json.loads(path.read_text(encoding="utf-8"))["items"]
