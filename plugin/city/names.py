@@ -177,11 +177,9 @@ class NameIndex:
         """"Kaisaniemen alueella" / "Kallion alueelle" (in / to the area of X): the district or area X
         in the genitive before "alue" with any case ending — X as the data names it (a genitive -en of a
         name in -i too: "Kaisaniemen" → Kaisaniemi), also misspelt ("Kaisaniemmen alue")."""
-        m = re.fullmatch(r"(\S{3,}?)n alue\w*", q)
-        if m is None:
+        forms = area_genitive_forms(q)
+        if not forms:
             return []
-        head = m.group(1)
-        forms = [head, *([head[:-1] + "i"] if head.endswith("e") else []), *_strong_grades(head)]
         for form in forms:
             hit = [(w, f) for w, f in self._by_norm.get(form, ()) if f.kind in ("place", "area", "region")]
             if hit:
@@ -194,12 +192,10 @@ class NameIndex:
         Urpukatu): the stem without the ending (each strong grade too) misspelt as a one-word data name is
         that name. Only names sharing the stem's first two letters are compared (a query costs a few
         hundred ratios), and the match ranks below an exact stem's."""
-        from .lexicon import name_case_endings
 
         if " " in q:
             return []
-        return self._fuzzy_forms([form for end in name_case_endings() if q.endswith(end) and len(q) - len(end) >= 5
-                                  for form in (q[: -len(end)], *_strong_grades(q[: -len(end)]))], fuzzy_min)
+        return self._fuzzy_forms(case_stems(q, min_letters=5), fuzzy_min)
 
     def _fuzzy_forms(self, stems: list[str], fuzzy_min: float) -> list[Match]:
         """One-word data names that a stem misspells (see ``_case_stem_fuzzy``), ranked below an exact stem's."""
@@ -402,7 +398,7 @@ def _region_rests(region: str, names: list[tuple[str, str, NamedFeature]]) -> di
     return out
 
 
-def _strong_grades(stem: str) -> list[str]:
+def strong_grades(stem: str) -> list[str]:
     """The stem with its last consonant (cluster) before the final vowel in the strong grade, each way
     it may have weakened ("Urpukadulta" → "urpukatu"; the (weak, strong) pairs are the lexicon's
     ``name_gradation``); only a form that is exactly a data name is ever taken (``case_stem``)."""
@@ -427,21 +423,46 @@ def _weak_grades(word: str) -> list[str]:
     return [word[: m.start()] + cons[: -len(s)] + w + tail for w, s in name_gradation() if cons.endswith(s)]
 
 
+def case_stems(q: str, *, min_letters: int = 3) -> list[str]:
+    """``q`` (a normal form) with each Finnish case ending cut off its last word, leaving a stem of
+    ``min_letters`` or more, each stem then in its strong grades ("piisamikadulta" → "piisamikadu",
+    "piisamikatu"); the words before the last are kept. Candidates only, in the lexicon's ending order:
+    the caller takes one that is a data name (``finnish_stem``) or compares them by likeness (a misspelt
+    name). The one place case endings are cut from a name."""
+    from .lexicon import name_case_endings
+
+    head, _, last = q.rpartition(" ")
+    head = head + " " if head else ""
+    out: list[str] = []
+    for end in name_case_endings():
+        if last.endswith(end) and len(last) - len(end) >= min_letters:
+            stem = last[: -len(end)]
+            out += [head + g for g in (stem, *strong_grades(stem))]
+    return list(dict.fromkeys(out))
+
+
+def area_genitive_forms(q: str) -> list[str]:
+    """The nominatives X may be in "Xn alue…" (the area of X, "Kaisaniemen alueella"): X, its -i form
+    ("kaisanieme" → "kaisaniemi") and its strong grades; [] when ``q`` is not of that shape."""
+    m = re.fullmatch(r"(\S{3,}?)n alue\w*", q)
+    if m is None:
+        return []
+    head = m.group(1)
+    return [head, *([head[:-1] + "i"] if head.endswith("e") else []), *strong_grades(head)]
+
+
 def finnish_stem(q: str, names: Container[str]) -> str | None:
     """The name among ``names`` (normal forms) that ``q`` (a normal form) is with a Finnish case ending
     off its last word: the stem in each consonant grade, then the lexicon's stem forms ("kiasmasta" →
     "kiasma", "helsingin" → "helsinki", "vainamoiselta" → "vainamoinen"); None when none is a name.
     The one Finnish stemmer: place names (``NameIndex.case_stem``) and region names both use it."""
-    from .lexicon import name_case_endings
 
     head, _, last = q.rpartition(" ")
     head = head + " " if head else ""
-    for end in name_case_endings():
-        # a stem of 4+ letters; of 3 as the last word of a longer name ("Holiday Innistä" → "holiday inn")
-        if last.endswith(end) and len(last) - len(end) >= (3 if head else 4):
-            for stem in (last[: -len(end)], *_strong_grades(last[: -len(end)])):
-                if head + stem in names:
-                    return head + stem
+    # a stem of 4+ letters; of 3 as the last word of a longer name ("Holiday Innistä" → "holiday inn")
+    for stem in case_stems(q, min_letters=3 if head else 4):
+        if stem in names:
+            return stem
     for form in nominatives(last):   # "Väinämöiseltä" → Väinämöinen, "Kolera-altaalta" → Kolera-allas
         if head + form in names:
             return head + form

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from . import lexicon
-from .names import REGION_ALIASES, _strong_grades, finnish_stem, normalise
+from .names import REGION_ALIASES, finnish_stem, normalise, strong_grades
 
 
 def region_names(region: str) -> tuple[str, ...]:
@@ -46,7 +46,7 @@ def _stems(word: str) -> list[str]:
         if stem.endswith("ee"):
             out.append(stem[:-1])
         if stem.endswith("e"):
-            out += [f"{g[:-1]}i" for g in (stem, *_strong_grades(stem))]
+            out += [f"{g[:-1]}i" for g in (stem, *strong_grades(stem))]
     return out
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..city import lexicon
-from ..city.names import _strong_grades, normalise
+from ..city.names import area_genitive_forms, case_stems, normalise
 
 
 def said_form(text: str) -> str:
@@ -39,18 +38,7 @@ def _forms_said(said: str) -> list[str]:
     """``said`` (a normal form) and the stems it may be with a Finnish case ending or "alue" after a
     genitive ("Piisamikadulta" → "piisamikadu", "piisamikatu"; "Kaisaniemmen alueella" → "kaisaniemme",
     "kaisaniemmi"): the misspelt name is compared in the form the data has it."""
-    forms = [said]
-    head, _, last = said.rpartition(" ")
-    head = head + " " if head else ""
-    for end in lexicon.name_case_endings():
-        if last.endswith(end) and len(last) - len(end) >= 3:
-            stem = last[: -len(end)]
-            forms += [head + stem, *(head + g for g in _strong_grades(stem))]
-    area = re.fullmatch(r"(\S{3,}?)n alue\w*", said)
-    if area:
-        g = area.group(1)
-        forms += [g, *([g[:-1] + "i"] if g.endswith("e") else []), *_strong_grades(g)]
-    return list(dict.fromkeys(forms))
+    return list(dict.fromkeys([said, *case_stems(said, min_letters=3), *area_genitive_forms(said)]))
 
 
 def clearly_misspelt(text: str, name: str) -> bool:

@@ -583,8 +583,9 @@ def _places_unread(request: str, places: list[Place], goals: list[Goal], region:
     if not goals or said:   # (a question asked, or a name said missing, already says what was not read)
         return []
     used = set().union(*(_slot_strings(g.slots) for g in goals))
-    region_names = {normalise(a) for r in REGION_ALIASES for a in (r, *REGION_ALIASES[r])}
-    region_names |= {normalise(region)} if region else set()
+    # every loaded region's derived names (a planner's own city too), and the asked region's
+    regions_said = {normalise(a) for r in dict.fromkeys((*REGION_ALIASES, *([region] if region else [])))
+                    for a in region_names(r)}
     out = []
     for k, p in enumerate(places):
         if not p.found or p.kind == "region" or {p.id.casefold(), p.name.casefold(), p.written.casefold(),
@@ -593,8 +594,8 @@ def _places_unread(request: str, places: list[Place], goals: list[Goal], region:
         before = places[k - 1] if k else None
         if before is not None and before.found and _QUALIFIER_GAP.fullmatch(request[before.end:p.start]):
             continue
-        if p.written.islower() and not p.name.islower() or normalise(p.name) in region_names \
-                or normalise(p.written) in region_names:
+        if p.written.islower() and not p.name.islower() or normalise(p.name) in regions_said \
+                or normalise(p.written) in regions_said:
             continue
         if " " not in p.written.strip() and normalise(p.written) != normalise(p.name) \
                 and re.search(r"(?:^|[.?!:;]\s*)$", request[:p.start]):
