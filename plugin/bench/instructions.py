@@ -33,13 +33,13 @@ from .. import RESOURCES
 from ..city import lexicon
 from ..errors import InputError
 from ..util.io import atomic_write_json, atomic_write_text
+from .halves import INSTRUCTION_SPLITS
 
 READERS = ("rules", "rules + raw model", "raw model", "trained adapter", "rules + trained")
 TIME_LIMIT = 30.0
 
 
-SPLITS = ("dev", "test", "v3_test", "v4_test", "v5_test", "v6_test", "v7_test", "v8_test", "v9_test", "v10_test", "v11_test",
-          "v12_test", "v13_test", "v14_test", "v15_test", "v16_test")
+SPLITS = INSTRUCTION_SPLITS
 
 
 def load_items(split: str) -> list[dict[str, Any]]:

@@ -27,6 +27,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..bench.halves import ASK_SPLITS
 from ..solvers import SOLVERS
 from . import seconds, seed
 
@@ -64,12 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="scale suite: comma-separated candidate counts to run (default 100 … 4000); with "
                              "--tasks memory, feature counts (default 20000,200000)")
     parser.add_argument("--split", default="test",
-                        choices=("dev", "test", "v1", "dev2", "dev3", "dev4", "v3", "v4", "v5", "v6", "v7", "v8", "v9",
-                                 "v10", "v11", "v12", "v13", "v14", "v15",
-                                 "v3_test", "v4_test", "v5_test", "v6_test", "v7_test", "v8_test", "v9_test", "v10_test",
-                                 "v11_test", "v12_test", "v13_test", "v14_test", "v15_test", "v16_test"),
+                        choices=ASK_SPLITS,
                         help="instructions and ask suites: held-out half (default test); "
-                             "ask only: v1, v3 … v15, the retired first and third to fifteenth test halves; "
+                             "ask only: v1, v3 …, the retired first and third to later test halves; "
                              "dev2 … dev4: more dev sets")
     parser.add_argument("--out", required=True, help="output folder")
 

@@ -6,7 +6,7 @@ under the judge, the instruction dev half and the instruction third to seventh h
 retired to dev after its one held-out run) under the instruction bench's exact-match and execution
 checks. A reader change that
 loses an item fails here, with the items named. The TEST halves still held out (ask_test.json,
-instructions_test.json, *_v16_test.json) are never opened.
+instructions_test.json, the next half: ``bench.halves.STILL_HELD_OUT``) are never opened.
 
 The sets selected in a run are started together in worker processes (``judged_pool``: a whole set per
 worker, as one process ran it) when the first of these tests needs one; each test then judges its
@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from cityplanner.plugin.bench.halves import STILL_HELD_OUT
+
 from . import judged_pool
 
 RECORD = json.loads((Path(__file__).parent / "data" / "judged_scores.json").read_text(encoding="utf-8"))
@@ -27,7 +29,7 @@ def _never_a_test_half(split: str, retired: bool = False) -> None:
     """A TEST half is never run here; a half retired to dev after its one held-out run is named so
     in its record (``split``: the instruction third to fifteenth halves, ``v3_test`` … ``v15_test``)."""
     assert retired or "test" not in split, split
-    assert split not in ("test", "v16", "v16_test"), split   # the halves still held out
+    assert split not in STILL_HELD_OUT, split   # the halves still held out
 
 
 ASK_TEST, INSTRUCTION_TEST = "test_ask_set_keeps_its_recorded_score", "test_instruction_set_keeps_its_recorded_score"
@@ -81,3 +83,14 @@ def test_instruction_set_keeps_its_recorded_score(name, judged):
     assert row["items"] == rec["n"]
     assert row["exact_pct"] >= rec["exact_pct"], f"{name}: not exact {inexact}"
     assert row["execution_pct"] >= rec["execution_pct"], f"{name}: not executed {lost}"
+
+
+def test_every_retired_half_has_a_line_and_the_next_none():
+    """Retiring a half (``bench.halves.RETIRED_TO``) needs its recorded line in both records; the next half,
+    still held out, has none (its files are never opened here)."""
+    from cityplanner.plugin.bench.halves import ASK_RETIRED, INSTRUCTION_SPLITS, NEXT
+
+    splits = {rec.get("split", key) for key, rec in RECORD["instructions"].items() if not key.startswith("_")}
+    assert set(ASK_RETIRED) <= set(RECORD["ask"])
+    assert set(INSTRUCTION_SPLITS[2:-1]) <= splits
+    assert f"v{NEXT}" not in RECORD["ask"] and f"v{NEXT}_test" not in splits and INSTRUCTION_SPLITS[-1] == f"v{NEXT}_test"

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import RESOURCES
+from ...bench.halves import ASK_RETIRED
 from ...util.io import append_jsonl, atomic_write_json, atomic_write_text
 from ..tools import Registry, default_registry, dumps
 from . import synthesis
@@ -129,24 +130,15 @@ def table(summary: dict[str, Any], label: str) -> str:
     return "\n".join([head, sep, row]) + "\n"
 
 
-#: test halves retired to dev after their one held-out run, by the dev name they are run under
-#: (the file keeps its name, so its committed hash still checks)
-RETIRED = {"v3": "ask_v3_test.json", "v4": "ask_v4_test.json", "v5": "ask_v5_test.json",
-           "v6": "ask_v6_test.json",
-           "v7": "ask_v7_test.json", "v8": "ask_v8_test.json",
-           "v9": "ask_v9_test.json", "v10": "ask_v10_test.json",
-           "v11": "ask_v11_test.json", "v12": "ask_v12_test.json",
-           "v13": "ask_v13_test.json", "v14": "ask_v14_test.json",
-           "v15": "ask_v15_test.json"}
 
 
 def load_heldout(split: str = "test") -> list[dict[str, Any]]:
     """A held-out half (``dev`` / ``test``), ``v1`` (the first test half, retired after its one
     held-out run and now a dev set: resources/heldout/README.md), ``v3`` (the third test half,
-    retired likewise after its one run: ``ask_v3_test.json``), ``v4`` … ``v15`` (the fourth to fifteenth, likewise:
-    ``ask_v4_test.json`` … ``ask_v15_test.json``), or ``tuning``: the parser tuner's
+    retired likewise after its one run: ``ask_v3_test.json``), ``v4`` … (the later halves retired likewise:
+    ``bench.halves.ASK_RETIRED``), or ``tuning``: the parser tuner's
     own requests in the same format (resources/ask/tuning.json; a regression set, not held out)."""
-    path = TUNING if split == "tuning" else HELDOUT / RETIRED.get(split, f"ask_{split}.json")
+    path = TUNING if split == "tuning" else HELDOUT / ASK_RETIRED.get(split, f"ask_{split}.json")
     return json.loads(path.read_text(encoding="utf-8"))["items"]
 
 
