@@ -5,7 +5,9 @@ Every name the data has is indexed: streets (drivable or not), POIs, buildings, 
 (parks, squares, land use) and places (``place=*`` nodes: districts, neighbourhoods), each with
 all its OSM names — ``name``, ``name:*``, ``alt_name``, ``old_name``, ``loc_name``,
 ``short_name``, ``official_name``, ``brand``, ``operator`` — plus the names of the whole
-bundled region (``REGION_ALIASES``). Matching works on a normal form (case, diacritics ä→a,
+bundled region (``REGION_ALIASES``). ``operator`` stays a name although it sometimes names who runs a
+place rather than the place (HKL for a metro station): a chain's outlets often carry their chain only there
+(Neste, Alko, Unicafe in the bundled data), and planners name them by it. Matching works on a normal form (case, diacritics ä→a,
 punctuation → space) and ranks candidates: exact name, exact alias, the query as whole words
 of a name ("Teboil" → "Teboil Karhula Tikankatu"), a name inside the query, then fuzzy
 (difflib's ratio on the whole name and on word windows of it, for misspellings and Finnish
