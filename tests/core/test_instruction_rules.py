@@ -626,10 +626,11 @@ def test_rules_read_each_class_of_phrasing(text, task, budget, expect):
     ("Keep 400 m between stations, 3 of them", "station", "3"),
     ("site 5 in, 250 m from Ateneum", "station", "5"),
     ("No more than 2 links, 4 new", "road", "4"),
-    # a land or road kind that the constraint read cannot carry (a spacing, a budget share)
+    # a land or site type, or a road kind, that the constraint read cannot carry (a spacing, a budget share; a road
+    # kind with a share is the share's since round 15)
     ("Spend at most half the budget on school parcels.", "land", "school"),
     ("Keep 200 m between new links.", "road", "new links"),
-    ("Use no more than 60 % of the money for rebuilding links.", "road", "rebuilding"),
+    ("Use no more than 60 % of the money for curb sites.", "station", "curb"),
 ])
 def test_a_word_of_meaning_left_unread_is_asked_never_applied(text, task, unread):
     with pytest.raises(Ambiguous, match=f"but not .*'{unread}'.* say it as"):
