@@ -541,8 +541,9 @@ CORRECTED = re.compile(r"\?\s*(?:no|nope|nah|actually|wait|sorry|scratch that|on
 
 #: "ecology above all, but keep at least one school", Finnish "…, mutta …", "access painotus, budjetista enintään
 #: kaksi kolmasosaa", "coverage first – at most 70 % of the budget": where an emphasis and an instruction of another
-#: kind may meet (``_emphasis_parts``): "but", a comma or a spaced dash
-SIDE_BREAK = re.compile(r",?\s+(?:but|yet|mutta)\s+|\s*,\s*|\s+[—–-]\s+", re.I)
+#: kind may meet (``_emphasis_parts``): "but", a comma, a colon ("Reduce costs: at most 60 % of the budget") or a
+#: spaced dash
+SIDE_BREAK = re.compile(r",?\s+(?:but|yet|mutta)\s+|\s*[,:]\s*|\s+[—–-]\s+", re.I)
 #: a side that gives a reason or a purpose ("…, to cut travel time", "…, because coverage matters"): no emphasis of
 #: its own to split off (left to the whole reading, whose unread term is then asked)
 REASON = re.compile(r"^(?:to|so|so that|so as to|in order to|because|since|as|for|jotta|koska|että)\b", re.I)
@@ -767,8 +768,10 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
                               _unread_emphasis(text, constraints, task)))
 
 
-#: where the parts of a sentence meet, for the emphasis check: a clause break, "but", "and", a stop, a colon
-EMPHASIS_SEGMENT = re.compile(SIDE_BREAK.pattern + r"|[;:.!?]\s*|\s+(?:and|ja|sekä)\s+", re.I)
+#: where the parts of a sentence meet, for the emphasis check: a clause break, "but", "and", a stop, a reason or a
+#: purpose ("… because ecology matters most", "… so that coverage improves")
+EMPHASIS_SEGMENT = re.compile(SIDE_BREAK.pattern + r"|[;.!?]\s*|\s+(?:and|ja|sekä)\s+|"
+                              r"\s+(?=(?:because|since|so that|so as to|in order to|jotta|koska)\b)", re.I)
 
 
 def _unread_emphasis(text: str, constraints: list[dict[str, Any]], task: str) -> list[str]:
