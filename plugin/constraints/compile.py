@@ -201,8 +201,9 @@ def _rows(inst: Instance, geoms: np.ndarray, c: dict[str, Any]) -> list[tuple[np
         i, j = np.nonzero(np.triu(dist < float(c["distance_m"]) - 1e-6, k=1))
         keep = (inst.group[i] < 0) | (inst.group[i] != inst.group[j])   # one site: already exclusive
         return [(np.array([a, b]), np.ones(2), -np.inf, 1.0) for a, b in zip(i[keep], j[keep], strict=False)]
-    if kind == "budget_share_max":
-        return [(np.arange(inst.n), inst.cost.astype(float), -np.inf, float(c["share"]) * inst.budget)]
+    if kind == "budget_share_max":   # with a type: what the candidates of that kind cost ("a quarter on new links")
+        m = of_type(inst, c.get("type"))
+        return [(np.flatnonzero(m), inst.cost[m].astype(float), -np.inf, float(c["share"]) * inst.budget)]
     if kind == "coverage":
         return _coverage(inst, geoms, c)
     raise InputError(f"unknown constraint kind '{kind}'")

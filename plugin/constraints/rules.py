@@ -388,14 +388,16 @@ NEG = re.compile(r"\b(no|not|never|nothing|none|nowhere|prohibit\w*|forbid\w*|ba
                  r"(?:at least|no less than|no closer than|a minimum of|min(?:imum|\.)?) [\d.,]+ ?(?:k?m|kilomet\w+|met\w+) "
                  r"(?:away )?(?:from|off)|"
                  r"shall not|must not|cannot|don'?t|\w+n[’']t|do not|without)\b", re.I)
+#: a candidate or a place left as it is ("leave parcel 26 untouched", "jätä Kumparepuisto rauhaan")
+AS_IT_IS = (r"as (?:it|they) (?:is|are|stands?)|as is|the way (?:it|they) (?:is|are)|"
+            r"untouched|unchanged|intact|undeveloped|undisturbed|ennall\w*|ennalle\w*|koskematta|rauhaan")
 OUT_WORDS = re.compile(r"\b(no|not|out|off|pois|ei|goes|exclude\w*|drop\w*|remove\w*|never|forbid\w*|ban\w*|skip\w*|without|"
                        r"reject\w*|scrap\w*|cancel\w*|lock(?:ed)? out|\w+n[’']t|do not|"
                        # "leave parcel 26 alone", "parcel 12 must remain as it is", "put nothing on parcels 2 and 18":
                        # the candidate left unchanged, none of the plan (read as lock-ins: "must", "keep", "put")
                        # ("keep site 3 and nothing else" keeps it in; "site 3 alone" is the only one, not "left alone")
                        r"nothing(?! else| more| other)|none(?! else| other)|(?:leave|let)\b[^.;,]*\balone|"
-                       r"as (?:it|they) (?:is|are|stands?)|as is|the way (?:it|they) (?:is|are)|"
-                       r"untouched|unchanged|intact|undeveloped|ennall\w*|ennalle\w*|koskematta|rauhaan)\b", re.I)
+                       + AS_IT_IS + r")\b", re.I)
 EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r\w*|first|weight|matters? (?:most|more)|"
                   r"care\w* (?:most )?about|maximi[sz]\w*|minimi[sz]\w*|reduc\w*|improv\w*|more important|priority|"
                   r"optimi[sz]e for|cut|lower|shorten\w*|boost\w*|increas\w*|raise|more of|as (?:much|many|short|"
@@ -446,6 +448,16 @@ FI_CLAUSE_START = (r"(?:ei|älä|enintään|vähintään|korkeintaan|ainakin|pid
 FI_BACK = r"[^.;]*\b(?:loput|lopu\w*|loppu\w*|siitä|tästä|niistä|niiden|sen)\b"
 
 
+#: the candidates as the subject of a second instruction, with its own bound or distance ("… and sites at least 250 m
+#: apart", "… and chargers no closer than 300 m to each other", "… and new links at most 3", "… ja asemien välillä …")
+SECOND_SUBJECT = (r"(?:new\s+|ev\s+)?(?:charg\w+|stations?|sites?|links?|roads?|parcels?)\s+(?:(?:must|should|need to|have "
+                  r"to|to)\s+(?:be|stay|lie)\s+)?(?:at least|at most|no more than|no closer than|no fewer than|max\w*|"
+                  r"min\w*|\d)|"
+                  # Finnish "… ja asemien välillä vähintään 300 m", "… ja uusia linkkejä enintään kolme"
+                  r"(?:uu\w*\s+)?(?:latausasem\w*|asem\w*|tont\w*|linkk?\w*|tie\w*|tei\w*)\s+(?:v[äa]l\w*\s+)?"
+                  r"(?:vähintään|enintään|korkeintaan|\d)")
+
+
 #: where one instruction of several ends: a sentence end ("Link 12 out. No new links in X."), ";",
 #: ", and …" ("… of Teboil, and the plan should favour short service times"), "and" before words
 #: that start an instruction, "also", a comma before the next id or before a bound over the whole plan
@@ -455,6 +467,11 @@ CLAUSES = re.compile(r"\s*(?:;|(?<=[.!?])\s+|,\s*(?=(?:and\s+)?(?:link|site|parc
                      r",\s*(?=(?:at (?:least|most)|no more than|not more than|max(?:imum)?|min(?:imum)?|up to)"
                      r"(?:\s+[\w-]+){1,3}\s+(?:overall|in total|altogether|in all|total)\b)|"
                      r"\balso\b|,\s*and\s+|,?\s+and\s+(?=" + CLAUSE_START + r")|"
+                     # "no block more than half a km from a charger – and sites at least 250 m apart": a dash and "and"
+                     # (also "plus", Finnish "ja"), or "and" before the candidates and a bound or a distance of their
+                     # own (the second part was read into the first, its number left unread)
+                     r"\s+[—–-]+\s+(?:and|plus|ja|sekä)\s+|"
+                     r",?\s+(?:and|ja)\s+(?=(?:the\s+|all\s+)?" + SECOND_SUBJECT + r")|"
                      # Finnish "…, ja ei uusia teitä …", "… ja enintään kaksi …" (two instructions; was read as one)
                      r"(?:,\s*(?:ja|sekä)\s+|\s+(?:ja|sekä)\s+(?=" + FI_CLAUSE_START + r"))(?!" + FI_BACK + r"))\s*", re.I)
 
@@ -522,28 +539,35 @@ def _fix_bounds(text: str) -> str:
 CORRECTED = re.compile(r"\?\s*(?:no|nope|nah|actually|wait|sorry|scratch that|on second thought)\b[\s,.!—–-]", re.I)
 
 
-#: "ecology above all, but keep at least one school", Finnish "…, mutta …": where an emphasis and an instruction
-#: of another kind meet (``_but_parts``)
-BUT_CLAUSE = re.compile(r",?\s+(?:but|yet|mutta)\s+", re.I)
+#: "ecology above all, but keep at least one school", Finnish "…, mutta …", "access painotus, budjetista enintään
+#: kaksi kolmasosaa", "coverage first – at most 70 % of the budget": where an emphasis and an instruction of another
+#: kind may meet (``_emphasis_parts``): "but", a comma, a colon ("Reduce costs: at most 60 % of the budget") or a
+#: spaced dash
+SIDE_BREAK = re.compile(r",?\s+(?:but|yet|mutta)\s+|\s*[,:]\s*|\s+[—–-]\s+", re.I)
+#: a side that gives a reason or a purpose ("…, to cut travel time", "…, because coverage matters"): no emphasis of
+#: its own to split off (left to the whole reading, whose unread term is then asked)
+REASON = re.compile(r"^(?:to|so|so that|so as to|in order to|because|since|as|for|jotta|koska|että)\b", re.I)
 
 
-def _but_parts(part: str, task: str, budget_keur: float | None) -> list[str]:
-    """An emphasis and a constraint joined by "but" as two instructions ("ecology above all, but keep at least one
-    school in the plan": the emphasis and at least one school — read whole, the count was left unread), when each
-    side reads on its own without a question and exactly one side is the emphasis alone. Anything else joined by
-    "but" stays one part: its second half may lean on the first ("at most two within 300 m of X, but at least one")."""
-    m = BUT_CLAUSE.search(part)
-    if m is None or BUT_CLAUSE.search(part, m.end()):
-        return [part]
-    sides = [part[:m.start()].strip(" ,"), part[m.end():].strip(" ,")]
-    try:
-        read = [parse_one(p, task, budget_keur) for p in sides]
-    except (NoRule, Ambiguous):
-        return [part]
-    emphasis = [all(c["kind"] == "emphasis" for c in r) for r in read]
-    if sum(emphasis) != 1 or any(c["kind"] == "emphasis" for r, e in zip(read, emphasis, strict=True) if not e for c in r):
-        return [part]
-    return sides
+def _emphasis_parts(part: str, task: str, budget_keur: float | None) -> list[str]:
+    """An emphasis and a constraint joined by "but", a comma or a dash as two instructions ("ecology above all, but keep
+    at least one school in the plan"; "access painotus, budjetista enintään kaksi kolmasosaa": read whole, the count was
+    left unread, the emphasis dropped beside the budget share), at the first break where each side reads on its own
+    without a question and exactly one side is the emphasis alone. Anything else stays one part: its second half may
+    lean on the first ("at most two within 300 m of X, but at least one", "Kluuvi, max two schools")."""
+    for m in SIDE_BREAK.finditer(part):
+        sides = [part[:m.start()].strip(" ,"), part[m.end():].strip(" ,")]
+        if not all(sides):
+            continue
+        try:
+            read = [parse_one(p, task, budget_keur) for p in sides]
+        except (NoRule, Ambiguous):
+            continue
+        emphasis = [all(c["kind"] == "emphasis" for c in r) for r in read]
+        if sum(emphasis) == 1 and not REASON.match(sides[emphasis.index(True)]) and not any(
+                c["kind"] == "emphasis" for r, e in zip(read, emphasis, strict=True) if not e for c in r):
+            return sides
+    return [part]
 
 
 #: a list item's marker at a line's start ("- ", "• ", "* ", "1) ", "2. ", "a) ") or inline ("… of Kiasma • at most 3")
@@ -615,7 +639,7 @@ def parse(text: str, task: str, budget_keur: float | None = None, regions: Itera
         raise Ambiguous(f"'{said}' gives two bounds, the last ('{bare}') with nothing it counts: say "
                         f"each with what it counts, e.g. 'at least 1 school' and 'at most 3 schools', or 'at least 1 "
                         "within 300 m of <place>' and 'at most 2 within 300 m of <place>'")
-    parts = [q for p in parts for q in _but_parts(p, task, budget_keur)]
+    parts = [q for p in parts for q in _emphasis_parts(p, task, budget_keur)]
     got = None
     if len(parts) > 1:
         with contextlib.suppress(NoRule):   # a part no rule reads: the text is read whole
@@ -740,7 +764,33 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
     if task == "road" and not types & {"new", "rebuild"}:
         left += [m.group(0) for m in re.finditer(r"\b(?:new|rebuil[dt]\w*|upgrad\w*)\b", low_text)
                  if not any(m.group(0) in n for n in names) and not any(m.group(0) in w for w in left)]
-    return list(dict.fromkeys(left + _near_bounds(low_text) + _unread_numbers(text, constraints)))
+    return list(dict.fromkeys(left + _near_bounds(low_text) + _unread_numbers(text, constraints) +
+                              _unread_emphasis(text, constraints, task)))
+
+
+#: where the parts of a sentence meet, for the emphasis check: a clause break, "but", "and", a stop, a reason or a
+#: purpose ("… because ecology matters most", "… so that coverage improves")
+EMPHASIS_SEGMENT = re.compile(SIDE_BREAK.pattern + r"|[;.!?]\s*|\s+(?:and|ja|sekä)\s+|"
+                              r"\s+(?=(?:because|since|so that|so as to|in order to|jotta|koska)\b)", re.I)
+
+
+def _unread_emphasis(text: str, constraints: list[dict[str, Any]], task: str) -> list[str]:
+    """The term word of a part that is an emphasis on its own ("access painotus", "prioritise access", "…, to cut
+    travel time") in a reading that emphasises nothing: the emphasis was dropped beside what was read (v15: a budget
+    share stored, "access painotus" dropped without a word)."""
+    if any(c["kind"] == "emphasis" for c in constraints):
+        return []
+    out = []
+    for seg in EMPHASIS_SEGMENT.split(text):
+        try:
+            said = _emphasis(_Said(seg, task, None)) if seg.strip() else None
+        except (Ambiguous, NoRule):
+            continue
+        if said:
+            pats = [pat for name, pat in TERMS.get(task, ()) if name == said[0]["term"]]
+            words = [m.group(0) for pat in pats for m in [re.search(rf"\b(?:{pat})", seg, re.I)] if m]
+            out.append(words[0] if words else said[0]["term"])
+    return out
 
 
 #: the Finnish words of a count's bound (numbers.json ``comparisons``): a word one or two letters off one of them
@@ -807,6 +857,10 @@ def _say_it(left: list[str], task: str) -> str:
     if near:
         return (f"'{near[0]}' is no bound the rules read: say it as 'vähintään' (at least) or 'enintään' / "
                 "'korkeintaan' (at most)")
+    emphasised = [w for w in left if term_of(w, task)]
+    if emphasised:   # an emphasis beside another constraint, which the reading dropped
+        return (f"say the emphasis as its own instruction, e.g. 'prioritise {emphasised[0]}', and the rest as another "
+                "(a line or a ';' between them)")
     if any(DIGITS.fullmatch(w) for w in left):
         return ("say it as its own instruction, e.g. a count ('at most 5 in total'), a distance ('within 300 m "
                 "of <place>') or an id ('site 5 in')")
@@ -1180,14 +1234,17 @@ COMMA_FRONTED = re.compile(r"^([A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s*,
                            r"not more than|max(?:imum)?|min(?:imum)?|up to|exactly|no|none)\b.+)$")
 
 
+def _may_start_name(words: str) -> bool:
+    """Whether the first of ``words`` can start a name: no word of ours, no English inflection ("Finally", "Everything")."""
+    first = words.split()[0].casefold() if words.split() else ""
+    return bool(first) and not (first in lexicon.not_names() or first in _known_words()[0] or INFLECTED.fullmatch(first)
+                                or first.startswith(_known_words()[1]))
+
+
 def _comma_fronted(t: str) -> re.Match | None:
-    """``COMMA_FRONTED`` when its first word can start a name: no word of ours, no English inflection."""
+    """``COMMA_FRONTED`` when its first word can start a name (``_may_start_name``)."""
     m = COMMA_FRONTED.match(t)
-    first = m.group(1).split()[0].casefold() if m else ""
-    if m is None or first in lexicon.not_names() or first in _known_words()[0] or INFLECTED.fullmatch(first) \
-            or first.startswith(_known_words()[1]):
-        return None
-    return m
+    return m if m is not None and _may_start_name(m.group(1)) else None
 
 
 def _fronted_place(t: str) -> str:
@@ -1266,7 +1323,10 @@ def _budget_share(x: _Said) -> list[dict[str, Any]] | None:
             or reserve or money_amounts(x.t):   # "keep twenty per cent in reserve"
         share = share_of(x.t, x.budget_keur)
         if share is not None and 0 < share <= 1:
-            return [_base("budget_share_max", share=share)]
+            # "siitä korkeintaan neljännes uusiin yhteyksiin", "at most 60 % of the money on rebuilds": the share of the
+            # road kind said (it was dropped, the cap held for every link). A land or site type with a share stays
+            # unread, so asked ("half the budget on school parcels")
+            return [_base("budget_share_max", share=share, type=x.typ if x.task == "road" else None)]
         if "budget" in x.low and re.search(r"\b(at most|no more than|cap|limit|max)\b", x.low):
             raise Ambiguous("what share of the budget may be spent? (e.g. 80 %)")
     return None
@@ -1314,7 +1374,7 @@ def _spacing(x: _Said) -> list[dict[str, Any]] | None:
                             r"|between (?:them|those|these)(?! and)" +
                             r"|(?:from|of|to) each other|(?:from|of|to) one another|distance between|"
                             # "Latausasemien väli vähintään 300 metriä", "… toisistaan"
-                            r"v[äa]li(?:n|nen|mat\w*|llä)?|toisistaan)\b", x.low):
+                            r"v[äa]l(?:i(?:n|nen|mat\w*|llä)?|ein)|toisistaan)\b", x.low):
         return [_base("spacing_min", distance_m=x.dist)]
     return None
 
@@ -1551,6 +1611,36 @@ def _inside_area(x: _Said) -> list[dict[str, Any]] | None:
     return None
 
 
+#: a named place left alone ("leave the Kumparepuisto park alone", "don't touch Kluuvi", "Kumparepuisto stays untouched",
+#: "jätä Kumparepuisto rauhaan", "Kumparepuisto pitää jättää koskematta"): nothing of the plan in it (it was not read:
+#: no "of" or "in" before the place). ``x`` is the place; the resolver checks that it is an area
+_PLACE = r"(?:(?i:the)\s+)?(?P<x>[A-ZÅÄÖ][\w'’-]*(?:\s+[\w'’-]+){0,3}?)"
+LEAVE_ALONE = re.compile(
+    r"\b(?i:leave|let)\s+" + _PLACE + r"\s+(?i:alone|be|" + AS_IT_IS + r")\b|"
+    r"\b(?i:don['’]?t|do not|never|must not|mustn['’]t|should not|shouldn['’]t|may not|cannot|can['’]t)\s+"
+    r"(?i:touch|disturb)\s+" + _PLACE.replace("<x>", "<y>") + r"\s*(?:[,.;!?]|$)|"
+    r"^\s*" + _PLACE.replace("<x>", "<z>") + r"\s+(?i:stays?|remains?|is to (?:stay|remain|be left)|(?:must|should|shall|"
+    r"will) (?:stay|remain|be left)|(?:is|are) (?:to be )?left)\s+(?i:alone|" + AS_IT_IS + r")\b|"
+    r"\b(?i:jätä)\s+" + _PLACE.replace("<x>", "<f>") + r"\s+(?i:" + AS_IT_IS + r")\b|"
+    r"^\s*" + _PLACE.replace("<x>", "<g>") + r"\s+(?:(?i:pitää|tulee|täytyy|on|saa)\s+)?(?i:jättää|jättä\w*|jää\w*)\s+"
+    r"(?i:" + AS_IT_IS + r")\b")
+
+
+def _leave_alone(x: _Said) -> list[dict[str, Any]] | None:
+    """"leave the Kumparepuisto park alone", "don't touch Kluuvi", "jätä Kumparepuisto rauhaan": ``outside_area`` of
+    the place (``LEAVE_ALONE``); a candidate's id is ``ids.lock``'s, a distance ``near.place``'s."""
+    m = LEAVE_ALONE.search(x.t)
+    if m is None or x.dist:
+        return None
+    place = TRAILING.sub("", next(g for g in m.groups() if g).strip(" .!?'\""))
+    # the place's own kind noun ("the Kumparepuisto park") is no type word that makes it no place
+    if ID_REF.search(place) or RAW_ID.search(place) or not _may_start_name(place) or \
+            not _place_head(re.sub(r"\s+" + PLACE_KIND_NOUN + r"$", "", place), ""):
+        return None
+    rest = x.t[:m.start()] + " " + x.t[m.end():]   # the place's kind noun ("park") is no type of the instruction
+    return [_base("outside_area", target=_target(place), type=type_of(rest, x.task))]
+
+
 def _avoid_area(x: _Said) -> list[dict[str, Any]] | None:
     """"avoid the riverside": stay out of a named area."""
     phrase = x.phrase
@@ -1706,6 +1796,7 @@ RULES: tuple[Rule, ...] = (
          ("coverage",)),
     Rule("ids.lock", _ids, "keep site 3 but drop site 9", "station", ("lock_in", "lock_out")),
     Rule("ask.per_unit", _per_unit, "at most 2 offices per block", "land", ()),
+    Rule("area.leave_alone", _leave_alone, "leave the Kumparepuisto park alone", "land", ("outside_area",)),
     Rule("near.all_within", _all_within, "every charger has to be within 600 m of Annankatu, no exceptions", "station",
          ("inside_area",)),
     Rule("near.place", _near_place, "≤ 1 charger within 150 m of Ateneum", "station", ("count_max",)),

@@ -26,7 +26,8 @@ KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "count_min": ("select at least `count` candidates", ("count",)),
     "count_max": ("select at most `count` candidates", ("count",)),
     "spacing_min": ("no two selected candidates (at different sites) closer than distance_m", ("distance_m",)),
-    "budget_share_max": ("spend at most `share` (0..1) of the budget", ("share",)),
+    "budget_share_max": ("spend at most `share` (0..1) of the budget (with `type`: on candidates of that type)",
+                         ("share",)),
     "emphasis": ("optimise S + weight·E(term): favour one score term (the price is still measured on S)",
                  ("term",)),
     "inside_area": ("select only candidates inside the target polygon (with distance_m: only those within it of the "
@@ -86,7 +87,7 @@ def summary(c: dict[str, Any]) -> str:
     if k == "spacing_min":
         return f"at least {d} between selected sites"
     if k == "budget_share_max":
-        return f"spend at most {100 * c['share']:.4g} % of the budget"
+        return f"spend at most {100 * c['share']:.4g} % of the budget{f' on {typ.strip()} candidates' if typ else ''}"
     if k == "emphasis":
         return f"emphasise {c['term']} (weight {c.get('weight') or DEFAULT_EMPHASIS:g})"
     if k == "inside_area" and d:   # "every charger within 600 m of Annankatu"

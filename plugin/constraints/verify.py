@@ -92,7 +92,7 @@ def check(inst: Instance, ids: list[str], constraints: list[dict[str, Any]],
         kind = c["kind"]
         status, detail = "ok", ""
         if kind == "budget_share_max":
-            spent, cap = float(inst.cost[chosen].sum()), float(c["share"]) * inst.budget
+            spent, cap = float(inst.cost[chosen & _of_type(inst, c.get("type"))].sum()), float(c["share"]) * inst.budget
             status, detail = ("ok" if spent <= cap + EPS else "broken"), f"spends {spent:.1f} of at most {cap:.1f}"
         elif kind == "spacing_min":
             d = float(c["distance_m"])

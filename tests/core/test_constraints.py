@@ -359,3 +359,31 @@ def test_a_model_reading_that_drops_the_name_the_planner_wrote_is_refused(statio
     read = interpret(vague, station, _Answers({"constraints": [_flat("emphasis", term="coverage")], "clarify": None}),
                      rules=False)
     assert [c["kind"] for c in read.constraints] == ["emphasis"]
+
+
+def test_a_budget_share_of_a_road_kind_counts_only_that_kinds_cost():
+    # round 15: "at most a tenth of the budget on new links" caps what the new links cost; rebuilds are not held to it
+    # (the share was stored for every link). The compiled rows and verify agree on plans of each kind
+    from cityplanner.plugin.constraints import verify
+
+    road = task_class("road").build(load_city("helsinki"), "small", seed=0)
+    [c] = interpret("spend no more than a tenth of the budget on new links", road).constraints
+    assert (c["kind"], c["share"], c["type"]) == ("budget_share_max", 0.1, "new")
+
+    def over_the_cap(kind: str) -> list[str]:
+        ids, spent = [], 0.0
+        for k in np.argsort(-road.cost):
+            if road.candidates["kind"].iloc[k] == kind and spent <= c["share"] * road.budget:
+                ids.append(road.ids[k])
+                spent += float(road.cost[k])
+        return ids
+
+    def broken(ids: list[str], cons: list[dict]) -> tuple[bool, bool]:
+        comp = compile_constraints(road, cons)
+        r = comp.rows_of(road.mask_of(ids))
+        rows = bool(((r < comp.lo - 1e-9) | (r > comp.hi + 1e-9)).any())
+        return rows, verify.check(road, ids, cons)[0]["status"] == "broken"
+
+    assert broken(over_the_cap("rebuild"), [c]) == (False, False)
+    assert broken(over_the_cap("new"), [c]) == (True, True)
+    assert broken(over_the_cap("rebuild"), [{**c, "type": None}]) == (True, True)   # a cap on every link

@@ -526,3 +526,21 @@ def test_a_kind_noun_with_a_name_is_the_place_not_the_type(region, task, text, n
 def test_a_kind_noun_the_place_is_not_is_asked(region, task, text, said):
     it = interpret(text, _instance(region, task))
     assert not it.constraints and said in it.clarification
+
+
+@pytest.mark.parametrize("region, task, text, name", [
+    # round 15: a named area left alone is nothing of the plan inside it, its kind noun the place's (never a type)
+    ("kotka", "land", "Please leave the Kumparepuisto park alone.", "Kumparepuisto"),
+    ("kotka", "land", "jätä Kumparepuiston alue koskematta", "Kumparepuisto"),
+    ("kotka", "road", "don't touch Ristinkallio", "Ristinkallio"),
+    ("helsinki", "station", "Kluuvi must stay untouched", "Kluuvi"),
+    ("helsinki", "land", "Kaisaniemen puisto pitää jättää rauhaan", "Kaisaniemen puisto"),
+])
+def test_a_named_area_left_alone_is_outside_it(region, task, text, name):
+    c = _read_as_one(region, task, text)
+    assert (c["kind"], c["target"]["name"], c.get("type")) == ("outside_area", name, None)
+
+
+def test_a_point_left_alone_is_asked_as_a_point():
+    it = interpret("leave Senaatintori alone", _instance("helsinki", "station"))
+    assert not it.constraints and "is a point" in it.clarification
