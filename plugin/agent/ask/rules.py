@@ -947,14 +947,16 @@ def _it_the_named_place(c: Clause, place: Any) -> str | None:
         return None
     gap = c.request[max(0, c.s - 12):c.s] + " " + c.text
     origin = prev.slots.get("place")
-    if W["sequence"].search(gap) or _QUESTION_ENDED.search(c.request[max(0, c.s - 12):c.s]) \
-            or origin is None or str(origin).startswith("$goal"):
+    ended = _QUESTION_ENDED.search(c.request[max(0, c.s - 12):c.s]) and not W["additive_open"].match(c.text)
+    if W["sequence"].search(gap) or ended or origin is None or str(origin).startswith("$goal"):
         return None
     return origin
 
 
 #: the question before ended ("nearest cinema to X? and how many restaurants within 60 m of it"): a question
-#: that found a place is answered, and "it" in the next one is that place (as after "then", "→", ";")
+#: that found a place is answered, and "it" in the next one is that place (as after "then", "→", ";") — unless
+#: the next one opens by adding to it ("X: nearest library? also how many car parks within 1 km of it": X, the
+#: topic both share, as a bare "also" / "plus" joins them inside a sentence)
 _QUESTION_ENDED = re.compile(r"[?!]|\.\s")
 
 

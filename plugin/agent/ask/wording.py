@@ -379,6 +379,9 @@ _ANY_CASE = {
     # a step after a step: "…, then …", "→ …", "after that …" (what "it" then means is the step's result)
     "sequence": r"\b(?:then|after that|afterwards|next|subsequently|thereafter|sitten|sen jälkeen|tämän jälkeen)\b"
                 r"|→|->|;",
+    # a question that adds to the one before about the same topic: "… nearest library from there? also how many
+    # parking spots within a kilometre of it" ("and" alone after a question goes on from what it found)
+    "additive_open": r"^\W*(?:(?:and|ja)\s+)?(?:also|plus|in addition|additionally|besides|myös|lisäksi)\b",
 }
 #: a word asked for as a kind of place: "nearest ATM", "any post offices", "how many bus stops"
 KIND_CUE = re.compile(r"\b(?:nearest|closest|any|how many|number of|are there|is there|count|list|find)\b"

@@ -1,0 +1,46 @@
+"""Classes of the ask fifteenth half (issue 29, round 14), each with phrasings of our own, answered end to
+end by the rules (no model) and checked by the independent judge (``judge.py``: its own reading of the city,
+networkx road distances, shapely areas), not by the tools under test: "it" after an ended question that opens
+by adding to it ("also …") is the place both questions are about."""
+from __future__ import annotations
+
+import pytest
+
+from cityplanner.plugin.agent.ask import judge
+from cityplanner.plugin.agent.ask.agent import answer_request
+from cityplanner.plugin.agent.tools import default_registry
+
+from .test_ask_v9_classes import _reply
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory):
+    return default_registry(tmp_path_factory.mktemp("ws"))
+
+
+def _judged(registry, region: str | None, request: str, expect: dict) -> tuple[bool, str, dict]:
+    out = answer_request(request, registry, None, region=region)
+    verdict = judge.judge({"id": "own", "region": region, "request": request, "expect": expect}, out)
+    return verdict["success"], _reply(out), out
+
+
+@pytest.mark.parametrize("region, request_text, search, count, of", [
+    # a question that opens by adding to the one before ("also", "plus", "lisäksi"): "it" is the place both ask about
+    ("helsinki", "Kiasma: closest pharmacy from there? also how many cafés within 300 m of it",
+     {"kind": "nearest", "from": "Kiasma", "category": "clinic", "measure": "road_m", "osm_tag": "amenity=pharmacy"},
+     {"kind": "count_within", "category": "business", "radius_m": 300, "osm_tag": "amenity=cafe"}, "Kiasma"),
+    ("kotka", "nearest school to Otsonkallio? Plus the number of car parks within 800 m of it",
+     {"kind": "nearest", "from": "Otsonkallio", "category": "school", "measure": "road_m"},
+     {"kind": "count_within", "category": "parking", "radius_m": 800}, "Otsonkallio"),
+    ("helsinki", "lähin apteekki Ateneumista? lisäksi montako kahvilaa 200 metrin päässä siitä",
+     {"kind": "nearest", "from": "Ateneum", "category": "clinic", "measure": "road_m", "osm_tag": "amenity=pharmacy"},
+     {"kind": "count_within", "category": "business", "radius_m": 200, "osm_tag": "amenity=cafe"}, "Ateneum"),
+    # "and" after the question goes on from what it found (the thirteenth half's reading, kept)
+    ("helsinki", "closest pharmacy to Kiasma? and how many cafés within 300 m of it",
+     {"kind": "nearest", "from": "Kiasma", "category": "clinic", "measure": "road_m", "osm_tag": "amenity=pharmacy"},
+     {"kind": "count_within", "category": "business", "radius_m": 300, "osm_tag": "amenity=cafe"},
+     "<result of part 1>"),
+])
+def test_it_after_an_ended_question_follows_also_or_and(registry, region, request_text, search, count, of):
+    ok, reply, _ = _judged(registry, region, request_text, {"kind": "all", "parts": [search, {**count, "of": of}]})
+    assert ok, reply
