@@ -44,3 +44,19 @@ def _judged(registry, region: str | None, request: str, expect: dict) -> tuple[b
 def test_it_after_an_ended_question_follows_also_or_and(registry, region, request_text, search, count, of):
     ok, reply, _ = _judged(registry, region, request_text, {"kind": "all", "parts": [search, {**count, "of": of}]})
     assert ok, reply
+
+
+@pytest.mark.parametrize("region, request_text, missing, option, target", [
+    # the first option of a list after a colon is a name, not a sentence's first word: one the data lacks is said
+    # to be missing and the option the data has is still measured (no winner claimed)
+    ("helsinki", "Which one is nearer to Kiasma by road: Espoo or Ateneum?", "Espoo", "Ateneum", "Kiasma"),
+    ("kotka", "Which is closer to Otsonkallio: Hamina, Kumparepuisto or Karhulan kirkko?", "Hamina", "Kumparepuisto",
+     "Otsonkallio"),
+    ("helsinki", "Kumpi on lähempänä Kiasmaa: Porvoo vai Ateneum?", "Porvoo", "Ateneum", "Kiasma"),
+])
+def test_an_option_outside_the_data_is_said_and_the_other_still_measured(registry, region, request_text, missing,
+                                                                          option, target):
+    ok, reply, _ = _judged(registry, region, request_text, {"kind": "absent_name", "name": missing})
+    a, b = judge.place_points(region, option)[0], judge.place_points(region, target)[0]
+    assert ok and judge.says_distance(reply, judge.road_m(region, (a[2], a[3]), (b[2], b[3]))), reply
+    assert "Closer by road" not in reply, reply

@@ -49,6 +49,7 @@ from .wording import (
     KIND_CUE,
     LEAD_IN,
     LEFT_OUT,
+    LIST_AFTER_COLON,
     LOCAL_CASE_TAIL,
     NAME_RUN,
     NAME_TOKEN,
@@ -430,7 +431,9 @@ def _namelike_spans(text: str, keep_initial: Callable[[str], bool] | None = None
     for m in NAME_RUN.finditer(text):
         s, e = m.start(), m.end()
         word = m.group(1)
-        initial = s == 0 or SENTENCE_END.search(text[:s]) is not None
+        colon, joined = LIST_AFTER_COLON
+        initial = (s == 0 or SENTENCE_END.search(text[:s]) is not None) \
+            and not (colon.search(text[:s]) and joined.match(text, e))
         first = word.split(" ", 1)[0]
         asking = initial and (re.fullmatch(CUES["nearest"], first.casefold()) or W["asking_word"].fullmatch(first))
         fronted = not asking and text[m.end():m.end() + 1] == ":"   # "Jumalniemi: how many schools …"

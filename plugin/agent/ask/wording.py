@@ -409,6 +409,10 @@ _CAP_WORD = r"[A-ZÅÄÖ](?:[\w’'-]|\.(?!\s))*"
 NAME_RUN = re.compile(r"(?:(?<=^)|(?<=[\s(\"'“]))(" + _CAP_WORD + r"(?:\s+(?:" + _CAP_WORD + r"|(?:de|la|von|van)\b))*)"
                       r"(" + NOUN_TAIL + r")?")
 SENTENCE_END = re.compile(r"[.?!;:]\s*$")
+#: a list said after a colon: a word that a joiner and a capitalised word follow ("… closer to Helilä: Hamina or
+#: Marttila?", "X: A, B and C") is the list's first item, not a sentence's first word
+LIST_AFTER_COLON = re.compile(r":\s*$"), re.compile(r"\s*(?:,|&|/|\bor\b|\band\b|\bvai\b|\btai\b|\bja\b)\s*"
+                                                    r"(?:the\s+)?[A-ZÅÄÖ]")
 #: "(not counting Svenska Teatern itself)": a place named only to be left out
 LEFT_OUT = re.compile(r"\((?:not counting|excluding|except|apart from|other than)\b[^)]*\)", re.I)
 #: "Oodi (the library)": a facility word in brackets after a name
