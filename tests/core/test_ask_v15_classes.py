@@ -60,3 +60,22 @@ def test_an_option_outside_the_data_is_said_and_the_other_still_measured(registr
     a, b = judge.place_points(region, option)[0], judge.place_points(region, target)[0]
     assert ok and judge.says_distance(reply, judge.road_m(region, (a[2], a[3]), (b[2], b[3]))), reply
     assert "Closer by road" not in reply, reply
+
+
+@pytest.mark.parametrize("region, request_text, parts", [
+    # money said as background after a few words of lead, or written with a decimal point: the questions are
+    # answered and no plan is made or asked for
+    ("kotka", "A couple of checks before we commit 1.5M to roads: how many schools are there, and the nearest fuel "
+              "station to Otsonkallio?",
+     [{"kind": "count", "category": "school"}, {"kind": "nearest", "from": "Otsonkallio", "category": "fuel",
+                                                "measure": "road_m"}]),
+    ("kotka", "Kaksi asiaa ennen kuin käytämme 0,3 M€: montako koulua on, ja lähin huoltoasema Otsonkalliosta?",
+     [{"kind": "count", "category": "school"}, {"kind": "nearest", "from": "Otsonkallio", "category": "fuel",
+                                                "measure": "road_m"}]),
+    ("helsinki", "Budget is 1.5 M€ but first: how many cafés are in Kluuvi?",
+     [{"kind": "count", "category": "business", "osm_tag": "amenity=cafe", "area": "Kluuvi"}]),
+])
+def test_money_said_as_background_leaves_the_questions(registry, region, request_text, parts):
+    ok, reply, out = _judged(registry, region, request_text, {"kind": "all", "parts": parts})
+    assert ok and "kind of plan" not in reply, reply
+    assert not any(c["tool"] == "build_instance" for c in out["tool_calls"]), out["tool_calls"]
