@@ -19,7 +19,7 @@ def registry(tmp_path_factory):
 
 
 def _judged(registry, region: str | None, request: str, expect: dict) -> tuple[bool, str, dict]:
-    out = answer_request(request, registry, None, region=region)
+    out = {**answer_request(request, registry, None, region=region), "workspace_root": str(registry.ctx.root)}
     verdict = judge.judge({"id": "own", "region": region, "request": request, "expect": expect}, out)
     return verdict["success"], _reply(out), out
 
@@ -79,3 +79,24 @@ def test_money_said_as_background_leaves_the_questions(registry, region, request
     ok, reply, out = _judged(registry, region, request_text, {"kind": "all", "parts": parts})
     assert ok and "kind of plan" not in reply, reply
     assert not any(c["tool"] == "build_instance" for c in out["tool_calls"]), out["tool_calls"]
+
+
+@pytest.mark.parametrize("region, request_text, expect", [
+    # a region's centre said in a plan request is the plan's area (the region), not a name to look up: the kind of
+    # plan is asked with the budget read back, or the plan is made
+    ("helsinki", "Could we get a plan for Helsinki City Center, 1 M€?",
+     {"kind": "clarify", "missing": ["task"], "budget_keur": 1000}),
+    ("kotka", "A plan for the Kotka town centre with 400k, please.",
+     {"kind": "clarify", "missing": ["task"], "budget_keur": 400}),
+    ("helsinki", "a road plan for the Helsinki city centre, 300k", {"kind": "plan", "task": "road", "budget_keur": 300}),
+])
+def test_a_plan_for_a_region_centre_is_a_plan_of_the_region(registry, region, request_text, expect):
+    ok, reply, _ = _judged(registry, region, request_text, expect)
+    assert ok and "not in the" not in reply, reply
+
+
+def test_a_region_centre_outside_a_plan_stays_a_name(registry):
+    # no plan asked: the phrase is looked up as written (the data's Keskusta is suggested), never the whole region
+    ok, reply, _ = _judged(registry, "helsinki", "how many cafés in the Helsinki city centre?",
+                           {"kind": "absent_name", "name": "Helsinki city centre"})
+    assert ok, reply

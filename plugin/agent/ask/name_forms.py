@@ -18,7 +18,7 @@ from ...city.names import Match, NamedFeature, NameIndex, normalise
 from ...city.region_names import region_as_area, region_of_word
 from ...city.vocabulary import category_terms, matches_tags
 from .reading import AREA_KINDS, Place
-from .wording import PLAN_NOUN
+from .wording import CUES, PLAN_NOUN
 
 #: a capitalised word in the genitive (ends in -n) and the lowercase word after it
 _GENITIVE_NOUN = re.compile(r"([A-ZÅÄÖ][\w-]*n)\s+([a-zåäö][\w-]*)\b")
@@ -241,6 +241,12 @@ def region_areas(request: str, places: list[Place], idx: NameIndex) -> list[Plac
         if p.kind != "region" and not named_on and region_as_area(request[s:e], [idx.region]) == idx.region:
             p = Place(s, e, request[s:e], region.name, region.id, region.kind,
                       match=Match(region, 95.0, "alias", region.name))
+        elif not p.found and region_as_area(p.written, [idx.region], centre=True) == idx.region \
+                and re.search(CUES["plan"], _sentence_of(request, p).casefold()):
+            # "a plan for the Helsinki city centre with 250 000 euros": the plan's area, the region itself (a plan
+            # covers the whole region), never a name to look up; a count there keeps the name
+            p = Place(p.start, p.end, p.written, region.name, region.id, region.kind,
+                      match=Match(region, 95.0, "alias", region.name))
         elif not p.found and head and region_of_word(last, [idx.region]) == idx.region:
             # "Tikankatu Kotkassa", "Koulukatu Tampereella": a name, then the region it is in
             res = idx.resolve(head)
@@ -249,6 +255,13 @@ def region_areas(request: str, places: list[Place], idx: NameIndex) -> list[Plac
                 p = Place(p.start, p.start + len(head), head, f.name, f.id, f.kind, match=res.candidates[0])
         out.append(p)
     return _drop_covered(out)
+
+
+def _sentence_of(request: str, p: Place) -> str:
+    """The sentence of ``request`` that holds place ``p``."""
+    starts = [m.end() for m in re.finditer(r"[.?!;]\s", request[:p.start])]
+    end = re.compile(r"[.?!;](?:\s|$)").search(request, p.end)
+    return request[starts[-1] if starts else 0:end.end() if end else len(request)]
 
 
 @cache
