@@ -1,7 +1,9 @@
 """Classes of the ask fifteenth half (issue 29, round 14), each with phrasings of our own, answered end to
 end by the rules (no model) and checked by the independent judge (``judge.py``: its own reading of the city,
 networkx road distances, shapely areas), not by the tools under test: "it" after an ended question that opens
-by adding to it ("also …") is the place both questions are about."""
+by adding to it ("also …") is the place both questions are about; an option outside the data in a comparison is
+said missing and the other still measured; money said as background leaves the questions; a plan for a region's
+centre is a plan of the region; kinds joined in one count are counted together first, then each."""
 from __future__ import annotations
 
 import pytest
@@ -100,3 +102,56 @@ def test_a_region_centre_outside_a_plan_stays_a_name(registry):
     ok, reply, _ = _judged(registry, "helsinki", "how many cafés in the Helsinki city centre?",
                            {"kind": "absent_name", "name": "Helsinki city centre"})
     assert ok, reply
+
+
+def _union(region: str, kinds: list[tuple[str, str | None]], area: str | None = None, around: str | None = None,
+           radius: float = 0.0) -> int:
+    """How many places of any of ``kinds`` the judge's own reading of the city finds in ``area`` (or within
+    ``radius`` of ``around``), each place once."""
+    import numpy as np
+
+    ids = set()
+    for category, tag in kinds:
+        pts = judge.pois(region, category, tag)
+        if around:
+            c = judge.place_points(region, around)[0]
+            pts = [p for p in pts if p[0] != c[0] and np.hypot(p[2] - c[2], p[3] - c[3]) <= radius]
+        ids |= {p[0] for p in judge.in_area(region, area, pts)}
+    return len(ids)
+
+
+@pytest.mark.parametrize("region, request_text, kinds, area", [
+    # kinds joined in one count: the total first (each place once), the whole category where it holds more, then
+    # each kind's count
+    ("helsinki", "How many cafés, bars and restaurants are on Bulevardi?",
+     [("business", "amenity=cafe"), ("business", "amenity=bar"), ("business", "amenity=restaurant")], "Bulevardi"),
+    ("helsinki", "pubs + cafés in Kaisaniemi: how many?", [("business", "amenity=pub"), ("business", "amenity=cafe")],
+     "Kaisaniemi"),
+    ("helsinki", "montako kahvilaa ja ravintolaa on Kluuvissa?",
+     [("business", "amenity=cafe"), ("business", "amenity=restaurant")], "Kluuvi"),
+])
+def test_kinds_joined_in_one_count_give_the_total_first_then_each(registry, region, request_text, kinds, area):
+    parts = [{"kind": "count", "category": c, "osm_tag": t, "area": area} for c, t in kinds]
+    ok, reply, _ = _judged(registry, region, request_text,
+                           {"kind": "all", "parts": [{"kind": "count", "category": kinds[0][0], "area": area}, *parts]})
+    first = reply.splitlines()[0]
+    assert ok and "together" in first and judge.has_count(first, _union(region, kinds, area)), reply
+
+
+def test_kinds_joined_around_a_place_are_counted_together(registry):
+    kinds = [("clinic", "amenity=pharmacy"), ("clinic", "amenity=dentist")]
+    ok, reply, _ = _judged(registry, "helsinki", "how many pharmacies & dentists within 300 m of Ateneum?",
+                           {"kind": "all", "parts": [{"kind": "count_within", "of": "Ateneum", "category": c,
+                                                      "osm_tag": t, "radius_m": 300} for c, t in kinds]})
+    line = next(s for s in reply.splitlines() if "together" in s)
+    assert ok and judge.has_count(line, _union("helsinki", kinds, around="Ateneum", radius=300)), reply
+
+
+@pytest.mark.parametrize("request_text", [
+    "more cafés or restaurants on Bulevardi?",
+    "cafés and restaurants on Bulevardi: how many of each?",
+    "kahvilat ja ravintolat Bulevardilla – montako kumpaakin?",
+])
+def test_kinds_counted_apart_or_compared_get_no_total(registry, request_text):
+    out = answer_request(request_text, registry, None, region="helsinki")
+    assert "together" not in _reply(out) and "count.kinds-total" not in out["task"]["trace"], _reply(out)

@@ -17,7 +17,7 @@ from ...city import lexicon
 from ...city.names import Match, NamedFeature, NameIndex, normalise
 from ...city.region_names import region_as_area, region_of_word
 from ...city.vocabulary import category_terms, matches_tags
-from .reading import AREA_KINDS, Place
+from .reading import AREA_KINDS, Place, sentence_at
 from .wording import CUES, PLAN_NOUN
 
 #: a capitalised word in the genitive (ends in -n) and the lowercase word after it
@@ -242,7 +242,7 @@ def region_areas(request: str, places: list[Place], idx: NameIndex) -> list[Plac
             p = Place(s, e, request[s:e], region.name, region.id, region.kind,
                       match=Match(region, 95.0, "alias", region.name))
         elif not p.found and region_as_area(p.written, [idx.region], centre=True) == idx.region \
-                and re.search(CUES["plan"], _sentence_of(request, p).casefold()):
+                and re.search(CUES["plan"], sentence_at(request, p.start, p.end).casefold()):
             # "a plan for the Helsinki city centre with 250 000 euros": the plan's area, the region itself (a plan
             # covers the whole region), never a name to look up; a count there keeps the name
             p = Place(p.start, p.end, p.written, region.name, region.id, region.kind,
@@ -255,13 +255,6 @@ def region_areas(request: str, places: list[Place], idx: NameIndex) -> list[Plac
                 p = Place(p.start, p.start + len(head), head, f.name, f.id, f.kind, match=res.candidates[0])
         out.append(p)
     return _drop_covered(out)
-
-
-def _sentence_of(request: str, p: Place) -> str:
-    """The sentence of ``request`` that holds place ``p``."""
-    starts = [m.end() for m in re.finditer(r"[.?!;]\s", request[:p.start])]
-    end = re.compile(r"[.?!;](?:\s|$)").search(request, p.end)
-    return request[starts[-1] if starts else 0:end.end() if end else len(request)]
 
 
 @cache

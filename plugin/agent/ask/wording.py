@@ -379,6 +379,11 @@ _ANY_CASE = {
     # a step after a step: "…, then …", "→ …", "after that …" (what "it" then means is the step's result)
     "sequence": r"\b(?:then|after that|afterwards|next|subsequently|thereafter|sitten|sen jälkeen|tämän jälkeen)\b"
                 r"|→|->|;",
+    # a count of several kinds asked kind by kind, or compared: "how many of each", "more cafés or shops?",
+    # "montako kutakin", "kumpia on enemmän" (no total of the kinds together)
+    "kinds_apart": r"\b(?:each|both|apiece|respectively|separately|per kind|by kind|vs\.?|versus|compared?|more|"
+                   r"most|fewer|less|which|kumpi\w*|kumpaakin|kutakin|kunkin|molempia|erikseen|enemmän|vähemmän|"
+                   r"eniten|vai)\b",
     # a question that adds to the one before about the same topic: "… nearest library from there? also how many
     # parking spots within a kilometre of it" ("and" alone after a question goes on from what it found)
     "additive_open": r"^\W*(?:(?:and|ja)\s+)?(?:also|plus|in addition|additionally|besides|myös|lisäksi)\b",
