@@ -65,20 +65,22 @@ def region_of_word(word: str, regions: Iterable[str], *, lead: bool = False) -> 
 
 
 @cache
-def _area_res() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    words = lexicon.load("tasks")["region_area_words"]
+def _area_res(words_key: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    words = lexicon.load("tasks")[words_key]
     before = re.compile(rf"^(?:(?:{words['before']})(?:\s+|-))+", re.I)
     after = re.compile(rf"(?:\s+|-)(?:{words['after']})$", re.I)
     return before, after
 
 
-def region_as_area(text: str, regions: Iterable[str]) -> str | None:
+def region_as_area(text: str, regions: Iterable[str], *, centre: bool = False) -> str | None:
     """The loaded region that ``text`` says as an area: "the Helsinki area", "Kotka region", "greater
     Helsinki", "the city of Kotka", "koko Kotkan alueelle", "Helsingin alueella", "Tampereen seudulla",
     "Helsingin kaupungissa" (the lexicon's ``region_area_words`` before or after a region's name, which
     may be in a Finnish case); None for anything else — a district's area ("Kallion alueella") stays a
-    place. At least one area word must be said: a bare region name is read where names are."""
-    before, after = _area_res()
+    place. At least one area word must be said: a bare region name is read where names are. With
+    ``centre`` the words are those of its centre ("the Helsinki city centre", "Kotka town centre",
+    ``region_centre_words``), which only a plan's area is read as (the caller says where)."""
+    before, after = _area_res("region_centre_words" if centre else "region_area_words")
     t = re.sub(r"^(?:the|in|for|of)\s+(?:the\s+)?", "", text.strip(), flags=re.I)
     b = before.match(t)
     t = t[b.end():] if b else t

@@ -116,8 +116,8 @@ def test_lists_and_counts_within_a_distance_of_a_place(registry, region, request
 ])
 def test_kinds_of_one_category_counted_together_each_with_its_count_and_no_number_of_our_own(
         registry, region, request_text, kinds, area):
-    """Each kind's count is said; no total is added: a sum is no tool's result, and "3 … business" would
-    read as the category's count (every number in the reply is one a tool returned)."""
+    """Each kind's count is said in a sentence of its own, and every number in the reply is one a tool returned:
+    the kinds' total (round 14) is the count of one call for all the kinds, never a sum of ours."""
     tags = name_index(region).poi_tags
 
     def of_kind(category: str, tag: str) -> list:   # "shop=*": any value of the key (the judge's filter has no '*')

@@ -85,6 +85,17 @@ def test_region_names_and_their_finnish_forms_are_derived_from_the_loaded_region
         assert region_of_word(word, loaded) == region, word
 
 
+def test_a_region_said_by_its_centre_is_the_region_only_with_the_centre_words():
+    loaded = ("helsinki", "kotka", "tampere")
+    for text, region in (("the Helsinki city centre", "helsinki"), ("Kotka town centre", "kotka"),
+                         ("Tampere City Center", "tampere"), ("Tampereen keskustaan", "tampere"),
+                         ("downtown Helsinki", "helsinki")):
+        assert region_as_area(text, loaded, centre=True) == region, text
+        assert region_as_area(text, loaded) is None, text   # a centre is no area word: a count there keeps the name
+    for text in ("Kallio centre", "Helsinki", "the Espoo city centre"):
+        assert region_as_area(text, loaded, centre=True) is None, text
+
+
 @pytest.fixture(scope="module")
 def own_region(tmp_path_factory):
     """own_city's street grid as a planner's own region named after its file ("tampere"), as the ask

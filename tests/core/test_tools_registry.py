@@ -60,3 +60,17 @@ def test_build_solve_evaluate_stay_in_root(reg):
     assert e.ok and e.result["score"] == s.result["score"]
     assert len(s.result["sites"]) == s.result["selected"] and all("x" in p for p in s.result["sites"])
     assert (reg.ctx.root / b.result["workspace"] / "outputs" / "eval_history.jsonl").is_file()
+
+
+@pytest.mark.parametrize("tool, where", [("find_features", {"area": "Kluuvi"}),
+                                         ("within_distance", {"place": "Kiasma", "radius_m": 400})])
+def test_kinds_are_counted_once_each(reg, tool, where):
+    def count(**args):
+        return reg.call(tool, {"region": "helsinki", **where, **args}).result["count"]
+
+    # a pub is both a pub and a "bar or pub": several kinds at once count each place once
+    pubs, bars = count(category="business", tag="amenity=pub"), count(category="business", tag="amenity=bar|pub")
+    both = count(kinds=[{"category": "business", "tag": "amenity=pub"}, {"category": "business", "tag": "amenity=bar|pub"}])
+    assert 0 < pubs < bars == both, (pubs, bars, both)
+    mixed = count(kinds=[{"category": "business", "tag": "amenity=cafe"}, {"category": "school"}])
+    assert mixed == count(category="business", tag="amenity=cafe") + count(category="school")

@@ -32,7 +32,7 @@ from .intents import INTENTS as INTENT_CLASSES
 from .intents.plan import KIND_QUESTION
 from .name_forms import FROM_ENDINGS, TO_ENDINGS, hyphen_kind_name, leading_words_said_before, locative, name_forms
 from .parts import merge_bare_kinds, part_spans, spaced_arrows
-from .reading import AREA_KINDS, Goal, Place, inside
+from .reading import AREA_KINDS, Goal, Place, inside, sentence_at
 from .rules import Clause, read_clause
 from .wording import (
     AREA_BEFORE,
@@ -49,6 +49,7 @@ from .wording import (
     KIND_CUE,
     LEAD_IN,
     LEFT_OUT,
+    LIST_AFTER_COLON,
     LOCAL_CASE_TAIL,
     NAME_RUN,
     NAME_TOKEN,
@@ -430,7 +431,9 @@ def _namelike_spans(text: str, keep_initial: Callable[[str], bool] | None = None
     for m in NAME_RUN.finditer(text):
         s, e = m.start(), m.end()
         word = m.group(1)
-        initial = s == 0 or SENTENCE_END.search(text[:s]) is not None
+        colon, joined = LIST_AFTER_COLON
+        initial = (s == 0 or SENTENCE_END.search(text[:s]) is not None) \
+            and not (colon.search(text[:s]) and joined.match(text, e))
         first = word.split(" ", 1)[0]
         asking = initial and (re.fullmatch(CUES["nearest"], first.casefold()) or W["asking_word"].fullmatch(first))
         fronted = not asking and text[m.end():m.end() + 1] == ":"   # "Jumalniemi: how many schools …"
@@ -523,6 +526,7 @@ def _read(request: str, index_of: Callable[[str], NameIndex], regions: tuple[str
     trace: list[str] = []
     unread: list[str] = []
     goals, test = _read_goals(request, places, terms, money, dists, trace, unread)
+    _total_of_joined_kinds(request, goals, trace)
     _the_noun_before(request, goals, places)
     notes += _branch_notes(trace)
     which = _the_kind_as_place(request, goals, terms, region, index_of, notes) if region else []
@@ -1109,6 +1113,35 @@ def _clause_goals(request: str, s: int, e: int, places: list[Place], terms: list
             trace.extend(fired)
             return out
     return read_clause(Clause(request, s, e, places, terms, money, dists, before, conditional), trace)
+
+
+def _total_of_joined_kinds(request: str, goals: list[Goal], trace: list[str]) -> None:
+    """"cafés/shops/restaurants on Eteläranta: how many?", "how many pharmacies and dentists within 400 m of
+    Stockmann?": kinds joined in one count (each kind one goal, in one clause, counted in one area or around one
+    place) are also counted together, each place once, before the split: the first goal of the run carries the
+    kinds (``total_kinds``; a goal of its own would renumber the "$goal:N" after it). Not where each kind is asked
+    apart or compared ("how many of each", "more cafés or shops?", "montako kutakin"), nor in a condition."""
+    i = 0
+    while i < len(goals):
+        g = goals[i]
+        where = ("area", "place", "radius_m")
+        run = [g]
+        for h in goals[i + 1:]:
+            if h.clause != g.clause or h.intent != g.intent or h.branch \
+                    or any(h.slots.get(k) != g.slots.get(k) for k in where):
+                break
+            run.append(h)
+        i += len(run)
+        kinds = [{"category": h.slots.get("category"), "tag": h.slots.get("tag")} for h in run]
+        start = request.find(g.clause)
+        sentence = sentence_at(request, max(start, 0), max(start, 0) + len(g.clause))
+        if len(run) < 2 or g.branch or g.intent not in ("count", "within") or not all(k["category"] for k in kinds) \
+                or len({(k["category"], k["tag"]) for k in kinds}) < len(kinds) or W["kinds_apart"].search(sentence) \
+                or (g.intent == "within" and not W["how_many"].search(sentence.casefold())):
+            continue
+        g.slots["total_kinds"] = [{**{k: v for k, v in kind.items() if v}, "word": h.slots.get("word") or kind["category"]}
+                                  for kind, h in zip(kinds, run, strict=True)]
+        trace.append("count.kinds-total")
 
 
 def _missing(goals: list[Goal], region: str | None, ent: dict[str, Any]) -> list[str]:

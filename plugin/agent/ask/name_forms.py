@@ -17,8 +17,8 @@ from ...city import lexicon
 from ...city.names import Match, NamedFeature, NameIndex, normalise
 from ...city.region_names import region_as_area, region_of_word
 from ...city.vocabulary import category_terms, matches_tags
-from .reading import AREA_KINDS, Place
-from .wording import PLAN_NOUN
+from .reading import AREA_KINDS, Place, sentence_at
+from .wording import CUES, PLAN_NOUN
 
 #: a capitalised word in the genitive (ends in -n) and the lowercase word after it
 _GENITIVE_NOUN = re.compile(r"([A-ZÅÄÖ][\w-]*n)\s+([a-zåäö][\w-]*)\b")
@@ -240,6 +240,12 @@ def region_areas(request: str, places: list[Place], idx: NameIndex) -> list[Plac
         named_on = re.match(r"\s*-?\s*[A-ZÅÄÖ]", request[e:]) is not None   # "the Helsinki Area Tax Office": a name
         if p.kind != "region" and not named_on and region_as_area(request[s:e], [idx.region]) == idx.region:
             p = Place(s, e, request[s:e], region.name, region.id, region.kind,
+                      match=Match(region, 95.0, "alias", region.name))
+        elif not p.found and region_as_area(p.written, [idx.region], centre=True) == idx.region \
+                and re.search(CUES["plan"], sentence_at(request, p.start, p.end).casefold()):
+            # "a plan for the Helsinki city centre with 250 000 euros": the plan's area, the region itself (a plan
+            # covers the whole region), never a name to look up; a count there keeps the name
+            p = Place(p.start, p.end, p.written, region.name, region.id, region.kind,
                       match=Match(region, 95.0, "alias", region.name))
         elif not p.found and head and region_of_word(last, [idx.region]) == idx.region:
             # "Tikankatu Kotkassa", "Koulukatu Tampereella": a name, then the region it is in

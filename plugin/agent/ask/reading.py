@@ -2,6 +2,7 @@
 (one clause): a goal with its slots, and a place span of the request."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,3 +39,10 @@ class Place:
 def inside(a: int, s: int, e: int) -> bool:
     """Offset ``a`` lies in the clause [s, e)."""
     return s <= a < e
+
+
+def sentence_at(request: str, start: int, end: int) -> str:
+    """The sentence of ``request`` that holds the span [start, end)."""
+    starts = [m.end() for m in re.finditer(r"[.?!;]\s", request[:start])]
+    stop = re.compile(r"[.?!;](?:\s|$)").search(request, end)
+    return request[starts[-1] if starts else 0:stop.end() if stop else len(request)]

@@ -557,13 +557,16 @@ def plan_continues(c: Clause) -> list[Goal] | None:
 
 
 #: money said as the background of a question, not as a plan asked: "Before we put ~150k€ into new
-#: chargers: is there …", "Ennen kuin käytämme 200 000 euroa teihin, montako …"; the lead ends at ":" or ","
-_MONEY_LEAD = re.compile(r"^\s*(?:(?:quick|one|a|short|small|simple|question|q|just|but)\s+){0,3}"
-                         r"(?:before|prior to|ahead of|ennen kuin|ennen)\b[^:?!.]*?[:,–—]\s+"
+#: chargers: is there …", "Ennen kuin käytämme 200 000 euroa teihin, montako …"; the lead ends at ":" or ",";
+#: a few words may come first ("Quick one before …", "Two things before we spend the €1.2M: …", "Kaksi asiaa
+#: ennen kuin …"), none of them asking for a plan (``_lead_head_asks_plan``)
+_LEAD_WORDS = r"(?:[^:?!.]|\.(?=\d))*?"   # no sentence ends in the lead; a decimal point does not ("the €1.2M")
+_MONEY_LEAD = re.compile(r"^\s*(?P<head>(?:[^\W\d_][\w'’-]*,?\s+){0,4}?)"
+                         r"(?:before|prior to|ahead of|ennen kuin|ennen)\b" + _LEAD_WORDS + r"[:,–—]\s+"
                          # "Budget is 0,4 M€ but first the basics: …", "We have 300k, but first: …",
                          # "Budjetti on 400 000 €, mutta ensin: …": the money, then "but first" and the question
-                         r"|^\s*[^:?!.]*?\b(?:but|mutta|though|however)\s+(?:first|ensin|ensiksi)\b[^:?!.]*?[:,–—]\s+",
-                         re.I)
+                         r"|^\s*" + _LEAD_WORDS + r"\b(?:but|mutta|though|however)\s+(?:first|ensin|ensiksi)\b"
+                         + _LEAD_WORDS + r"[:,–—]\s+", re.I)
 #: what makes the rest a question about the data ("is there", "how many", "onko", "montako", "lähin", "list")
 _DATA_QUESTION = re.compile(r"\b(?:is there|are there|do (?:we|you) have|have we got|any|how many|number of|list|"
                             r"which|where|nearest|closest|onko|onkos|montako|kuinka monta|mitä|mitkä|missä|"
@@ -571,11 +574,19 @@ _DATA_QUESTION = re.compile(r"\b(?:is there|are there|do (?:we|you) have|have we
                             r"matka)\b", re.I)
 
 
+def _lead_head_asks_plan(m: re.Match[str]) -> bool:
+    """The words before "before" ask for a plan ("Plan chargers before we spend 300k, …"): no background."""
+    head = (m.group("head") or "").casefold()
+    return re.search(CUES["plan"], head) is not None or any(re.search(pat, head) for _, pat in TASK_WORDS)
+
+
 def plan_money_as_background(c: Clause) -> list[Goal] | None:
     """"Before we put ~150k€ into new chargers: is there any EV charging station in the Helsinki data
     already?": the money is said as background and the question after the lead is the goal; no plan
     is made unless the question part asks for one (a plan word or a build verb after the lead)."""
     m = _MONEY_LEAD.match(c.text)
+    if m is not None and _lead_head_asks_plan(m):
+        return None
     if m is None and _MONEY_LEAD.match(c.text + ", ") and c.cm:
         # the lead is a clause of its own ("Ennen kuin käytämme 300 000 euroa latausasemiin, onko …"):
         # it reads no goal when the clause after it asks about the data and no plan
@@ -947,14 +958,16 @@ def _it_the_named_place(c: Clause, place: Any) -> str | None:
         return None
     gap = c.request[max(0, c.s - 12):c.s] + " " + c.text
     origin = prev.slots.get("place")
-    if W["sequence"].search(gap) or _QUESTION_ENDED.search(c.request[max(0, c.s - 12):c.s]) \
-            or origin is None or str(origin).startswith("$goal"):
+    ended = _QUESTION_ENDED.search(c.request[max(0, c.s - 12):c.s]) and not W["additive_open"].match(c.text)
+    if W["sequence"].search(gap) or ended or origin is None or str(origin).startswith("$goal"):
         return None
     return origin
 
 
 #: the question before ended ("nearest cinema to X? and how many restaurants within 60 m of it"): a question
-#: that found a place is answered, and "it" in the next one is that place (as after "then", "→", ";")
+#: that found a place is answered, and "it" in the next one is that place (as after "then", "→", ";") — unless
+#: the next one opens by adding to it ("X: nearest library? also how many car parks within 1 km of it": X, the
+#: topic both share, as a bare "also" / "plus" joins them inside a sentence)
 _QUESTION_ENDED = re.compile(r"[?!]|\.\s")
 
 

@@ -379,6 +379,14 @@ _ANY_CASE = {
     # a step after a step: "…, then …", "→ …", "after that …" (what "it" then means is the step's result)
     "sequence": r"\b(?:then|after that|afterwards|next|subsequently|thereafter|sitten|sen jälkeen|tämän jälkeen)\b"
                 r"|→|->|;",
+    # a count of several kinds asked kind by kind, or compared: "how many of each", "more cafés or shops?",
+    # "montako kutakin", "kumpia on enemmän" (no total of the kinds together)
+    "kinds_apart": r"\b(?:each|both|apiece|respectively|separately|per kind|by kind|vs\.?|versus|compared?|more|"
+                   r"most|fewer|less|which|kumpi\w*|kumpaakin|kutakin|kunkin|molempia|erikseen|enemmän|vähemmän|"
+                   r"eniten|vai)\b",
+    # a question that adds to the one before about the same topic: "… nearest library from there? also how many
+    # parking spots within a kilometre of it" ("and" alone after a question goes on from what it found)
+    "additive_open": r"^\W*(?:(?:and|ja)\s+)?(?:also|plus|in addition|additionally|besides|myös|lisäksi)\b",
 }
 #: a word asked for as a kind of place: "nearest ATM", "any post offices", "how many bus stops"
 KIND_CUE = re.compile(r"\b(?:nearest|closest|any|how many|number of|are there|is there|count|list|find)\b"
@@ -406,6 +414,10 @@ _CAP_WORD = r"[A-ZÅÄÖ](?:[\w’'-]|\.(?!\s))*"
 NAME_RUN = re.compile(r"(?:(?<=^)|(?<=[\s(\"'“]))(" + _CAP_WORD + r"(?:\s+(?:" + _CAP_WORD + r"|(?:de|la|von|van)\b))*)"
                       r"(" + NOUN_TAIL + r")?")
 SENTENCE_END = re.compile(r"[.?!;:]\s*$")
+#: a list said after a colon: a word that a joiner and a capitalised word follow ("… closer to Helilä: Hamina or
+#: Marttila?", "X: A, B and C") is the list's first item, not a sentence's first word
+LIST_AFTER_COLON = re.compile(r":\s*$"), re.compile(r"\s*(?:,|&|/|\bor\b|\band\b|\bvai\b|\btai\b|\bja\b)\s*"
+                                                    r"(?:the\s+)?[A-ZÅÄÖ]")
 #: "(not counting Svenska Teatern itself)": a place named only to be left out
 LEFT_OUT = re.compile(r"\((?:not counting|excluding|except|apart from|other than)\b[^)]*\)", re.I)
 #: "Oodi (the library)": a facility word in brackets after a name

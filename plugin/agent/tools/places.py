@@ -114,6 +114,14 @@ class RegionIndex:
         return [p for p in self.pois if (category is None or p.category == category)
                 and (not flt or matches_tags(self.names.poi_tags.get(p.id, {}), flt))]
 
+    def of_kinds(self, a: dict[str, Any]) -> list[Place]:
+        """The POIs a call asks for: those of any of its ``kinds`` ([{category, tag}, …], each POI once: "cafés,
+        shops and restaurants" in one count), else of its ``category`` narrowed by its ``tag``."""
+        if not a.get("kinds"):
+            return self.of_category(a.get("category"), a.get("tag"))
+        ids = {p.id for k in a["kinds"] for p in self.of_category(k["category"], k.get("tag"))}
+        return [p for p in self.pois if p.id in ids]
+
     def street_near(self, x: float, y: float) -> str:
         """The name of the nearest named drivable road (or ''), however far (``plugin.city.streets``)."""
         return namer_for_city(self.city, max_m=float("inf")).near(x, y)
@@ -172,15 +180,15 @@ def _what(a: dict[str, Any]) -> str:
 
 def find_features(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     idx = region_index(ctx, a["region"])
-    if not a.get("name") and not a.get("category"):
-        raise ToolFailure("give a name, a category or both")
+    if not a.get("name") and not a.get("category") and not a.get("kinds"):
+        raise ToolFailure("give a name, a category (or kinds) or both")
     if a.get("name"):
         found = idx.named(a["name"])
         flt = parse_tag(a.get("tag"))
         found = [p for p in found if (not a.get("category") or p.category == a["category"])
                  and (not flt or matches_tags(idx.names.poi_tags.get(p.id, {}), flt))]
     else:
-        found = idx.of_category(a.get("category"), a.get("tag"))
+        found = idx.of_kinds(a)
     area = None
     if a.get("area"):
         res = idx.names.resolve(a["area"], kinds=("region", "place", "area", "street", "building"))
@@ -279,14 +287,15 @@ def _closest_pair(idx: RegionIndex, srcs: list[Place], dsts: list[Place]) -> tup
 def within_distance(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     idx = region_index(ctx, a["region"])
     center = idx.resolve(a["place"])
-    pool = idx.of_category(a.get("category"), a.get("tag"))
+    pool = idx.of_kinds(a)
     hits = sorted(((d, p) for p in pool if p.id != center.id and (d := _straight(center, p)) <= a["radius_m"]),
                   key=lambda r: (r[0], r[1].id))
     by_cat: dict[str, int] = {}
     for _, p in hits:
         by_cat[p.category] = by_cat.get(p.category, 0) + 1
     return {"region": a["region"], "center": center.to_json(), "radius_m": a["radius_m"], "count": len(hits),
-            "category": a.get("category"), "tag": a.get("tag"), "by_category": by_cat,
+            "category": a.get("category"), "tag": a.get("tag"), **({"kinds": a["kinds"]} if a.get("kinds") else {}),
+            "by_category": by_cat,
             "features": [{**p.to_json(), "straight_distance_m": round(d, 1)} for d, p in hits[:MAX_LIST]],
             "listed": min(len(hits), MAX_LIST)}
 
@@ -298,17 +307,20 @@ def tools(ctx: ToolContext) -> list[Tool]:
              "description": "feature name, an id from an earlier result (poi:17), 'x,y' in the region CRS or 'lat,lon'"}
     tag = {"type": "string", "minLength": 3, "description": "OSM tag narrowing the category: amenity=pharmacy, "
                                                             "leisure=park, amenity=doctors|clinic, shop=*"}
+    kinds = {"type": "array", "minItems": 2, "description": "several kinds at once instead of category and tag: "
+                                                          "places of any of them, each counted once",
+             "items": object_schema({"category": category, "tag": tag}, ["category"])}
 
     return [
         Tool("region_summary", "Counts for a region: faces, roads and road km, junctions, buildings, "
              "residents (demand) and points of interest by category.", object_schema({"region": region}, ["region"]),
              region_summary),
         Tool("find_features", "Find points of interest and streets of a region by name (any spelling the data "
-             "has) and/or category (narrowed by an OSM tag), optionally inside a named area (a district, "
-             "park, street or the region); returns the count (0 when there is none) and up to 20 features "
+             "has) and/or category (narrowed by an OSM tag; or several kinds at once), optionally inside a named "
+             "area (a district, park, street or the region); returns the count (0 when there is none) and up to 20 features "
              "with ids, coordinates and street.",
              object_schema({"region": region, "name": {"type": "string"}, "category": category, "tag": tag,
-                            "area": {"type": "string", "minLength": 1}}, ["region"]), find_features),
+                            "kinds": kinds, "area": {"type": "string", "minLength": 1}}, ["region"]), find_features),
         Tool("nearest_facility", "The facility of a category nearest to a place by road network distance "
              "(metres), with the next ones ranked.",
              object_schema({"region": region, "place": place, "category": category, "tag": tag,
@@ -326,6 +338,6 @@ def tools(ctx: ToolContext) -> list[Tool]:
              "optionally of one category; counts by category and the nearest 20.",
              object_schema({"region": region, "place": place,
                   "radius_m": {"type": "number", "exclusiveMinimum": 0, "maximum": 5000}, "category": category,
-                  "tag": tag},
+                  "tag": tag, "kinds": kinds},
                  ["region", "place", "radius_m"]), within_distance),
     ]

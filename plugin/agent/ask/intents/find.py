@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ...tools import Observation
 from ..synthesis import ALL_NAMES, _bounds_line, _names_list, _what
-from .base import Calls, Facts, Intent, Step, last_result, slot_args
+from .base import Calls, Facts, Intent, Step, first_result, slot_args
+from .kinds_total import together_calls, together_facts
 
 
 class FindBase(Intent):
@@ -22,15 +23,16 @@ class FindBase(Intent):
         return super().missing(slots) + ([f"where to look: in or around {' or '.join(where)}"] if where else [])
 
     def calls(self, step: Step) -> Calls:
-        return [("find_features", {"region": step.region,
-                                   **slot_args(step.slots, "category", "tag", "name", "area")})], None
+        where = {"region": step.region, **slot_args(step.slots, "area")}
+        return [("find_features", {**where, **slot_args(step.slots, "category", "tag", "name")}),
+                *together_calls("find_features", where, step.slots)], None   # "cafés/shops on X: how many?"
 
     def tested(self, ran: list[Observation]) -> tuple[float | None, str]:
-        r = last_result(ran)
+        r = first_result(ran)   # the kind asked for, not the kinds counted together after it
         return (float(r["count"]), "count") if r is not None else (None, "")
 
     def facts(self, f: Facts) -> list[str]:
-        g, s, r, out = f.g, f.s, f.r, []
+        g, s, r, out = f.g, f.s, first_result(f.good), []
         where = f" in {s['area_name']}" if s.get("area_name") else f" in the {f.region} data"
         approx = " (area approximated from the place's location)" if (r.get("area") or {}).get("approximate") else ""
         bounds = _bounds_line(r.get("area"))
@@ -38,6 +40,7 @@ class FindBase(Intent):
         if street:   # "restaurants on Yrjönkatu": along the street's line, not over its bounding box
             where, bounds = f" on {r['area']['name']}", street
             r = {**r, "features": sorted(r["features"], key=lambda x: x.get("street") != r["area"]["name"])}
+        out += together_facts(f, where)   # the kinds counted together, before each kind's count
         what = _what(g, r["count"])
         said = g.intent == "exists" and g.branch != "if"   # a condition's answer is its Condition line, not yes / no
         if r["count"] == 0:

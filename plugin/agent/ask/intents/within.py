@@ -7,6 +7,7 @@ from typing import Any
 from ...tools import Observation
 from ..synthesis import _label, _names_list, _what
 from .base import Calls, Facts, Intent, Step, first_result, slot_args
+from .kinds_total import together_calls, together_facts
 
 
 class Within(Intent):
@@ -27,9 +28,10 @@ class Within(Intent):
         place, why = step.ref(s["place"])
         if why:
             return [], f"the count within {s['radius_m']:g} m: {why}"
-        return [("within_distance", {"region": step.region, "place": place, "radius_m": s["radius_m"],
-                                     **slot_args(s, "category", "tag")}),
-                *_every_green(step.region, place, s)], None
+        around = {"region": step.region, "place": place, "radius_m": s["radius_m"]}
+        return [("within_distance", {**around, **slot_args(s, "category", "tag")}),
+                *_every_green(step.region, place, s),
+                *together_calls("within_distance", around, s)], None   # "cafés and bars within 200 m of X: how many?"
 
     def tested(self, ran: list[Observation]) -> tuple[float | None, str]:
         r = first_result(ran)   # the kind asked for ("parks"), not every green area beside it
@@ -40,13 +42,15 @@ class Within(Intent):
         what = _what(g, r["count"]) if s.get("category") else "points of interest"
         if s.get("default_radius"):
             out.append(f"'Near' read as within {r['radius_m']:g} m (straight line); give a distance to change it.")
+        out += together_facts(f, f" within {r['radius_m']:g} m of {_label(r['center'])}")
         if r["count"] == 0:
             out.append(f"There are no {what} within {r['radius_m']:g} m of {_label(r['center'])}.")
         else:
             out.append(f"There {'is' if r['count'] == 1 else 'are'} {r['count']} {what} within {r['radius_m']:g} m "
                        f"of {_label(r['center'])} "
                        f"(straight line): {_names_list(r['features'], r['count'], with_street=False)}.")
-        green = f.good[1].result if len(f.good) > 1 else None
+        green = next((o.result for o in f.good[1:] if o.params.get("category") == "green" and not o.params.get("tag")
+                      and s.get("tag") == "leisure=park"), None)
         if green is not None and green["count"] != r["count"]:
             out.append(f"Counting every green area (the category green, any tag: grass, woods and cemeteries too), "
                        f"there {'is' if green['count'] == 1 else 'are'} {green['count']} within {green['radius_m']:g} m"
