@@ -413,7 +413,9 @@ EMPH = re.compile(r"\b(prefer\w*|prioriti[sz]\w*|emphasi[sz]\w*|focus\w*|favou?r
                   # focus on), "kattavuus etusijalla" (in first place)
                   r"ensin|painopist\w*|pääpaino\w*|etusij\w*|"
                   # "travel time über alles", "ekologia ennen kaikkea" / "yli kaiken" (above all)
-                  r"über alles|ueber alles|ennen kaikkea|yli kaiken)\b|↑", re.I)
+                  r"über alles|ueber alles|ennen kaikkea|yli kaiken|"
+                  # "… and go for connectivity", "aim for coverage" (v16-in-25: the emphasis was dropped beside a share)
+                  r"go(?:ing)? for|aim\w* (?:for|at))\b|↑", re.I)
 #: what an emphasis puts below its term ("X weighted above Y and Z", "X before Y", "X over Y", "X rather
 #: than Y", Finnish "Y:n edellä" / "Y:n sijaan"): lower-case words only, never a number or a name. Its words
 #: are no term of the reading (the first term is emphasised) and no word left unread
@@ -543,14 +545,14 @@ CORRECTED = re.compile(r"\?\s*(?:no|nope|nah|actually|wait|sorry|scratch that|on
 #: kaksi kolmasosaa", "coverage first – at most 70 % of the budget": where an emphasis and an instruction of another
 #: kind may meet (``_emphasis_parts``): "but", a comma, a colon ("Reduce costs: at most 60 % of the budget") or a
 #: spaced dash
-SIDE_BREAK = re.compile(r",?\s+(?:but|yet|mutta)\s+|\s*[,:]\s*|\s+[—–-]\s+", re.I)
+SIDE_BREAK = re.compile(r",?\s+(?:but|yet|mutta|and|ja|sekä)\s+|\s*[,:]\s*|\s+[—–-]\s+", re.I)
 #: a side that gives a reason or a purpose ("…, to cut travel time", "…, because coverage matters"): no emphasis of
 #: its own to split off (left to the whole reading, whose unread term is then asked)
 REASON = re.compile(r"^(?:to|so|so that|so as to|in order to|because|since|as|for|jotta|koska|että)\b", re.I)
 
 
 def _emphasis_parts(part: str, task: str, budget_keur: float | None) -> list[str]:
-    """An emphasis and a constraint joined by "but", a comma or a dash as two instructions ("ecology above all, but keep
+    """An emphasis and a constraint joined by "but", "and", a comma or a dash as two instructions ("ecology above all, but keep
     at least one school in the plan"; "access painotus, budjetista enintään kaksi kolmasosaa": read whole, the count was
     left unread, the emphasis dropped beside the budget share), at the first break where each side reads on its own
     without a question and exactly one side is the emphasis alone. Anything else stays one part: its second half may
@@ -770,7 +772,7 @@ def unread_words(text: str, constraints: list[dict[str, Any]], task: str) -> lis
 
 #: where the parts of a sentence meet, for the emphasis check: a clause break, "but", "and", a stop, a reason or a
 #: purpose ("… because ecology matters most", "… so that coverage improves")
-EMPHASIS_SEGMENT = re.compile(SIDE_BREAK.pattern + r"|[;.!?]\s*|\s+(?:and|ja|sekä)\s+|"
+EMPHASIS_SEGMENT = re.compile(SIDE_BREAK.pattern + r"|[;.!?]\s*|"
                               r"\s+(?=(?:because|since|so that|so as to|in order to|jotta|koska)\b)", re.I)
 
 

@@ -1836,6 +1836,25 @@ def test_fifteenth_half_classes(text, task, expect):
     assert brief(parse(text, task, 700.0)) == expect
 
 
+#: the sixteenth half's class (its one held-out run): an emphasis said as "go for" / "aim for" after "and" was no
+#: emphasis, so a budget share was stored and the emphasis dropped without a word. Both are stored now, in either
+#: order; an "and" that joins two constraints or two terms stays one part. Expected readings by hand.
+GO_FOR_EMPHASIS = [
+    ("spend at most 70 % of the money and go for coverage", "station",
+     [("budget_share_max", None, None, None, 0.7, None), ("emphasis", None, None, None, None, "coverage")]),
+    ("aim for shorter travel times, and keep a quarter of the budget unspent", "road",
+     [("emphasis", None, None, None, None, "travel_time"), ("budget_share_max", None, None, None, 0.75, None)]),
+    ("go for ecology", "land", [("emphasis", None, None, None, None, "ecology")]),
+    ("at most 2 stations within 400 m of Kiasma and at least 1 within 600 m of Kiasma", "station",
+     [("count_max", "Kiasma", 400.0, 2, None, None), ("count_min", "Kiasma", 600.0, 1, None, None)]),
+]
+
+
+@pytest.mark.parametrize("text, task, expect", GO_FOR_EMPHASIS)
+def test_an_emphasis_after_and_is_stored_beside_the_constraint(text, task, expect):
+    assert brief(parse(text, task, 700.0)) == expect
+
+
 @pytest.mark.parametrize("text, task, share, kind", [
     # round 15: a road kind said with a budget share is the share's (it was dropped: the cap held for every link)
     ("spend no more than a third of the budget on new links", "road", 0.3333, "new"),

@@ -1,7 +1,7 @@
 """Every judged set except the held-out TEST halves runs rules-only (no model) and must keep
 its recorded score (tests/core/data/judged_scores.json): the ask sets (tuning, dev, v1,
-dev2–dev4, v3 … v15 — the ask third to fifteenth halves, retired to dev after their one
-held-out run; their files keep the names ask_v3_test.json … ask_v15_test.json)
+dev2–dev4, v3 … v16 — the ask third to sixteenth halves, retired to dev after their one
+held-out run; their files keep the names ask_v3_test.json … ask_v16_test.json)
 under the judge, the instruction dev half and the instruction third to seventh halves (each
 retired to dev after its one held-out run) under the instruction bench's exact-match and execution
 checks. A reader change that
@@ -27,7 +27,7 @@ RECORD = json.loads((Path(__file__).parent / "data" / "judged_scores.json").read
 
 def _never_a_test_half(split: str, retired: bool = False) -> None:
     """A TEST half is never run here; a half retired to dev after its one held-out run is named so
-    in its record (``split``: the instruction third to fifteenth halves, ``v3_test`` … ``v15_test``)."""
+    in its record (``split``: the instruction third to sixteenth halves, ``v3_test`` … ``v16_test``)."""
     assert retired or "test" not in split, split
     assert split not in STILL_HELD_OUT, split   # the halves still held out
 
