@@ -559,7 +559,9 @@ def _emphasis_parts(part: str, task: str, budget_keur: float | None) -> list[str
     lean on the first ("at most two within 300 m of X, but at least one", "Kluuvi, max two schools")."""
     for m in SIDE_BREAK.finditer(part):
         sides = [part[:m.start()].strip(" ,"), part[m.end():].strip(" ,")]
-        if not all(sides):
+        # only a side that can be an emphasis (``_emphasis``'s own test) is worth reading both: a text of many
+        # breaks and no emphasis ("a," * 250) would be read twice per break
+        if not all(sides) or not any(EMPH.search(side) or ORDER.match(side) for side in sides):
             continue
         try:
             read = [parse_one(p, task, budget_keur) for p in sides]
